@@ -1,0 +1,87 @@
+import { sql } from "drizzle-orm";
+import { queryRows, type DbOrTx } from "@/lib/db/client";
+import type { ApiKeyPrincipal } from "@/lib/auth/principal";
+import { isScope } from "@/lib/auth/scopes";
+import { hashApiKey } from "@/lib/auth/secrets";
+
+export interface KeyCheck {
+  principal: ApiKeyPrincipal;
+  dailyLimit: number;
+  /** Requests used today including this one; null when the limit was already used up. */
+  used: number | null;
+}
+
+/**
+ * Finds a key by the hash of its secret and, in the same statement, counts this request against
+ * the key's limit for the current UTC day. The counter only moves while it is under the limit,
+ * and the row lock of the upsert makes concurrent requests (from any number of processes) take
+ * the remaining units exactly once. Returns null for an unknown, revoked or expired key.
+ */
+export async function checkApiKeyAndCountRequest(db: DbOrTx, key: string): Promise<KeyCheck | null> {
+  const keyHash = hashApiKey(key);
+  const rows = await queryRows<{
+    company_id: string;
+    id: string;
+    scopes: string[];
+    daily_limit: number;
+    used: number | null;
+  }>(
+    db,
+    sql`
+    with k as (
+      select company_id, id, scopes, daily_limit
+      from api_keys
+      where key_hash = ${keyHash} and revoked_at is null and (expires_at is null or expires_at > now())
+    ),
+    usage as (
+      insert into api_key_usage (company_id, key_id, day, count)
+      select company_id, id, (now() at time zone 'utc')::date, 1 from k where daily_limit > 0
+      on conflict (company_id, key_id, day) do update
+        set count = api_key_usage.count + 1
+        where api_key_usage.count < (select daily_limit from k)
+      returning count
+    ),
+    touched as (
+      update api_keys set last_used_at = now()
+      where key_hash = ${keyHash}
+        and exists (select 1 from k)
+        and (last_used_at is null or last_used_at < now() - interval '1 minute')
+      returning 1
+    )
+    select k.company_id, k.id, k.scopes, k.daily_limit, (select count from usage) as used from k`,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    principal: {
+      kind: "api_key",
+      companyId: row.company_id,
+      keyId: row.id,
+      scopes: row.scopes.filter(isScope),
+    },
+    dailyLimit: Number(row.daily_limit),
+    used: row.used == null ? null : Number(row.used),
+  };
+}
+
+/** Seconds until the next 00:00 UTC, when every key's count starts again. */
+export function quotaResetInfo(now = new Date()): { resetAt: number; secondsLeft: number } {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return {
+    resetAt: Math.floor(next / 1000),
+    secondsLeft: Math.max(1, Math.ceil((next - now.getTime()) / 1000)),
+  };
+}
+
+/** The rate-limit headers of contract section 3, in the IETF draft form and the X- form. */
+export function rateLimitHeaders(limit: number, used: number, now = new Date()): Record<string, string> {
+  const remaining = Math.max(0, limit - used);
+  const { resetAt, secondsLeft } = quotaResetInfo(now);
+  return {
+    "RateLimit-Policy": `"daily";q=${limit};w=86400`,
+    RateLimit: `"daily";r=${remaining};t=${secondsLeft}`,
+    "X-RateLimit-Limit": String(limit),
+    "X-RateLimit-Remaining": String(remaining),
+    "X-RateLimit-Reset": String(resetAt),
+  };
+}

@@ -1,0 +1,350 @@
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import type { Principal } from "@/lib/auth/principal";
+import type { Scope } from "@/lib/auth/scopes";
+import { findSessionPrincipal, SESSION_COOKIE } from "@/lib/auth/sessions";
+import { getDb, type Db } from "@/lib/db/client";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+import type { UserRole } from "@/lib/db/schema";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/domain/errors";
+import { checkApiKeyAndCountRequest, quotaResetInfo, rateLimitHeaders } from "./api-keys";
+import { readJsonObjectBody } from "./body";
+import { ApiError, INTERNAL_ERROR_MESSAGE, type ErrorBody } from "./errors";
+import { logError, logRequest } from "./log";
+import { parseOrThrow, searchParamsToObject, validationError } from "./validation";
+
+export const API_VERSION = "1.1.0";
+export const VERSION_HEADER = "service-api-version";
+/** Longest a request may take before it answers 503 (contract: within 5 s). */
+export const REQUEST_DEADLINE_MS = 4500;
+
+/** What a domain function gets: the database, the tenant and who is asking. */
+export interface RequestContext {
+  db: Db;
+  companyId: string;
+  principal: Principal;
+  requestId: string;
+}
+
+type Schema = z.ZodType | undefined;
+type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** A JSON answer with a status other than 200, or extra headers. */
+export class JsonResult {
+  constructor(
+    readonly body: unknown,
+    readonly status = 200,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+export const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new JsonResult(body, status, headers);
+
+type HandlerResult = JsonResult | Response | Record<string, unknown>;
+
+interface BaseConfig<Q extends Schema, B extends Schema, P extends Schema> {
+  /** Query string, body and path parameters; parsed before the handler runs (400 with details). */
+  query?: Q;
+  body?: B;
+  params?: P;
+}
+
+export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends Schema> extends BaseConfig<
+  Q,
+  B,
+  P
+> {
+  /** "both" (default): API key or dashboard session; "session": dashboard only. */
+  auth?: "both" | "session";
+  /** Any one of these scopes is enough; none: any valid principal. */
+  scopes?: readonly Scope[];
+  /** The scope named in a 403 (contract section 4); defaults to the first accepted scope. */
+  scopeNamed?: Scope;
+  /** Session roles allowed (settings endpoints: admins only). */
+  roles?: readonly UserRole[];
+  handler: (args: {
+    ctx: RequestContext;
+    query: Out<Q>;
+    body: Out<B>;
+    params: Out<P>;
+    request: Request;
+  }) => Promise<HandlerResult>;
+}
+
+export interface PublicRouteConfig<Q extends Schema, B extends Schema, P extends Schema> extends BaseConfig<
+  Q,
+  B,
+  P
+> {
+  auth: "none";
+  /** Whether the service-api-version header is required (default true). */
+  requireVersion?: boolean;
+  handler: (args: {
+    db: () => Promise<Db>;
+    query: Out<Q>;
+    body: Out<B>;
+    params: Out<P>;
+    request: Request;
+    requestId: string;
+  }) => Promise<HandlerResult>;
+}
+
+export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+class DeadlineExceeded extends Error {}
+
+/**
+ * The request pipeline (contract section 2): authentication → quota → version → scope → body →
+ * validation → handler → error mapping, with the request id, rate-limit headers and one log
+ * line on every response. A route verb is one call of this with its declaration.
+ */
+export function apiRoute<
+  Q extends Schema = undefined,
+  B extends Schema = undefined,
+  P extends Schema = undefined,
+>(config: AuthedRouteConfig<Q, B, P> | PublicRouteConfig<Q, B, P>): RouteHandler {
+  return async (request, context) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    let principal: Principal | undefined;
+    let response: Response;
+    try {
+      response = await withDeadline(async () => {
+        let ctx: RequestContext | undefined;
+        if (config.auth !== "none") {
+          const db = await getDb();
+          principal = await authenticate(db, request, headers);
+          checkVersion(request);
+          authorize(config, principal, request);
+          ctx = { db, companyId: principal.companyId, principal, requestId };
+        } else if (config.requireVersion !== false) {
+          checkVersion(request);
+        }
+        const input = await parseInput(config, request, url, context);
+        const result = ctx
+          ? await (config as AuthedRouteConfig<Q, B, P>).handler({ ctx, ...input, request })
+          : await (config as PublicRouteConfig<Q, B, P>).handler({ db: getDb, ...input, request, requestId });
+        return toResponse(result);
+      });
+    } catch (error) {
+      response = errorResponse(error, requestId);
+    }
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    response.headers.set("x-request-id", requestId);
+    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+    logRequest({
+      request_id: requestId,
+      method: request.method,
+      path: url.pathname,
+      status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      company_id: principal?.companyId,
+      auth: principal?.kind,
+      error_code: response.status >= 400 ? (response.headers.get("x-error-code") ?? undefined) : undefined,
+    });
+    response.headers.delete("x-error-code");
+    return response;
+  };
+}
+
+async function withDeadline(run: () => Promise<Response>): Promise<Response> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineExceeded()), REQUEST_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([run(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Checks 1–3: credentials, then the key's daily quota (sessions have no quota). */
+async function authenticate(db: Db, request: Request, headers: Record<string, string>): Promise<Principal> {
+  const key = request.headers.get("x-api-key");
+  if (key !== null) {
+    if (!key.trim()) {
+      throw ApiError.coded(
+        "AUTHENTICATION_REQUIRED",
+        "Authentication required: send your API key in the x-api-key header",
+      );
+    }
+    const check = await checkApiKeyAndCountRequest(db, key.trim());
+    if (!check) throw ApiError.coded("INVALID_API_KEY", "The API key is invalid, revoked or expired");
+    if (check.used === null) {
+      Object.assign(headers, rateLimitHeaders(check.dailyLimit, check.dailyLimit));
+      headers["Retry-After"] = String(quotaResetInfo().secondsLeft);
+      throw ApiError.coded(
+        "RATE_LIMIT_EXCEEDED",
+        `Daily limit of ${check.dailyLimit} requests exceeded for this API key; it resets at 00:00 UTC`,
+      );
+    }
+    Object.assign(headers, rateLimitHeaders(check.dailyLimit, check.used));
+    return check.principal;
+  }
+  const token = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  const session = token ? await findSessionPrincipal(db, token) : null;
+  if (!session) {
+    throw ApiError.coded(
+      "AUTHENTICATION_REQUIRED",
+      "Authentication required: send your API key in the x-api-key header",
+    );
+  }
+  return session;
+}
+
+/** Check 4: the version header. */
+function checkVersion(request: Request): void {
+  const version = request.headers.get(VERSION_HEADER);
+  if (version?.trim() !== API_VERSION) {
+    throw ApiError.coded(
+      "UNSUPPORTED_API_VERSION",
+      version === null
+        ? `Missing ${VERSION_HEADER} header: send ${VERSION_HEADER}: ${API_VERSION}`
+        : `Unsupported ${VERSION_HEADER} "${version.slice(0, 40)}": the only supported version is ${API_VERSION}`,
+    );
+  }
+}
+
+/** Check 5: scope, session-only routes, roles, and cross-site forgery of cookie-authenticated writes. */
+function authorize(
+  config: AuthedRouteConfig<Schema, Schema, Schema>,
+  principal: Principal,
+  request: Request,
+): void {
+  if (config.auth === "session" && principal.kind !== "session") {
+    throw ApiError.coded("FORBIDDEN", "This endpoint is only available to signed-in dashboard users");
+  }
+  const accepted = config.scopes ?? [];
+  if (accepted.length > 0 && !accepted.some((s) => principal.scopes.includes(s))) {
+    const named = config.scopeNamed ?? accepted[0];
+    throw ApiError.coded(
+      "INSUFFICIENT_SCOPE",
+      `Insufficient scope: this endpoint requires the ${named} scope`,
+    );
+  }
+  if (config.roles && (principal.kind !== "session" || !config.roles.includes(principal.role))) {
+    throw ApiError.coded("FORBIDDEN", `Only ${config.roles.join(" or ")} users may do this`);
+  }
+  if (
+    principal.kind === "session" &&
+    !["GET", "HEAD", "OPTIONS"].includes(request.method) &&
+    isCrossSite(request)
+  ) {
+    throw ApiError.coded("FORBIDDEN", "Cross-site request refused");
+  }
+}
+
+/** A cookie-authenticated write must come from our own origin. */
+export function isCrossSite(request: Request): boolean {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") return true;
+  const origin = request.headers.get("origin");
+  if (!origin) return false;
+  const host =
+    request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
+
+/** Checks 6–7: body, then query, path and body values against their schemas (all problems at once). */
+async function parseInput<Q extends Schema, B extends Schema, P extends Schema>(
+  config: BaseConfig<Q, B, P>,
+  request: Request,
+  url: URL,
+  context: RouteContext,
+): Promise<{ query: Out<Q>; body: Out<B>; params: Out<P> }> {
+  const rawBody = config.body ? await readJsonObjectBody(request) : undefined;
+  const problems: { field: string; message: string }[] = [];
+  const run = <S extends Schema>(schema: S, value: unknown, prefix: string): Out<S> => {
+    if (!schema) return undefined as Out<S>;
+    try {
+      return parseOrThrow(schema, value) as Out<S>;
+    } catch (error) {
+      if (error instanceof ApiError && error.details) {
+        problems.push(
+          ...error.details.map((d) => ({ ...d, field: prefix ? `${prefix}${d.field}` : d.field })),
+        );
+        return undefined as Out<S>;
+      }
+      throw error;
+    }
+  };
+  const params = run(config.params, config.params ? await context.params : undefined, "");
+  const query = run(config.query, searchParamsToObject(url.searchParams), "");
+  const body = run(config.body, rawBody, "");
+  if (problems.length > 0) throw validationError(problems);
+  return { query: query as Out<Q>, body: body as Out<B>, params: params as Out<P> };
+}
+
+function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index > 0 && part.slice(0, index).trim() === name)
+      return decodeURIComponent(part.slice(index + 1).trim());
+  }
+  return undefined;
+}
+
+function toResponse(result: HandlerResult): Response {
+  if (result instanceof Response) return result;
+  if (result instanceof JsonResult) return jsonResponse(result.body, result.status, result.headers);
+  return jsonResponse(result, 200);
+}
+
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/** Maps any error to its response. Unexpected errors are logged and answered without detail. */
+export function errorResponse(error: unknown, requestId: string): Response {
+  const apiError = toApiError(error);
+  if (!apiError) logError(requestId, error);
+  const final = apiError ?? new ApiError(500, undefined, INTERNAL_ERROR_MESSAGE);
+  const body: ErrorBody = final.toBody();
+  return jsonResponse(body, final.status, {
+    ...final.headers,
+    ...(final.errorCode ? { "x-error-code": final.errorCode } : {}),
+  });
+}
+
+function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof NotFoundError) return new ApiError(404, undefined, error.message);
+  if (error instanceof ValidationError) return validationError(error.details);
+  if (error instanceof ForbiddenError) return ApiError.coded("FORBIDDEN", error.message);
+  if (error instanceof ConflictError) return ApiError.coded("CONFLICT", error.message);
+  if (error instanceof DeadlineExceeded || isDatabaseUnavailable(error)) {
+    return ApiError.coded(
+      "SERVICE_UNAVAILABLE",
+      "The service is temporarily unavailable; please retry shortly",
+      {
+        headers: { "Retry-After": "5" },
+      },
+    );
+  }
+  return undefined;
+}
+
+/** For route files: the verbs a path does not have answer 405 with an Allow header. */
+export function methodsNotAllowed(
+  allowed: string,
+): Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", RouteHandler> {
+  const handler: RouteHandler = async () =>
+    jsonResponse(
+      { status: "error", message: `Method not allowed; use ${allowed}`, error_code: "METHOD_NOT_ALLOWED" },
+      405,
+      { Allow: allowed, "x-request-id": randomUUID(), "cache-control": "no-store" },
+    );
+  return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler };
+}

@@ -1,0 +1,21 @@
+import type { UserRole } from "@/lib/db/schema";
+import type { Scope } from "./scopes";
+
+/** Who is calling: an integration with an API key, or a signed-in dashboard user. */
+export type Principal = ApiKeyPrincipal | SessionPrincipal;
+
+export interface ApiKeyPrincipal {
+  kind: "api_key";
+  companyId: string;
+  scopes: Scope[];
+  keyId: string;
+}
+
+export interface SessionPrincipal {
+  kind: "session";
+  companyId: string;
+  scopes: Scope[];
+  userId: string;
+  role: UserRole;
+  sessionId: string;
+}

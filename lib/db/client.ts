@@ -1,0 +1,176 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { env, parseDatabaseUrl, type DatabaseTarget } from "@/lib/env";
+import * as schema from "./schema";
+import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
+
+export type Schema = typeof schema;
+/** The one database type the data layer sees, whichever engine is behind it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle; it has the same query API as Db. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export type Engine = "pglite" | "postgres";
+
+export interface Database {
+  db: Db;
+  engine: Engine;
+  target: DatabaseTarget;
+  /** Applies the committed migrations in drizzle/ (idempotent). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+
+export interface OpenOptions {
+  /** Statement timeout for PostgreSQL, in ms. */
+  statementTimeoutMs?: number;
+  poolSize?: number;
+  /** Skip the one-process lock of an on-disk PGlite directory (only for tests of the lock itself). */
+  skipLock?: boolean;
+}
+
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
+  if (target.kind === "postgres") return openPostgres(target, options);
+  return openPglite(target, options);
+}
+
+async function openPglite(
+  target: Extract<DatabaseTarget, { kind: "pglite-file" | "pglite-memory" }>,
+  options: OpenOptions,
+): Promise<Database> {
+  const [{ PGlite }, { pg_trgm }, { btree_gin }, { drizzle }, { migrate }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("@electric-sql/pglite/contrib/btree_gin"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
+  let lock: DirectoryLock | undefined;
+  let dataDir: string | undefined;
+  if (target.kind === "pglite-file") {
+    dataDir = path.resolve(target.dir);
+    fs.mkdirSync(dataDir, { recursive: true });
+    if (!options.skipLock) lock = acquireDirectoryLock(dataDir);
+  }
+  let client: InstanceType<typeof PGlite>;
+  try {
+    client = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gin } });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    engine: "pglite",
+    target,
+    migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    async close() {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}
+
+async function openPostgres(
+  target: Extract<DatabaseTarget, { kind: "postgres" }>,
+  options: OpenOptions,
+): Promise<Database> {
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+    import("drizzle-orm/node-postgres/migrator"),
+  ]);
+  const statementTimeout = options.statementTimeoutMs ?? 4000;
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: options.poolSize ?? 10,
+    // Fail fast when the server is down or saturated: the API answers 503 within 5 s.
+    connectionTimeoutMillis: 2000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: statementTimeout,
+    query_timeout: statementTimeout + 500,
+    application_name: "fieldcrm",
+  });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on("error", () => {});
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    engine: "postgres",
+    target,
+    async migrate() {
+      // Serialize concurrent migrators (several processes starting at once).
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock(727274001)");
+        await migrate(drizzle(client, { schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await client.query("select pg_advisory_unlock(727274001)").catch(() => {});
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+// One database per server process. Kept on globalThis so that dev-mode module reloads reuse it.
+const globalForDb = globalThis as unknown as { __fieldcrmDb?: Promise<Database> };
+
+/**
+ * The process's database, opened on first use (never at import time, never during `next build`).
+ * On the embedded engine it also applies pending migrations, so a fresh checkout just works.
+ */
+export function getDatabase(): Promise<Database> {
+  if (!globalForDb.__fieldcrmDb) {
+    const e = env();
+    const target = parseDatabaseUrl(e.DATABASE_URL);
+    const opening = (async () => {
+      const database = await openDatabase(target, {
+        statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+        poolSize: e.DB_POOL_SIZE,
+      });
+      if (database.engine === "pglite") await database.migrate();
+      return database;
+    })();
+    // A failed open is not cached: the next request tries again (the server may come back).
+    opening.catch(() => {
+      if (globalForDb.__fieldcrmDb === opening) globalForDb.__fieldcrmDb = undefined;
+    });
+    globalForDb.__fieldcrmDb = opening;
+  }
+  return globalForDb.__fieldcrmDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+/** Closes the process's database (graceful shutdown). */
+export async function closeDatabase(): Promise<void> {
+  const current = globalForDb.__fieldcrmDb;
+  globalForDb.__fieldcrmDb = undefined;
+  if (current) await (await current.catch(() => undefined))?.close();
+}
+
+/**
+ * Runs raw SQL and returns its rows. Both drivers answer with `{ rows }`; the common Db type
+ * cannot say so, hence the one cast here.
+ */
+export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** Tests point the process's database at their own (route handlers then use it). */
+export function useDatabaseForTests(database: Database | undefined): void {
+  globalForDb.__fieldcrmDb = database ? Promise.resolve(database) : undefined;
+}

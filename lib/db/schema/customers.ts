@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, foreignKey, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { companies } from "./companies";
+import { addressColumns, createdAt, location, tenantKey, updatedAt } from "./columns";
+
+export const CUSTOMER_STATUSES = ["active", "inactive"] as const;
+export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+
+const property = addressColumns("property");
+const billing = addressColumns("billing");
+
+export const customers = pgTable(
+  "customers",
+  {
+    ...tenantKey(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    companyName: text("company_name"),
+    email: text("email"),
+    emailNormalized: text("email_normalized"),
+    phone: text("phone"),
+    phoneNormalized: text("phone_normalized"),
+    notes: text("notes"),
+    source: text("source"),
+    propertyStreet1: property.street1,
+    propertyStreet2: property.street2,
+    propertyCity: property.city,
+    propertyState: property.state,
+    propertyZip: property.zip,
+    propertyCountry: property.country,
+    billingStreet1: billing.street1,
+    billingStreet2: billing.street2,
+    billingCity: billing.city,
+    billingState: billing.state,
+    billingZip: billing.zip,
+    billingCountry: billing.country,
+    billingSameAsProperty: boolean("billing_same_as_property").notNull().default(false),
+    serviceFrequency: text("service_frequency"),
+    serviceType: text("service_type"),
+    status: text("status").$type<CustomerStatus>().notNull().default("active"),
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    archived: boolean("archived").notNull().default(false),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    isAutoPay: boolean("is_auto_pay").notNull().default(false),
+    /** True when at least one saved payment method is on file (kept by the billing integration). */
+    hasPaymentMethod: boolean("has_payment_method").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ...location(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
+    check("customers_status_check", sql`${t.status} in ('active', 'inactive')`),
+    index("customers_created_idx").on(t.companyId, t.createdAt.desc(), t.id.desc()),
+    index("customers_active_created_idx")
+      .on(t.companyId, t.createdAt.desc(), t.id.desc())
+      .where(sql`not ${t.archived}`),
+    index("customers_status_created_idx").on(t.companyId, t.status, t.createdAt.desc(), t.id.desc()),
+    index("customers_tags_idx").using("gin", t.companyId, t.tags),
+    index("customers_phone_idx").on(t.companyId, t.phoneNormalized),
+    index("customers_email_idx").on(t.companyId, t.emailNormalized),
+    // Search: first, last, "first last", company, email, phone (see lib/domain/customers).
+    index("customers_full_name_trgm_idx").using(
+      "gin",
+      t.companyId,
+      sql`lower(coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '')) gin_trgm_ops`,
+    ),
+    index("customers_company_name_trgm_idx").using(
+      "gin",
+      t.companyId,
+      sql`lower(${t.companyName}) gin_trgm_ops`,
+    ),
+    index("customers_email_trgm_idx").using("gin", t.companyId, sql`${t.emailNormalized} gin_trgm_ops`),
+    index("customers_phone_trgm_idx").using("gin", t.companyId, sql`lower(${t.phone}) gin_trgm_ops`),
+    index("customers_phone_digits_trgm_idx").using(
+      "gin",
+      t.companyId,
+      sql`${t.phoneNormalized} gin_trgm_ops`,
+    ),
+  ],
+);

@@ -1,0 +1,161 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { companies } from "./companies";
+import { createdAt, money, tenantKey } from "./columns";
+import { customers } from "./customers";
+import { servicePlans } from "./service-plans";
+import { users } from "./users";
+
+export const JOB_STATUSES = ["Unscheduled", "Scheduled", "In Progress", "Completed", "Cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const PAYMENT_TYPES = ["payment", "refund"] as const;
+export const PAYMENT_STATUSES = ["succeeded", "pending", "failed"] as const;
+export const PAYMENT_METHODS = ["card", "ach", "cash", "check", "other"] as const;
+
+export const jobs = pgTable(
+  "jobs",
+  {
+    ...tenantKey(),
+    customerId: text("customer_id").notNull(),
+    servicePlanId: text("service_plan_id"),
+    status: text("status").$type<JobStatus>().notNull(),
+    isQuote: boolean("is_quote").notNull().default(false),
+    archived: boolean("archived").notNull().default(false),
+    assignedTo: text("assigned_to"),
+    /**
+     * Start of the earliest visit, kept in step with job_visits by every writer (the import):
+     * the service-date filter and its index need it on the job row.
+     */
+    serviceDate: timestamp("service_date", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "jobs_customer_fk",
+      columns: [t.companyId, t.customerId],
+      foreignColumns: [customers.companyId, customers.id],
+    }),
+    foreignKey({
+      name: "jobs_service_plan_fk",
+      columns: [t.companyId, t.servicePlanId],
+      foreignColumns: [servicePlans.companyId, servicePlans.id],
+    }),
+    foreignKey({
+      name: "jobs_assigned_to_fk",
+      columns: [t.companyId, t.assignedTo],
+      foreignColumns: [users.companyId, users.id],
+    }),
+    check(
+      "jobs_status_check",
+      sql`${t.status} in ('Unscheduled', 'Scheduled', 'In Progress', 'Completed', 'Cancelled')`,
+    ),
+    // Listed jobs are never quotes nor archived: the partial indexes hold only listable jobs.
+    index("jobs_listed_created_idx")
+      .on(t.companyId, t.createdAt.desc(), t.id.desc())
+      .where(sql`not ${t.isQuote} and not ${t.archived}`),
+    index("jobs_completed_created_idx")
+      .on(t.companyId, t.createdAt.desc(), t.id.desc())
+      .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
+    index("jobs_listed_service_date_idx")
+      .on(t.companyId, t.serviceDate)
+      .where(sql`not ${t.isQuote} and not ${t.archived}`),
+    index("jobs_plan_idx")
+      .on(t.companyId, t.servicePlanId, t.status)
+      .where(sql`not ${t.isQuote} and not ${t.archived}`),
+  ],
+);
+
+export const jobVisits = pgTable(
+  "job_visits",
+  {
+    ...tenantKey(),
+    jobId: text("job_id").notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId, t.jobId], foreignColumns: [jobs.companyId, jobs.id] }).onDelete(
+      "cascade",
+    ),
+    index("job_visits_job_idx").on(t.companyId, t.jobId, t.startsAt),
+  ],
+);
+
+/** Crew members of a job, in the order given; the assigned user is on the job row. */
+export const jobCrew = pgTable(
+  "job_crew",
+  {
+    ...tenantKey(),
+    jobId: text("job_id").notNull(),
+    userId: text("user_id").notNull(),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId, t.jobId], foreignColumns: [jobs.companyId, jobs.id] }).onDelete(
+      "cascade",
+    ),
+    foreignKey({
+      name: "job_crew_user_fk",
+      columns: [t.companyId, t.userId],
+      foreignColumns: [users.companyId, users.id],
+    }),
+    index("job_crew_job_idx").on(t.companyId, t.jobId, t.position),
+    index("job_crew_user_idx").on(t.companyId, t.userId),
+  ],
+);
+
+export const jobLineItems = pgTable(
+  "job_line_items",
+  {
+    ...tenantKey(),
+    jobId: text("job_id").notNull(),
+    title: text("title").notNull().default(""),
+    description: text("description").notNull().default(""),
+    totalPrice: money("total_price").notNull().default(0),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId, t.jobId], foreignColumns: [jobs.companyId, jobs.id] }).onDelete(
+      "cascade",
+    ),
+    index("job_line_items_job_idx").on(t.companyId, t.jobId, t.position),
+  ],
+);
+
+export const jobPayments = pgTable(
+  "job_payments",
+  {
+    ...tenantKey(),
+    jobId: text("job_id").notNull(),
+    amount: money("amount").notNull(),
+    paymentDate: timestamp("payment_date", { withTimezone: true }),
+    paymentMethod: text("payment_method").notNull(),
+    paymentType: text("payment_type").notNull(),
+    status: text("status").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId, t.jobId], foreignColumns: [jobs.companyId, jobs.id] }).onDelete(
+      "cascade",
+    ),
+    check("job_payments_type_check", sql`${t.paymentType} in ('payment', 'refund')`),
+    check("job_payments_status_check", sql`${t.status} in ('succeeded', 'pending', 'failed')`),
+    check("job_payments_method_check", sql`${t.paymentMethod} in ('card', 'ach', 'cash', 'check', 'other')`),
+    index("job_payments_job_idx").on(t.companyId, t.jobId, t.paymentDate),
+  ],
+);

@@ -1,0 +1,83 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  doublePrecision,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { companies } from "./companies";
+import { addressColumns, createdAt, location, money, tenantKey, updatedAt } from "./columns";
+import { users } from "./users";
+
+export const LEAD_PRIORITIES = ["low", "medium", "high"] as const;
+export type LeadPriority = (typeof LEAD_PRIORITIES)[number];
+
+const property = addressColumns("property");
+
+export const leads = pgTable(
+  "leads",
+  {
+    ...tenantKey(),
+    name: text("name"),
+    email: text("email"),
+    /** lower(trim(email)), for matching on create-or-update. */
+    emailNormalized: text("email_normalized"),
+    phone: text("phone"),
+    /** Digits of the phone, a leading US 1 of an 11-digit number dropped (lib/domain/normalize.ts). */
+    phoneNormalized: text("phone_normalized"),
+    propertyStreet1: property.street1,
+    propertyStreet2: property.street2,
+    propertyCity: property.city,
+    propertyState: property.state,
+    propertyZip: property.zip,
+    propertyCountry: property.country,
+    priority: text("priority").$type<LeadPriority>(),
+    projectedValue: money("projected_value"),
+    valueScore: doublePrecision("value_score"),
+    serviceType: text("service_type"),
+    leadSource: text("lead_source"),
+    stage: text("stage"),
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    notes: text("notes"),
+    followUpDate: timestamp("follow_up_date", { withTimezone: true }),
+    assignedTo: text("assigned_to"),
+    archived: boolean("archived").notNull().default(false),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ...location(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "leads_assigned_to_fk",
+      columns: [t.companyId, t.assignedTo],
+      foreignColumns: [users.companyId, users.id],
+    }),
+    check("leads_priority_check", sql`${t.priority} is null or ${t.priority} in ('low', 'medium', 'high')`),
+    // Default list order, with and without archived leads.
+    index("leads_created_idx").on(t.companyId, t.createdAt.desc(), t.id.desc()),
+    index("leads_active_created_idx")
+      .on(t.companyId, t.createdAt.desc(), t.id.desc())
+      .where(sql`not ${t.archived}`),
+    index("leads_stage_created_idx").on(t.companyId, t.stage, t.createdAt.desc(), t.id.desc()),
+    index("leads_tags_idx").using("gin", t.companyId, t.tags),
+    // Matching on create-or-update.
+    index("leads_phone_idx").on(t.companyId, t.phoneNormalized),
+    index("leads_email_idx").on(t.companyId, t.emailNormalized),
+    // Case-insensitive substring search (pg_trgm + btree_gin).
+    index("leads_name_trgm_idx").using("gin", t.companyId, sql`lower(${t.name}) gin_trgm_ops`),
+    index("leads_email_trgm_idx").using("gin", t.companyId, sql`${t.emailNormalized} gin_trgm_ops`),
+    index("leads_phone_trgm_idx").using("gin", t.companyId, sql`lower(${t.phone}) gin_trgm_ops`),
+    index("leads_phone_digits_trgm_idx").using("gin", t.companyId, sql`${t.phoneNormalized} gin_trgm_ops`),
+  ],
+);

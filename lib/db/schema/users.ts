@@ -1,0 +1,74 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { companies } from "./companies";
+import { createdAt, tenantKey, updatedAt } from "./columns";
+
+export const USER_ROLES = ["admin", "manager", "sales_rep", "technician"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const users = pgTable(
+  "users",
+  {
+    ...tenantKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    /** lower(trim(email)): sign-in and uniqueness. */
+    emailNormalized: text("email_normalized").notNull(),
+    role: text("role").$type<UserRole>().notNull(),
+    /** scrypt$N$r$p$salt$hash (base64url); null: the user cannot sign in with a password. */
+    passwordHash: text("password_hash"),
+    active: boolean("active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
+    check("users_role_check", sql`${t.role} in ('admin', 'manager', 'sales_rep', 'technician')`),
+    index("users_email_idx").on(t.emailNormalized),
+  ],
+);
+
+/** Dashboard sessions: the cookie carries a random token; only its SHA-256 is stored. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    ...tenantKey(),
+    userId: text("user_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    userAgent: text("user_agent"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId, t.userId], foreignColumns: [users.companyId, users.id] }).onDelete(
+      "cascade",
+    ),
+    index("sessions_token_hash_idx").on(t.tokenHash),
+    index("sessions_user_idx").on(t.companyId, t.userId),
+  ],
+);
+
+/**
+ * Failed sign-ins per normalized email, to slow down password guessing. Keyed by email because
+ * the company is not known before sign-in succeeds; a small global table.
+ */
+export const signInAttempts = pgTable("sign_in_attempts", {
+  emailNormalized: text("email_normalized").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+});

@@ -1,0 +1,35 @@
+/**
+ * Errors of the rules. They know nothing of HTTP; lib/api/errors.ts maps them once, at the boundary.
+ */
+export class DomainError extends Error {}
+
+/** A record that does not exist for this company (another company's id is "not found" too). */
+export class NotFoundError extends DomainError {
+  override name = "NotFoundError";
+  constructor(readonly resource: string) {
+    super(`${resource} not found`);
+  }
+}
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** Input that breaks a rule the schema alone cannot express (e.g. "give a name, email or phone"). */
+export class ValidationError extends DomainError {
+  override name = "ValidationError";
+  constructor(readonly details: FieldProblem[]) {
+    super(details.map((d) => `${d.field}: ${d.message}`).join("; ") || "Invalid input");
+  }
+}
+
+/** The principal may not do this (e.g. a non-admin managing keys). */
+export class ForbiddenError extends DomainError {
+  override name = "ForbiddenError";
+}
+
+/** The request conflicts with the current state (e.g. a duplicate user email). */
+export class ConflictError extends DomainError {
+  override name = "ConflictError";
+}

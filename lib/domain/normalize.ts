@@ -1,0 +1,61 @@
+/**
+ * The matching rules of create-or-update (contract section 6) and of search (section 5) live
+ * here, and only here.
+ */
+
+/** Digits of a phone number; a leading US `1` of an 11-digit number is dropped. Null if none. */
+export function normalizePhone(phone: string | null | undefined): string | null {
+  if (phone == null) return null;
+  const digits = phone.replace(/\D/g, "");
+  if (!digits) return null;
+  return digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
+}
+
+/** Trimmed, lower-cased email; null if empty. */
+export function normalizeEmail(email: string | null | undefined): string | null {
+  if (email == null) return null;
+  const trimmed = email.trim().toLowerCase();
+  return trimmed || null;
+}
+
+/**
+ * For a search term made only of phone characters (digits, spaces, + - . ( )), the digits to
+ * look for in normalized phones (`5551234` and `555-1234` both find `(555) 123-4…`); otherwise
+ * null. A full 11-digit US number loses its leading 1 as stored numbers do.
+ */
+export function phoneSearchDigits(term: string): string | null {
+  if (!/^[\d\s+().-]+$/.test(term)) return null;
+  const digits = term.replace(/\D/g, "");
+  if (!digits) return null;
+  return digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
+}
+
+/** Escapes LIKE wildcards so a search term is matched literally. */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Existing tags, then the new ones not yet present, in their order (contract section 6). */
+export function mergeTags(existing: readonly string[], incoming: readonly string[]): string[] {
+  const out = [...existing];
+  const seen = new Set(existing);
+  for (const tag of incoming) {
+    if (!seen.has(tag)) {
+      seen.add(tag);
+      out.push(tag);
+    }
+  }
+  return out;
+}
+
+/** `tags` query parameter: comma-separated, trimmed, empty entries ignored. */
+export function parseTagList(value: string): string[] {
+  return [
+    ...new Set(
+      value
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
+}

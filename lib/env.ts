@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Values are validated once, lazily, so that importing this
+ * module during `next build` never fails or opens anything.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine(
+      (v) => !v || v === "memory:" || v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v),
+      "DATABASE_URL must be unset, file:<dir>, memory: or postgres://…",
+    ),
+  /** Set by the test runner: tests on PostgreSQL create a database per test file on this server. */
+  TEST_DATABASE_URL: z.string().trim().optional(),
+  LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
+  /** Milliseconds a database statement may take before the request answers 503. */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
+  DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = envSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      throw new Error(`Invalid environment: ${problems}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Tests change the environment between files; they call this to re-read it. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
+export type DatabaseTarget =
+  { kind: "pglite-file"; dir: string } | { kind: "pglite-memory" } | { kind: "postgres"; url: string };
+
+export function parseDatabaseUrl(url: string | undefined): DatabaseTarget {
+  if (!url) return { kind: "pglite-file", dir: ".data/pglite" };
+  if (url === "memory:") return { kind: "pglite-memory" };
+  if (url.startsWith("file:"))
+    return { kind: "pglite-file", dir: url.slice("file:".length) || ".data/pglite" };
+  return { kind: "postgres", url };
+}

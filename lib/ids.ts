@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+function encodeTime(ms: number): string {
+  let out = "";
+  let n = ms;
+  for (let i = 0; i < 10; i++) {
+    out = CROCKFORD[n % 32] + out;
+    n = Math.floor(n / 32);
+  }
+  return out;
+}
+
+function encodeRandom(length: number): string {
+  const bytes = randomBytes(length);
+  let out = "";
+  for (const b of bytes) out += CROCKFORD[b % 32];
+  return out;
+}
+
+/**
+ * A new record id: `<prefix>_` + 10 characters of time + 16 random characters (ULID-like,
+ * lower-case Crockford base32). Ids made later sort after earlier ones, which keeps the
+ * `created_at desc, id desc` order and its indexes stable.
+ */
+export function newId(prefix: string): string {
+  return `${prefix}_${encodeTime(Date.now())}${encodeRandom(16)}`;
+}
+
+export const ID_PREFIX = {
+  company: "co",
+  user: "usr",
+  apiKey: "key",
+  session: "ses",
+  lead: "lead",
+  customer: "cus",
+  servicePlan: "plan",
+  job: "job",
+  visit: "vis",
+  crew: "crw",
+  lineItem: "li",
+  payment: "pay",
+  pinType: "pt",
+  pin: "pin",
+} as const;
