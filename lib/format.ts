@@ -1,0 +1,50 @@
+/**
+ * Money and dates in the user's locale, the same way on every page. Locale and time zone come
+ * from the browser (undefined = the runtime's default).
+ */
+const moneyFormatters = new Map<string, Intl.NumberFormat>();
+
+export function formatMoney(value: number | null | undefined, options: { compact?: boolean } = {}): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return "—";
+  const key = options.compact ? "compact" : "full";
+  let formatter = moneyFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(undefined, {
+      style: "currency",
+      currency: "USD",
+      ...(options.compact ? { notation: "compact", maximumFractionDigits: 1 } : {}),
+    });
+    moneyFormatters.set(key, formatter);
+  }
+  return formatter.format(value);
+}
+
+export function formatNumber(value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return "—";
+  return new Intl.NumberFormat().format(value);
+}
+
+export function formatPercent(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
+  return new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 1 }).format(value);
+}
+
+function toDate(value: string | Date | null | undefined): Date | null {
+  if (!value) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A calendar date (e.g. "Mar 31, 2026"). */
+export function formatDate(value: string | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(date) : "—";
+}
+
+/** A date and time (e.g. "Mar 31, 2026, 9:30 AM"). */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  const date = toDate(value);
+  return date
+    ? new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(date)
+    : "—";
+}
