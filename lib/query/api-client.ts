@@ -85,6 +85,8 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
     ) {
       // Signed out (or the session ended): back to sign-in, then return here.
       const next = encodeURIComponent(window.location.pathname + window.location.search);
+      // A full page load on purpose: every cached query of the ended session is dropped.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(`/sign-in?next=${next}`);
     }
     throw new ApiClientError(
