@@ -123,6 +123,15 @@ describe(`request pipeline (${testEngine()})`, () => {
     expect(fields).toEqual(["n", "name", "tags.0"]);
   });
 
+  it("bounds the query string", async () => {
+    const company = await createCompany(database.db);
+    const { key } = await createApiKey(database.db, company.id);
+    const res = await call(probe, apiRequest(`/x?n=${"1".repeat(5000)}`, { key, body: { name: "a" } }));
+    expect(res.status).toBe(400);
+    expect(res.body.error_code).toBe("VALIDATION_ERROR");
+    expect(res.body.details).toEqual([{ field: "query", message: expect.stringContaining("4096") }]);
+  });
+
   it("answers not found without a code and hides unexpected errors", async () => {
     const company = await createCompany(database.db);
     const { key } = await createApiKey(database.db, company.id);

@@ -17,6 +17,8 @@ export const API_VERSION = "1.1.0";
 export const VERSION_HEADER = "service-api-version";
 /** Longest a request may take before it answers 503 (contract: within 5 s). */
 export const REQUEST_DEADLINE_MS = 4500;
+/** Longest query string accepted (characters, encoded). */
+export const MAX_QUERY_LENGTH = 4096;
 
 /** What a domain function gets: the database, the tenant and who is asking. */
 export interface RequestContext {
@@ -261,6 +263,11 @@ async function parseInput<Q extends Schema, B extends Schema, P extends Schema>(
   context: RouteContext,
 ): Promise<{ query: Out<Q>; body: Out<B>; params: Out<P> }> {
   const rawBody = config.body ? await readJsonObjectBody(request) : undefined;
+  if (url.search.length > MAX_QUERY_LENGTH) {
+    throw validationError([
+      { field: "query", message: `The query string must not be longer than ${MAX_QUERY_LENGTH} characters` },
+    ]);
+  }
   const problems: { field: string; message: string }[] = [];
   const run = <S extends Schema>(schema: S, value: unknown, prefix: string): Out<S> => {
     if (!schema) return undefined as Out<S>;
