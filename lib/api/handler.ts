@@ -106,7 +106,7 @@ export function apiRoute<
   B extends Schema = undefined,
   P extends Schema = undefined,
 >(config: AuthedRouteConfig<Q, B, P> | PublicRouteConfig<Q, B, P>): RouteHandler {
-  return async (request, context) => {
+  const route: RouteHandler = async (request, context) => {
     const started = performance.now();
     const requestId = randomUUID();
     const url = new URL(request.url);
@@ -150,6 +150,9 @@ export function apiRoute<
     response.headers.delete("x-error-code");
     return response;
   };
+  // Kept on the function so the OpenAPI tests can check the document against the real declaration.
+  Object.defineProperty(route, ROUTE_DECLARATION, { value: config });
+  return route;
 }
 
 async function withDeadline(run: () => Promise<Response>): Promise<Response> {
@@ -364,4 +367,15 @@ export function isMethodNotAllowedHandler(handler: unknown): boolean {
   return (
     typeof handler === "function" && (handler as unknown as Record<symbol, unknown>)[NOT_ALLOWED] === true
   );
+}
+
+const ROUTE_DECLARATION = Symbol.for("fieldcrm.routeDeclaration");
+
+/** What an apiRoute verb was declared with (scopes, schemas, auth), for the OpenAPI coverage test. */
+export type RouteDeclaration =
+  AuthedRouteConfig<Schema, Schema, Schema> | PublicRouteConfig<Schema, Schema, Schema>;
+
+export function routeDeclarationOf(handler: unknown): RouteDeclaration | undefined {
+  if (typeof handler !== "function") return undefined;
+  return (handler as unknown as Record<symbol, RouteDeclaration | undefined>)[ROUTE_DECLARATION];
 }
