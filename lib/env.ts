@@ -53,3 +53,12 @@ export function parseDatabaseUrl(url: string | undefined): DatabaseTarget {
     return { kind: "pglite-file", dir: url.slice("file:".length) || ".data/pglite" };
   return { kind: "postgres", url };
 }
+
+/**
+ * Settings the browser needs. Next.js inlines NEXT_PUBLIC_* values into client bundles only
+ * where they are written out literally, so they are read here one by one, at build time.
+ */
+export const publicEnv = {
+  /** Map tile URL template ({s}, {z}, {x}, {y}); unset: OpenStreetMap. */
+  tileUrl: process.env.NEXT_PUBLIC_TILE_URL || undefined,
+} as const;
