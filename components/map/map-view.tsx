@@ -1,0 +1,178 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import { useMemo, useState } from "react";
+import { useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { MapLegend, type LegendEntry } from "@/components/map/map-legend";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
+import { formatNumber } from "@/lib/format";
+import { pinKeys, useAllPins, usePinTypes, type Pin, type PinUser } from "@/lib/query/pins";
+import { useUrlState } from "@/lib/query/url-state";
+
+// Leaflet touches `window` on import: the map is rendered in the browser only.
+const PinMap = dynamic(() => import("@/components/map/pin-map"), {
+  ssr: false,
+  loading: () => <div className="h-full w-full animate-pulse bg-slate-200" aria-hidden="true" />,
+});
+
+const URL_DEFAULTS = { type: "", rep: "", hidden: "" };
+
+/** The map page: filters in the URL, every matching pin loaded page by page, a legend that toggles types. */
+export function MapView({ tileUrl }: { tileUrl?: string }) {
+  const [view, setView] = useUrlState(URL_DEFAULTS);
+  const filters = useMemo(
+    () => ({ pinTypeId: view.type || undefined, userId: view.rep || undefined }),
+    [view.type, view.rep],
+  );
+  const hidden = useMemo(() => new Set(view.hidden.split(",").filter(Boolean)), [view.hidden]);
+
+  const pinTypes = usePinTypes();
+  const { pins, total, loaded, loading, error, refetch } = useAllPins(filters);
+  const reps = useRepChoices(pins, filters, view.rep);
+  const [renderedCount, setRenderedCount] = useState(0);
+
+  // Type list from the API; types seen on pins but missing there (should not happen) still show.
+  const types = useMemo(() => {
+    const byId = new Map((pinTypes.data ?? []).map((t) => [t.id, t]));
+    for (const pin of pins) if (!byId.has(pin.pin_type.id)) byId.set(pin.pin_type.id, pin.pin_type);
+    return [...byId.values()];
+  }, [pinTypes.data, pins]);
+  const colors = useMemo(() => new Map(types.map((t) => [t.id, t.color])), [types]);
+
+  const counts = useMemo(() => {
+    const out = new Map<string, number>();
+    for (const pin of pins) out.set(pin.pin_type.id, (out.get(pin.pin_type.id) ?? 0) + 1);
+    return out;
+  }, [pins]);
+  const visiblePins = useMemo(
+    () => (hidden.size === 0 ? pins : pins.filter((p) => !hidden.has(p.pin_type.id))),
+    [pins, hidden],
+  );
+  const entries: LegendEntry[] = types
+    .filter((t) => !filters.pinTypeId || t.id === filters.pinTypeId)
+    .map((type) => ({ type, count: counts.get(type.id) ?? 0, visible: !hidden.has(type.id) }));
+
+  const toggle = (typeId: string) => {
+    const next = new Set(hidden);
+    if (next.has(typeId)) next.delete(typeId);
+    else next.add(typeId);
+    setView({ hidden: [...next].join(",") || null });
+  };
+
+  const fitKey = `${filters.pinTypeId ?? ""}|${filters.userId ?? ""}`;
+  const percent = total ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
+
+  return (
+    <div className="flex h-full flex-col gap-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <Field label="Pin type" className="w-full sm:w-52">
+          <Select
+            value={view.type}
+            onChange={(e) => setView({ type: e.target.value || null })}
+            placeholder="All types"
+            options={(pinTypes.data ?? []).map((t) => ({ value: t.id, label: t.label }))}
+          />
+        </Field>
+        <Field label="Created by" className="w-full sm:w-60">
+          <Select
+            value={view.rep}
+            onChange={(e) => setView({ rep: e.target.value || null })}
+            placeholder="Everyone"
+            options={reps.map((u) => ({ value: u.user_id, label: u.name || u.email }))}
+          />
+        </Field>
+        {view.type || view.rep || view.hidden ? (
+          <Button variant="ghost" onClick={() => setView({ type: null, rep: null, hidden: null })}>
+            Clear filters
+          </Button>
+        ) : null}
+        <div
+          className="min-h-10 flex-1 basis-full text-sm text-slate-600 sm:basis-auto sm:text-right"
+          aria-live="polite"
+        >
+          {error ? (
+            <span className="text-red-700">
+              Could not load pins: {error.message}{" "}
+              <button type="button" className="font-medium underline" onClick={refetch}>
+                Retry
+              </button>
+            </span>
+          ) : loading ? (
+            <span className="inline-flex w-full max-w-xs flex-col gap-1 sm:items-end">
+              <span data-testid="pins-progress">
+                Loading pins {formatNumber(loaded)}
+                {total !== null ? ` / ${formatNumber(total)}` : ""}
+              </span>
+              <span
+                role="progressbar"
+                aria-label="Loading pins"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={percent}
+                className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200"
+              >
+                <span
+                  className="block h-full bg-brand-600 transition-[width]"
+                  style={{ width: `${percent}%` }}
+                />
+              </span>
+            </span>
+          ) : (
+            <span>
+              {formatNumber(visiblePins.length)} of {formatNumber(total ?? 0)} pins shown
+            </span>
+          )}
+        </div>
+      </div>
+
+      <div
+        className="relative isolate min-h-[420px] flex-1 overflow-hidden rounded-lg ring-1 ring-slate-900/10"
+        data-testid="pin-map"
+        data-loading={loading}
+        data-total={total ?? ""}
+        data-rendered-pins={renderedCount}
+      >
+        <PinMap
+          pins={visiblePins}
+          colors={colors}
+          loading={loading}
+          fitKey={fitKey}
+          tileUrl={tileUrl}
+          onRendered={setRenderedCount}
+        />
+        <MapLegend
+          entries={entries}
+          onToggle={toggle}
+          onShowAll={() => setView({ hidden: null })}
+          renderedCount={renderedCount}
+        />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Reps who created pins, for the "Created by" choice. With a rep chosen the loaded set holds only
+ * that rep's pins, so the reps of the set without the rep filter are used when it is cached.
+ */
+function useRepChoices(
+  pins: readonly Pin[],
+  filters: { pinTypeId?: string; userId?: string },
+  selected: string,
+) {
+  const queryClient = useQueryClient();
+  const wider = filters.userId
+    ? queryClient.getQueryData<InfiniteData<{ data: Pin[] }>>(pinKeys.map({ pinTypeId: filters.pinTypeId }))
+    : undefined;
+  return useMemo(() => {
+    const byId = new Map<string, PinUser>();
+    for (const pin of pins) byId.set(pin.created_by.user_id, pin.created_by);
+    for (const page of wider?.pages ?? [])
+      for (const pin of page.data) byId.set(pin.created_by.user_id, pin.created_by);
+    if (selected && !byId.has(selected))
+      byId.set(selected, { user_id: selected, name: "Selected user", email: "" });
+    return [...byId.values()].sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email));
+  }, [pins, wider, selected]);
+}

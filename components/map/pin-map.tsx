@@ -1,0 +1,146 @@
+"use client";
+
+import "leaflet/dist/leaflet.css";
+import { useEffect, useRef, useState } from "react";
+import L from "leaflet";
+import { MapContainer, TileLayer, useMap } from "react-leaflet";
+import { PinClusterLayer } from "@/components/map/pin-cluster-layer";
+import type { Pin } from "@/lib/query/pins";
+
+/**
+ * The Leaflet map itself (browser only: the page loads it with next/dynamic, ssr: false).
+ * Tiles come from a configurable URL; where they cannot be loaded (no network) the map keeps a
+ * plain neutral background and the pins still show.
+ */
+
+export const DEFAULT_TILE_URL = "https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png";
+const OSM_ATTRIBUTION =
+  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
+export interface PinMapProps {
+  pins: readonly Pin[];
+  colors: ReadonlyMap<string, string>;
+  loading: boolean;
+  /** Changes when the filters change: the view fits the new set of pins. */
+  fitKey: string;
+  tileUrl?: string;
+  onRendered: (count: number) => void;
+}
+
+export default function PinMap({ pins, colors, loading, fitKey, tileUrl, onRendered }: PinMapProps) {
+  const [tilesFailed, setTilesFailed] = useState(false);
+  const url = tileUrl || DEFAULT_TILE_URL;
+  return (
+    <MapContainer
+      center={[39.5, -98.35]}
+      zoom={4}
+      minZoom={2}
+      preferCanvas
+      worldCopyJump
+      className="h-full w-full"
+      style={{ background: "#e2e8f0" }}
+      aria-label="Map of pins"
+    >
+      <TileLayer
+        url={url}
+        attribution={url === DEFAULT_TILE_URL ? OSM_ATTRIBUTION : undefined}
+        eventHandlers={{ tileerror: () => setTilesFailed(true) }}
+      />
+      <PinClusterLayer pins={pins} colors={colors} loading={loading} onRendered={onRendered} />
+      <FitToPins pins={pins} loading={loading} fitKey={fitKey} />
+      {tilesFailed ? (
+        <p className="pointer-events-none absolute bottom-6 left-1/2 z-[1000] -translate-x-1/2 rounded bg-white/85 px-2 py-1 text-xs text-slate-600 shadow">
+          Map tiles unavailable: pins shown on a plain background
+        </p>
+      ) : null}
+    </MapContainer>
+  );
+}
+
+function boundsOf(pins: readonly Pin[]): L.LatLngBounds | null {
+  if (pins.length === 0) return null;
+  let south = 90,
+    north = -90,
+    west = 180,
+    east = -180;
+  for (const { location } of pins) {
+    const [lat, lng] = location;
+    if (lat < south) south = lat;
+    if (lat > north) north = lat;
+    if (lng < west) west = lng;
+    if (lng > east) east = lng;
+  }
+  return L.latLngBounds([south, west], [north, east]);
+}
+
+/**
+ * Fits the view to the pins: when the first page of a new filter set arrives, and again when
+ * the last page is in — unless the user has moved the map meanwhile. Also draws a "Fit" button.
+ */
+function FitToPins({ pins, loading, fitKey }: { pins: readonly Pin[]; loading: boolean; fitKey: string }) {
+  const map = useMap();
+  const track = useRef({ key: "", firstFitDone: false, finalFitDone: false, userMoved: false });
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const pinsRef = useRef(pins);
+  useEffect(() => {
+    pinsRef.current = pins;
+  });
+
+  const fit = (animate: boolean) => {
+    const bounds = boundsOf(pinsRef.current);
+    if (bounds) map.fitBounds(bounds, { padding: [32, 32], maxZoom: 14, animate });
+  };
+
+  // A drag, wheel or touch by the user means: leave the view alone.
+  useEffect(() => {
+    const container = map.getContainer();
+    const moved = () => {
+      track.current.userMoved = true;
+    };
+    container.addEventListener("pointerdown", moved);
+    container.addEventListener("wheel", moved, { passive: true });
+    return () => {
+      container.removeEventListener("pointerdown", moved);
+      container.removeEventListener("wheel", moved);
+    };
+  }, [map]);
+
+  useEffect(() => {
+    if (buttonRef.current) L.DomEvent.disableClickPropagation(buttonRef.current);
+  }, []);
+
+  useEffect(() => {
+    const t = track.current;
+    if (t.key !== fitKey) {
+      track.current = { key: fitKey, firstFitDone: false, finalFitDone: false, userMoved: false };
+    }
+    const now = track.current;
+    if (pins.length === 0) return;
+    if (!now.firstFitDone) {
+      now.firstFitDone = true;
+      fit(false);
+    }
+    if (!loading && !now.finalFitDone) {
+      now.finalFitDone = true;
+      if (!now.userMoved) fit(true);
+    }
+    // fit reads the latest pins through a ref
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pins, loading, fitKey]);
+
+  return (
+    <button
+      ref={buttonRef}
+      type="button"
+      onClick={(e) => {
+        e.stopPropagation();
+        fit(true);
+      }}
+      className="absolute top-[84px] left-[10px] z-[1000] rounded border-2 border-black/20 bg-white px-2 py-1 text-xs font-medium text-slate-800 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500"
+      aria-label="Fit the map to the pins"
+      title="Fit the map to the pins"
+    >
+      Fit
+    </button>
+  );
+}
