@@ -1,0 +1,16 @@
+import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
+import { getCustomerOrThrow } from "@/lib/domain/customers";
+import { customerIdParamsSchema } from "@/lib/schemas/customers";
+
+// GET /api/customers/{id} – one customer (keys made for the original interface may carry leads:read)
+export const GET = apiRoute({
+  scopes: ["customers:read", "leads:read"],
+  scopeNamed: "leads:read",
+  params: customerIdParamsSchema,
+  handler: async ({ ctx, params }) => ({
+    status: "success",
+    data: await getCustomerOrThrow({ ctx, input: params }),
+  }),
+});
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

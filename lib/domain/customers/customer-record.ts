@@ -1,0 +1,105 @@
+import type { RequestContext } from "@/lib/api/handler";
+import type { customers } from "@/lib/db/schema";
+import { toLocation } from "@/lib/domain/record-matching";
+import { iso } from "@/lib/schemas/common";
+import {
+  CUSTOMER_MESSAGES,
+  type Customer,
+  type CustomerAddress,
+  type CustomerDetail,
+  type CustomerUpsertResponse,
+} from "@/lib/schemas/customers";
+
+/** What the customer rules need of a request: the database and the tenant. */
+export type CustomerContext = Pick<RequestContext, "db" | "companyId">;
+
+export type CustomerRow = typeof customers.$inferSelect;
+
+/*
+ * Customer responses leave out string fields without a value rather than sending null:
+ * interface.md types them as plain strings (unlike the lead fields, which it marks nullable).
+ * The `address` object is the exception it fixes: members "" when unknown, street2 left out.
+ */
+
+/** Only the entries that have a value. */
+function present<T extends Record<string, string | null>>(fields: T): { [K in keyof T]?: string } {
+  const out: { [K in keyof T]?: string } = {};
+  for (const key of Object.keys(fields) as (keyof T)[]) {
+    const value = fields[key];
+    if (value != null && value !== "") out[key] = value;
+  }
+  return out;
+}
+
+function toAddress(row: CustomerRow): CustomerAddress {
+  return {
+    street1: row.propertyStreet1 ?? "",
+    ...(row.propertyStreet2 ? { street2: row.propertyStreet2 } : {}),
+    city: row.propertyCity ?? "",
+    state: row.propertyState ?? "",
+    zip: row.propertyZip ?? "",
+    country: row.propertyCountry ?? "",
+  };
+}
+
+/** A stored customer as the list returns it. */
+export function toCustomer(row: CustomerRow): Customer {
+  const location = toLocation(row.latitude, row.longitude);
+  return {
+    id: row.id,
+    ...present({
+      first_name: row.firstName,
+      last_name: row.lastName,
+      company_name: row.companyName,
+      email: row.email,
+      phone: row.phone,
+      notes: row.notes,
+      source: row.source,
+    }),
+    address: toAddress(row),
+    status: row.status,
+    tags: row.tags,
+    created_at: row.createdAt.toISOString(),
+    ...(location ? { location } : {}),
+    is_auto_pay: row.isAutoPay,
+  };
+}
+
+/** A stored customer as get-by-id returns it. */
+export function toCustomerDetail(row: CustomerRow): CustomerDetail {
+  return { ...toCustomer(row), has_payment_method: row.hasPaymentMethod };
+}
+
+/** The flat create-or-update answer; `status` is the customer's own status. */
+export function toCustomerUpsertResponse(row: CustomerRow, created: boolean): CustomerUpsertResponse {
+  return {
+    id: row.id,
+    ...present({
+      first_name: row.firstName,
+      last_name: row.lastName,
+      company_name: row.companyName,
+      email: row.email,
+      phone: row.phone,
+      notes: row.notes,
+      source: row.source,
+      property_street1: row.propertyStreet1,
+      property_street2: row.propertyStreet2,
+      property_city: row.propertyCity,
+      property_state: row.propertyState,
+      property_zip: row.propertyZip,
+      property_country: row.propertyCountry,
+      billing_street1: row.billingStreet1,
+      billing_street2: row.billingStreet2,
+      billing_city: row.billingCity,
+      billing_state: row.billingState,
+      billing_zip: row.billingZip,
+      billing_country: row.billingCountry,
+    }),
+    billing_same_as_property: row.billingSameAsProperty,
+    ...present({ service_frequency: row.serviceFrequency, service_type: row.serviceType }),
+    status: row.status,
+    tags: row.tags,
+    created_at: row.createdAt.toISOString(),
+    message: created ? CUSTOMER_MESSAGES.created : CUSTOMER_MESSAGES.updated,
+  };
+}

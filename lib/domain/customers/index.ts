@@ -1,0 +1,9 @@
+export { listCustomers, customerFilter } from "./list-customers";
+export { getCustomerOrThrow } from "./get-customer";
+export { upsertCustomer } from "./upsert-customer";
+export {
+  toCustomer,
+  toCustomerDetail,
+  toCustomerUpsertResponse,
+  type CustomerContext,
+} from "./customer-record";

@@ -1,0 +1,69 @@
+import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { customers } from "@/lib/db/schema";
+import { phoneSearchDigits } from "@/lib/domain/normalize";
+import { containsPattern, textArray } from "@/lib/domain/record-matching";
+import { paginationOf } from "@/lib/schemas/common";
+import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
+import { toCustomer, type CustomerContext } from "./customer-record";
+
+/**
+ * GET /customers: the company's customers, newest first (created_at, then id, descending), with
+ * the exact number of matches. The page and the count run at the same time.
+ */
+export async function listCustomers({
+  ctx,
+  input,
+}: {
+  ctx: CustomerContext;
+  input: GetCustomersQuery;
+}): Promise<ListCustomersResponse> {
+  const where = customerFilter(ctx.companyId, input);
+  const [rows, counted] = await Promise.all([
+    ctx.db
+      .select()
+      .from(customers)
+      .where(where)
+      .orderBy(desc(customers.createdAt), desc(customers.id))
+      .limit(input.limit)
+      .offset((input.page - 1) * input.limit),
+    ctx.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(customers)
+      .where(where),
+  ]);
+  const total = Number(counted[0]?.total ?? 0);
+  return { status: "success", data: rows.map(toCustomer), pagination: paginationOf(input, total) };
+}
+
+/**
+ * The list's WHERE clause, each predicate written with the expression of its index
+ * (lib/db/schema/customers.ts): `not archived` (partial index), `status =`, `tags &&` (GIN), and
+ * LIKE on `lower(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))` (first, last and
+ * "first last" in one), `lower(company_name)`, `email_normalized`, `lower(phone)` and
+ * `phone_normalized` (trigram GIN).
+ */
+export function customerFilter(
+  companyId: string,
+  input: Pick<GetCustomersQuery, "archived" | "search" | "status" | "tags">,
+): SQL {
+  const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId)];
+  if (!input.archived) conditions.push(sql`not ${customers.archived}`);
+  if (input.status) conditions.push(eq(customers.status, input.status));
+  if (input.tags && input.tags.length > 0) {
+    conditions.push(sql`${customers.tags} && ${textArray(input.tags)}`);
+  }
+  if (input.search) {
+    const pattern = containsPattern(input.search);
+    const digits = phoneSearchDigits(input.search);
+    conditions.push(
+      or(
+        sql`lower(coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')) like ${pattern}`,
+        sql`lower(${customers.companyName}) like ${pattern}`,
+        sql`${customers.emailNormalized} like ${pattern}`,
+        sql`lower(${customers.phone}) like ${pattern}`,
+        digits ? sql`${customers.phoneNormalized} like ${containsPattern(digits)}` : undefined,
+      ),
+    );
+  }
+  return and(...conditions) as SQL;
+}

@@ -1,0 +1,65 @@
+import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { leads } from "@/lib/db/schema";
+import { phoneSearchDigits } from "@/lib/domain/normalize";
+import { containsPattern, textArray } from "@/lib/domain/record-matching";
+import { paginationOf } from "@/lib/schemas/common";
+import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
+import { toLead, type LeadContext } from "./lead-record";
+
+/**
+ * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
+ * number of matches. The page and the count run at the same time.
+ */
+export async function listLeads({
+  ctx,
+  input,
+}: {
+  ctx: LeadContext;
+  input: GetLeadsQuery;
+}): Promise<ListLeadsResponse> {
+  const where = leadFilter(ctx.companyId, input);
+  const [rows, counted] = await Promise.all([
+    ctx.db
+      .select()
+      .from(leads)
+      .where(where)
+      .orderBy(desc(leads.createdAt), desc(leads.id))
+      .limit(input.limit)
+      .offset((input.page - 1) * input.limit),
+    ctx.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(leads)
+      .where(where),
+  ]);
+  const total = Number(counted[0]?.total ?? 0);
+  return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
+}
+
+/**
+ * The list's WHERE clause. Each predicate is written with the very expression of its index
+ * (lib/db/schema/leads.ts) so PostgreSQL can use it: `not archived` (partial index),
+ * `stage =`, `tags &&` (GIN), `lower(name)`, `email_normalized`, `lower(phone)` and
+ * `phone_normalized` with LIKE (trigram GIN).
+ */
+export function leadFilter(
+  companyId: string,
+  input: Pick<GetLeadsQuery, "archived" | "search" | "stage" | "tags">,
+): SQL {
+  const conditions: (SQL | undefined)[] = [eq(leads.companyId, companyId)];
+  if (!input.archived) conditions.push(sql`not ${leads.archived}`);
+  if (input.stage) conditions.push(eq(leads.stage, input.stage));
+  if (input.tags && input.tags.length > 0) conditions.push(sql`${leads.tags} && ${textArray(input.tags)}`);
+  if (input.search) {
+    const pattern = containsPattern(input.search);
+    const digits = phoneSearchDigits(input.search);
+    conditions.push(
+      or(
+        sql`lower(${leads.name}) like ${pattern}`,
+        sql`${leads.emailNormalized} like ${pattern}`,
+        sql`lower(${leads.phone}) like ${pattern}`,
+        digits ? sql`${leads.phoneNormalized} like ${containsPattern(digits)}` : undefined,
+      ),
+    );
+  }
+  return and(...conditions) as SQL;
+}

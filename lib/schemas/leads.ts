@@ -1,0 +1,147 @@
+import { z } from "zod";
+import { LEAD_PRIORITIES } from "@/lib/db/schema/leads";
+import { parseTagList } from "@/lib/domain/normalize";
+import { booleanQuery, paginationQuerySchema, paginationSchema } from "./common";
+import {
+  idParamsSchema,
+  locationSchema,
+  nullableEmail,
+  nullableIsoDate,
+  nullableNotes,
+  nullableText,
+  recordIdInput,
+  searchQuery,
+  tagsInput,
+} from "./upsert-fields";
+
+/** Largest amount numeric(12,2) holds. */
+const MAX_MONEY = 9_999_999_999.99;
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/leads
+
+export const getLeadsQuerySchema = paginationQuerySchema.extend({
+  archived: booleanQuery("Include archived leads (true or false, default false).").default(false),
+  search: searchQuery(
+    "Case-insensitive substring of the name, email or phone; a phone also matches on its digits alone.",
+  ),
+  stage: z.string().trim().optional().describe("Only leads in this pipeline stage (exact)."),
+  tags: z
+    .string()
+    .transform(parseTagList)
+    .optional()
+    .describe("Comma-separated tags; a lead matches if it has any of them (exact, case-sensitive)."),
+});
+export type GetLeadsQuery = z.output<typeof getLeadsQuerySchema>;
+
+export const leadIdParamsSchema = idParamsSchema("The lead's id.");
+export type LeadIdParams = z.output<typeof leadIdParamsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// POST /api/leads
+
+export const upsertLeadBodySchema = z
+  .object({
+    id: recordIdInput("Update the lead with this id (404 if unknown); absent: match by phone, then email."),
+    name: z
+      .string()
+      .trim()
+      .max(255, "must be at most 255 characters")
+      .optional()
+      .describe("The prospect's name. A new lead needs a name, an email or a phone."),
+    email: nullableEmail("Email; matched case-insensitively when no id is given."),
+    phone: nullableText("Phone, any format; matched on its digits when no id is given."),
+    address_street1: nullableText("Property address, line 1 (stored and returned as property_street1)."),
+    address_street2: nullableText("Property address, line 2."),
+    address_city: nullableText("Property city."),
+    address_state: nullableText("Property state or region."),
+    address_zip: nullableText("Property postal code."),
+    address_country: nullableText("Property country."),
+    priority: z.enum(LEAD_PRIORITIES).nullable().optional().describe("low, medium or high."),
+    projected_value: z
+      .number()
+      .min(0, "must not be negative")
+      .max(MAX_MONEY, `must be at most ${MAX_MONEY}`)
+      .nullable()
+      .optional()
+      .describe("Expected value in dollars (rounded to cents)."),
+    service_type: nullableText("Service the prospect wants."),
+    source: nullableText("Where the lead came from (returned as source and lead_source)."),
+    stage: nullableText("Pipeline stage."),
+    tags: tagsInput("Tags to add: merged with the existing tags (existing first, then new ones)."),
+    notes: nullableNotes("Notes, at most 10,000 characters."),
+    follow_up_date: nullableIsoDate("When to follow up: ISO 8601 date or date-time."),
+  })
+  .describe(
+    "Create or update a lead. Absent fields are kept, null (or an empty string) clears a field, " +
+      "tags are merged. Unknown fields are ignored.",
+  );
+export type UpsertLeadBody = z.output<typeof upsertLeadBodySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Records
+
+const nullableString = (description: string) => z.string().nullable().describe(description);
+
+export const leadSchema = z
+  .object({
+    id: z.string().describe("The lead's id."),
+    name: z.string().describe("The prospect's name; empty when the lead was created without one."),
+    email: nullableString("Email."),
+    phone: nullableString("Phone as entered."),
+    property_street1: nullableString("Property address, line 1."),
+    property_street2: nullableString("Property address, line 2."),
+    property_city: nullableString("Property city."),
+    property_state: nullableString("Property state or region."),
+    property_zip: nullableString("Property postal code."),
+    property_country: nullableString("Property country."),
+    priority: z.enum(LEAD_PRIORITIES).nullable().describe("low, medium or high."),
+    projected_value: z.number().nullable().describe("Expected value in dollars."),
+    value_score: z.number().nullable().describe("Score of the lead's value."),
+    service_type: nullableString("Service the prospect wants."),
+    lead_source: nullableString("Where the lead came from."),
+    stage: nullableString("Pipeline stage."),
+    tags: z.array(z.string()).describe("Tags, in the order they were added."),
+    notes: nullableString("Notes."),
+    follow_up_date: nullableString("When to follow up (ISO 8601)."),
+    assigned_to: nullableString("Id of the user the lead is assigned to."),
+    archived: z.boolean().nullable().describe("Whether the lead is archived."),
+    archived_at: nullableString("When the lead was archived (ISO 8601)."),
+    created_at: nullableString("When the lead was created (ISO 8601)."),
+    location: locationSchema.nullable().describe("[latitude, longitude] of the property, or null."),
+  })
+  .describe("A lead as listed and as returned by id.");
+export type Lead = z.output<typeof leadSchema>;
+
+export const LEAD_MESSAGES = { created: "Lead created", updated: "Lead updated" } as const;
+
+export const leadUpsertResponseSchema = leadSchema
+  .extend({
+    address_street1: nullableString("Same as property_street1."),
+    address_street2: nullableString("Same as property_street2."),
+    address_city: nullableString("Same as property_city."),
+    address_state: nullableString("Same as property_state."),
+    address_zip: nullableString("Same as property_zip."),
+    address_country: nullableString("Same as property_country."),
+    source: nullableString("Same as lead_source."),
+    status: z.literal("success").describe("The response status."),
+    message: z
+      .enum([LEAD_MESSAGES.created, LEAD_MESSAGES.updated])
+      .describe("Lead created (201) or Lead updated (200)."),
+  })
+  .describe("The created or updated lead, flat, with both the address_* and property_* names.");
+export type LeadUpsertResponse = z.output<typeof leadUpsertResponseSchema>;
+
+export const listLeadsResponseSchema = z
+  .object({
+    status: z.literal("success"),
+    data: z.array(leadSchema).describe("Leads, newest first (created_at, then id, descending)."),
+    pagination: paginationSchema,
+  })
+  .describe("A page of leads.");
+export type ListLeadsResponse = z.output<typeof listLeadsResponseSchema>;
+
+export const getLeadResponseSchema = z
+  .object({ status: z.literal("success"), data: leadSchema })
+  .describe("One lead.");
+export type GetLeadResponse = z.output<typeof getLeadResponseSchema>;

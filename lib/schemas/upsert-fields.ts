@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { parseIsoDate } from "./common";
+
+/**
+ * Body fields shared by the lead and customer create-or-update schemas (contract section 6):
+ * short strings at most 255 characters, notes at most 10,000, at most 100 tags of at most 100
+ * characters, email and ISO dates checked. An absent field keeps the stored value; `null` clears
+ * a nullable field; an empty (or blank) string counts as `null`, so a form can clear a field by
+ * emptying it.
+ */
+export const SHORT_TEXT_MAX = 255;
+export const NOTES_MAX = 10_000;
+export const TAGS_MAX = 100;
+export const TAG_MAX = 100;
+
+const emptyToNull = (value: string): string | null => (value === "" ? null : value);
+
+/** A short, nullable text field (trimmed). */
+export const nullableText = (description: string, max = SHORT_TEXT_MAX) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .transform(emptyToNull)
+    .nullable()
+    .optional()
+    .describe(description);
+
+/** Free text kept as written (only a blank value counts as empty). */
+export const nullableNotes = (description: string) =>
+  z
+    .string()
+    .max(NOTES_MAX, `must be at most ${NOTES_MAX} characters`)
+    .transform((value) => (value.trim() === "" ? null : value))
+    .nullable()
+    .optional()
+    .describe(description);
+
+// Pragmatic check: one @, no spaces, a dot in the domain. Deliverability is not ours to judge.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const nullableEmail = (description: string) =>
+  z
+    .string()
+    .trim()
+    .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+    .refine((value) => value === "" || EMAIL_PATTERN.test(value), "must be a valid email address")
+    .transform(emptyToNull)
+    .nullable()
+    .optional()
+    .describe(description);
+
+/** ISO 8601 date (`2026-03-31`, midnight UTC) or date-time. */
+export const nullableIsoDate = (description: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      if (value === "") return null;
+      const date = parseIsoDate(value);
+      if (!date) {
+        ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date (2026-03-31) or date-time" });
+        return z.NEVER;
+      }
+      return date;
+    })
+    .nullable()
+    .optional()
+    .describe(description);
+
+/** Tags to add: merged into the stored ones on update, never replacing them. */
+export const tagsInput = (description: string) =>
+  z
+    .array(
+      z.string().trim().min(1, "must not be empty").max(TAG_MAX, `must be at most ${TAG_MAX} characters`),
+    )
+    .max(TAGS_MAX, `must have at most ${TAGS_MAX} tags`)
+    .optional()
+    .describe(description);
+
+/** The id of the record to update; an unknown id is a 404. */
+export const recordIdInput = (description: string) =>
+  z.string().trim().min(1, "must not be empty").max(SHORT_TEXT_MAX).optional().describe(description);
+
+/** `search` of the lists: trimmed; empty means no search. */
+export const searchQuery = (description: string) =>
+  z
+    .string()
+    .trim()
+    .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+    .optional()
+    .describe(description);
+
+/** `[latitude, longitude]`. */
+export const locationSchema = z
+  .tuple([z.number(), z.number()])
+  .describe("Coordinates as [latitude, longitude].");
+
+/** Path parameter of the get-by-id endpoints. */
+export const idParamsSchema = (description: string) =>
+  z.object({ id: z.string().min(1).describe(description) });
