@@ -1,0 +1,45 @@
+import type { Scope } from "@/lib/auth/scopes";
+
+export type NavIcon = "leads" | "customers" | "plans" | "jobs" | "map" | "settings";
+
+export interface NavItem {
+  href: string;
+  label: string;
+  icon: NavIcon;
+  /** Shown when the role has this scope. */
+  scope?: Scope;
+  /** Shown to users who may manage settings (admins) only. */
+  settings?: boolean;
+}
+
+/** The dashboard's sections, in menu order. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { href: "/leads", label: "Leads", icon: "leads", scope: "leads:read" },
+  { href: "/customers", label: "Customers", icon: "customers", scope: "customers:read" },
+  { href: "/reports/service-plans", label: "Service plans", icon: "plans", scope: "service_plans:read" },
+  { href: "/reports/jobs", label: "Jobs", icon: "jobs", scope: "jobs:read" },
+  { href: "/map", label: "Map", icon: "map", scope: "pins:read" },
+  { href: "/settings", label: "Settings", icon: "settings", settings: true },
+];
+
+export interface NavAccess {
+  scopes: readonly string[];
+  can_manage_settings: boolean;
+}
+
+/** The sections this user may use (ROLE_SCOPES decide; settings: admins). */
+export function navItemsFor(access: NavAccess): NavItem[] {
+  return NAV_ITEMS.filter((item) =>
+    item.settings ? access.can_manage_settings : !item.scope || access.scopes.includes(item.scope),
+  );
+}
+
+/** Where "/" leads a signed-in user: their first section (technicians have no leads). */
+export function homePathFor(access: NavAccess): string {
+  return navItemsFor(access)[0]?.href ?? "/settings";
+}
+
+/** Whether a nav entry is the current section (its own page or a page below it). */
+export function isActivePath(href: string, pathname: string): boolean {
+  return pathname === href || pathname.startsWith(`${href}/`);
+}

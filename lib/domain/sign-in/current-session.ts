@@ -1,0 +1,26 @@
+import { findSessionPrincipal } from "@/lib/auth/sessions";
+import { getDb } from "@/lib/db/client";
+import { getSessionInfo } from "@/lib/domain/users/get-session-info";
+import type { SessionInfo } from "@/lib/schemas/session";
+
+/**
+ * The session of a cookie token for server-rendered pages (the dashboard layout, /sign-in, /):
+ * null when there is no token, or it is unknown, expired, revoked or its user deactivated.
+ */
+export async function sessionFromToken(token: string | undefined): Promise<SessionInfo | null> {
+  if (!token) return null;
+  const db = await getDb();
+  const principal = await findSessionPrincipal(db, token);
+  if (!principal) return null;
+  return getSessionInfo({ ctx: { db, principal } });
+}
+
+/**
+ * Where to go after signing in: a path on this site only (no `//host` or `/\host`, which
+ * browsers treat as another origin), never back to /sign-in; otherwise the start page.
+ */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  if (next === "/sign-in" || next.startsWith("/sign-in?") || next.startsWith("/api/")) return "/";
+  return next;
+}

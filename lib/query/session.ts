@@ -1,0 +1,36 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/query/api-client";
+import type { Scope } from "@/lib/auth/scopes";
+import type { SessionInfo } from "@/lib/schemas/session";
+
+export const sessionQueryKey = ["session"] as const;
+
+/** The signed-in user, company and scopes (seeded by the dashboard layout, so never loading there). */
+export function useSession() {
+  return useQuery({
+    queryKey: sessionQueryKey,
+    queryFn: ({ signal }) => apiFetch<SessionInfo>("/auth/session", { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Whether the signed-in user's role carries a scope (false while unknown). */
+export function useHasScope(scope: Scope): boolean {
+  const { data } = useSession();
+  return data?.scopes.includes(scope) ?? false;
+}
+
+/**
+ * Signs out, then loads the sign-in page in full: a full load drops every cached query of the
+ * ended session, so nothing of it can show to the next person on this browser.
+ */
+export function useSignOut() {
+  return useMutation({
+    mutationFn: () => apiFetch<{ status: string }>("/auth/sign-out", { method: "POST" }),
+    onSettled: () => {
+      window.location.replace("/sign-in");
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { SCOPES } from "@/lib/auth/scopes";
+import type { UserRole } from "@/lib/db/schema";
+
+/**
+ * The roles, repeated here (type-checked against the schema's USER_ROLES) so that forms in the
+ * browser can use these schemas without bundling the database schema module.
+ */
+export const ROLES = ["admin", "manager", "sales_rep", "technician"] as const satisfies readonly UserRole[];
+type MissingRole = Exclude<UserRole, (typeof ROLES)[number]>;
+const allRolesListed: MissingRole extends never ? true : never = true;
+void allRolesListed;
+
+export const ROLE_LABELS: Record<UserRole, string> = {
+  admin: "Admin",
+  manager: "Manager",
+  sales_rep: "Sales rep",
+  technician: "Technician",
+};
+
+/** POST /api/auth/sign-in body. Lengths are capped so a huge password cannot tie up scrypt. */
+export const signInBodySchema = z
+  .object({
+    email: z.string().trim().min(1, "Enter your email").max(255).describe("The user's email (any case)."),
+    password: z.string().min(1, "Enter your password").max(200).describe("The user's password."),
+  })
+  .describe("Dashboard sign-in with email and password.");
+export type SignInBody = z.output<typeof signInBodySchema>;
+
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES).describe("admin, manager, sales_rep or technician."),
+});
+
+/** GET /api/auth/session (and the body of a successful sign-in): who is signed in. */
+export const sessionInfoSchema = z
+  .object({
+    user: sessionUserSchema,
+    company: z.object({ id: z.string(), name: z.string() }),
+    scopes: z.array(z.enum(SCOPES)).describe("The scopes of the user's role (contract section 9)."),
+    can_manage_settings: z.boolean().describe("Whether the user may manage API keys and users (admins)."),
+  })
+  .describe("The signed-in dashboard user, their company and what their role may do.");
+export type SessionInfo = z.output<typeof sessionInfoSchema>;
