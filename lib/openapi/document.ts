@@ -1,0 +1,338 @@
+import { z } from "zod";
+import { API_VERSION, VERSION_HEADER } from "@/lib/api/handler";
+import { SCOPES } from "@/lib/auth/scopes";
+import { SESSION_COOKIE } from "@/lib/auth/sessions";
+import { errorBodySchema, paginationSchema } from "@/lib/schemas/common";
+import { endpointErrors, errorDescription, errorExample, errorStatus, type DocumentedError } from "./errors";
+import { guideMarkdown, guideSections } from "./guide";
+import {
+  clean,
+  componentRef,
+  componentSchemas,
+  descriptionOf,
+  isRequiredInput,
+  parameterSchema,
+  type JsonObject,
+} from "./json-schema";
+import { RESOURCES } from "./resources";
+import type { EndpointSpec, NamedSchema, ResourceSpec } from "./types";
+
+export const DOCUMENT_TITLE = "FieldCRM API";
+/** The document describes this version of the interface (the service-api-version header). */
+export const DOCUMENT_VERSION = API_VERSION;
+/** Where a curl example sends its requests; the dev server's default address. */
+export const EXAMPLE_BASE_URL = "http://localhost:3000/api";
+
+/** Response headers, defined once under components.headers. */
+const HEADERS: Record<string, { description: string; schema: JsonObject }> = {
+  "X-Request-Id": {
+    description: "Identifies this request in the server's log; quote it when reporting a problem.",
+    schema: { type: "string", format: "uuid" },
+  },
+  "RateLimit-Policy": {
+    description: 'The key\'s quota (IETF draft form): `"daily";q=<limit>;w=86400`. API key requests only.',
+    schema: { type: "string", examples: ['"daily";q=1000;w=86400'] },
+  },
+  RateLimit: {
+    description:
+      'What is left (IETF draft form): `"daily";r=<remaining>;t=<seconds until 00:00 UTC>`. API key requests only.',
+    schema: { type: "string", examples: ['"daily";r=998;t=43200'] },
+  },
+  "X-RateLimit-Limit": {
+    description: "The key's daily request limit. API key requests only.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  "X-RateLimit-Remaining": {
+    description: "Requests left today (UTC). API key requests only.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  "X-RateLimit-Reset": {
+    description: "When the count resets: the next 00:00 UTC, in Unix seconds. API key requests only.",
+    schema: { type: "integer" },
+  },
+  "Retry-After": {
+    description: "Seconds to wait before retrying (429: until 00:00 UTC; 503: a few seconds).",
+    schema: { type: "integer", minimum: 1 },
+  },
+};
+const RATE_LIMIT_HEADERS = [
+  "RateLimit-Policy",
+  "RateLimit",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+];
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+export const SECURITY_SCHEMES = {
+  ApiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "x-api-key",
+    description:
+      "An API key of one company. Keys carry scopes and a daily request limit; create them under " +
+      "Settings → API keys (admins) or with `npm run apikey:create`.",
+  },
+  Session: {
+    type: "apiKey",
+    in: "cookie",
+    name: SESSION_COOKIE,
+    description:
+      "The dashboard's session cookie (HttpOnly, SameSite=Lax), set by signing in. A session acts " +
+      "for its user's company with the scopes of the user's role and does not use a key's quota.",
+  },
+} as const;
+
+/** Builds the whole OpenAPI 3.1 document from the resource specs and their zod schemas. */
+export function buildOpenApiDocument(resources: readonly ResourceSpec[] = RESOURCES): JsonObject {
+  const endpoints = resources.flatMap((r) => r.endpoints.map((endpoint) => ({ endpoint, tag: r.tag })));
+  const outputs: NamedSchema[] = [
+    { name: "ErrorBody", schema: errorBodySchema },
+    { name: "Pagination", schema: paginationSchema },
+    ...resources.flatMap((r) => r.components ?? []),
+    ...endpoints.flatMap(({ endpoint }) => endpoint.responses.flatMap((r) => (r.schema ? [r.schema] : []))),
+  ];
+  const inputs = endpoints.flatMap(({ endpoint }) => (endpoint.body ? [endpoint.body] : []));
+  const schemas = mergeComponents(
+    componentSchemas(unique(inputs), "input"),
+    componentSchemas(unique(outputs), "output"),
+  );
+
+  const paths: Record<string, JsonObject> = {};
+  const seen = new Set<string>();
+  for (const { endpoint, tag } of endpoints) {
+    const key = `${endpoint.method} ${endpoint.path}`;
+    if (seen.has(key)) throw new Error(`${key} is documented twice`);
+    seen.add(key);
+    const item = (paths[endpoint.path] ??= {});
+    item[endpoint.method.toLowerCase()] = operation(endpoint, tag);
+  }
+
+  const headers: JsonObject = {};
+  for (const [name, header] of Object.entries(HEADERS)) headers[name] = header;
+
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: DOCUMENT_TITLE,
+      version: DOCUMENT_VERSION,
+      summary: "Leads, customers, service plans, serviced jobs and map pins of a field-service company.",
+      description: guideMarkdown(),
+    },
+    servers: [{ url: "/api", description: "This server; every path below is relative to <origin>/api." }],
+    tags: resources.map((r) => ({ name: r.tag, description: r.description })),
+    paths,
+    components: {
+      schemas,
+      parameters: {
+        ServiceApiVersion: {
+          name: VERSION_HEADER,
+          in: "header",
+          required: true,
+          description: `The interface version. Its only allowed value is ${API_VERSION}; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.`,
+          schema: { type: "string", enum: [API_VERSION] },
+        },
+      },
+      headers,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+    "x-scopes": [...SCOPES],
+    "x-guide": guideSections(),
+  };
+}
+
+let cached: JsonObject | undefined;
+/** The document of this server, built once per process. */
+export function getOpenApiDocument(): JsonObject {
+  cached ??= buildOpenApiDocument();
+  return cached;
+}
+
+function unique(schemas: NamedSchema[]): NamedSchema[] {
+  const byName = new Map<string, NamedSchema>();
+  for (const s of schemas) {
+    const existing = byName.get(s.name);
+    if (existing && existing.schema !== s.schema) throw new Error(`Two schemas are named ${s.name}`);
+    byName.set(s.name, s);
+  }
+  return [...byName.values()];
+}
+
+function mergeComponents(inputs: JsonObject, outputs: JsonObject): JsonObject {
+  for (const name of Object.keys(inputs)) {
+    if (name in outputs) throw new Error(`${name} is both a request and a response schema`);
+  }
+  return Object.fromEntries(Object.entries({ ...outputs, ...inputs }).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function operation(endpoint: EndpointSpec, tag: string): JsonObject {
+  const auth = endpoint.auth ?? "both";
+  const scopes = endpoint.scopes ?? [];
+  const errors = endpointErrors(endpoint);
+  const parameters: JsonObject[] = [];
+  if (endpoint.requireVersion !== false)
+    parameters.push({ $ref: "#/components/parameters/ServiceApiVersion" });
+  for (const [name, schema] of Object.entries(endpoint.params?.shape ?? {})) {
+    parameters.push({
+      name,
+      in: "path",
+      required: true,
+      description: endpoint.paramDescriptions?.[name] ?? descriptionOf(schema as z.ZodType),
+      schema: parameterSchema(schema as z.ZodType),
+    });
+  }
+  for (const [name, schema] of Object.entries(endpoint.query?.shape ?? {})) {
+    const zodSchema = schema as z.ZodType;
+    parameters.push({
+      name,
+      in: "query",
+      required: isRequiredInput(zodSchema),
+      ...(descriptionOf(zodSchema) ? { description: descriptionOf(zodSchema) } : {}),
+      schema: parameterSchema(zodSchema),
+    });
+  }
+
+  const responses: JsonObject = {};
+  const keyHeaders = auth !== "none" ? RATE_LIMIT_HEADERS : [];
+  for (const response of endpoint.responses) {
+    const contentType = response.contentType ?? "application/json";
+    const headers: JsonObject = { "X-Request-Id": headerRef("X-Request-Id") };
+    for (const name of keyHeaders) headers[name] = headerRef(name);
+    for (const [name, description] of Object.entries(response.headers ?? {})) {
+      headers[name] = { description, schema: { type: "string" } };
+    }
+    responses[String(response.status)] = {
+      description: response.description,
+      headers,
+      content: {
+        [contentType]: {
+          schema:
+            contentType === "text/csv"
+              ? { type: "string", description: "CSV: a header row, then one row per record." }
+              : response.schema
+                ? { $ref: componentRef(response.schema.name) }
+                : { type: "object" },
+        },
+      },
+    };
+  }
+  for (const [status, group] of groupByStatus(errors)) {
+    const headers: JsonObject = { "X-Request-Id": headerRef("X-Request-Id") };
+    if (status === 429) for (const name of keyHeaders) headers[name] = headerRef(name);
+    if (status === 429 || status === 503) headers["Retry-After"] = headerRef("Retry-After");
+    responses[String(status)] = {
+      description: group.map((e) => `${codeLabel(e)}: ${errorDescription(e)}`).join("\n\n"),
+      headers,
+      content: {
+        "application/json": {
+          schema: { $ref: componentRef("ErrorBody") },
+          examples: Object.fromEntries(
+            group.map((e) => [e, { summary: codeLabel(e), value: errorExample(e, endpoint) }]),
+          ),
+        },
+      },
+    };
+  }
+
+  const op: JsonObject = {
+    operationId: endpoint.operationId,
+    tags: [tag],
+    summary: endpoint.summary,
+    description: [endpoint.description, accessText(endpoint)].filter(Boolean).join("\n\n"),
+    parameters,
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: true,
+            description: descriptionOf(endpoint.body.schema),
+            content: { "application/json": { schema: { $ref: componentRef(endpoint.body.name) } } },
+          },
+        }
+      : {}),
+    responses,
+    security: security(endpoint),
+    "x-auth": auth,
+    "x-scopes": [...scopes],
+    ...(scopes.length > 0 ? { "x-scope-named": endpoint.scopeNamed ?? scopes[0] } : {}),
+    ...(endpoint.roles ? { "x-roles": [...endpoint.roles] } : {}),
+    "x-error-codes": errors,
+    "x-codeSamples": [{ lang: "curl", label: "curl", source: curlExample(endpoint) }],
+  };
+  return clean(op);
+}
+
+const codeLabel = (error: DocumentedError) =>
+  error === "RECORD_NOT_FOUND"
+    ? "Not found (no error_code)"
+    : error === "INTERNAL"
+      ? "Internal error (no error_code)"
+      : error;
+
+function groupByStatus(errors: DocumentedError[]): [number, DocumentedError[]][] {
+  const groups = new Map<number, DocumentedError[]>();
+  for (const error of errors) {
+    const status = errorStatus(error);
+    groups.set(status, [...(groups.get(status) ?? []), error]);
+  }
+  return [...groups.entries()].sort(([a], [b]) => a - b);
+}
+
+/**
+ * OpenAPI 3.1 lets a security requirement of any scheme list role names: each alternative
+ * names one accepted scope, so "customers:read or leads:read" reads as two alternatives per scheme.
+ */
+function security(endpoint: EndpointSpec): JsonObject[] {
+  const auth = endpoint.auth ?? "both";
+  if (auth === "none") return [];
+  const schemes = auth === "session" ? ["Session"] : ["ApiKey", "Session"];
+  const scopes = endpoint.scopes ?? [];
+  return schemes.flatMap((scheme) =>
+    scopes.length === 0 ? [{ [scheme]: [] }] : scopes.map((scope) => ({ [scheme]: [scope] })),
+  );
+}
+
+/** The access rules in words, for the operation's description. */
+export function accessText(endpoint: EndpointSpec): string {
+  const auth = endpoint.auth ?? "both";
+  if (auth === "none") return "**Access:** public; no credentials needed.";
+  const who =
+    auth === "session"
+      ? "a signed-in dashboard session only (an API key gets 403 FORBIDDEN)"
+      : "an API key or a dashboard session";
+  const scopes = endpoint.scopes ?? [];
+  const parts = [`**Access:** ${who}.`];
+  if (scopes.length === 0) parts.push("No scope needed: any valid credentials.");
+  else {
+    const named = endpoint.scopeNamed ?? scopes[0];
+    parts.push(`**Scopes:** ${scopes.map((s) => `\`${s}\``).join(" or ")}; a 403 names \`${named}\`.`);
+    if (scopes.length > 1 && scopes.includes("leads:read") && scopes[0] !== "leads:read") {
+      parts.push(
+        "`leads:read` is accepted too so that keys made for the original interface keep working (legacy rule).",
+      );
+    }
+  }
+  if (endpoint.roles) parts.push(`**Roles:** ${endpoint.roles.join(", ")}.`);
+  return parts.join(" ");
+}
+
+/** A curl command that works against the dev server (with the key in $FIELDCRM_API_KEY). */
+export function curlExample(endpoint: EndpointSpec): string {
+  let path = endpoint.path;
+  for (const [name, value] of Object.entries(endpoint.example?.params ?? {})) {
+    path = path.replace(`{${name}}`, encodeURIComponent(value));
+  }
+  path = path.replace(/\{(\w+)\}/g, (_, name: string) => `<${name}>`);
+  const query = new URLSearchParams(endpoint.example?.query ?? {}).toString();
+  const url = `${EXAMPLE_BASE_URL}${path}${query ? `?${query}` : ""}`;
+  const lines = [`curl ${endpoint.method === "GET" ? "" : `-X ${endpoint.method} `}"${url}"`];
+  if (endpoint.requireVersion !== false) lines.push(`-H "${VERSION_HEADER}: ${API_VERSION}"`);
+  const auth = endpoint.auth ?? "both";
+  if (auth === "both") lines.push(`-H "x-api-key: $FIELDCRM_API_KEY"`);
+  if (auth === "session") lines.push(`-b "${SESSION_COOKIE}=$FIELDCRM_SESSION"`);
+  if (endpoint.body) {
+    lines.push(`-H "content-type: application/json"`);
+    lines.push(`-d '${JSON.stringify(endpoint.example?.body ?? {}).replace(/'/g, "'\\''")}'`);
+  }
+  return lines.join(" \\\n  ");
+}

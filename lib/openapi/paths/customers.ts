@@ -1,0 +1,105 @@
+import {
+  customerDetailSchema,
+  customerIdParamsSchema,
+  customerSchema,
+  customerUpsertResponseSchema,
+  getCustomerResponseSchema,
+  getCustomersQuerySchema,
+  listCustomersResponseSchema,
+  upsertCustomerBodySchema,
+} from "@/lib/schemas/customers";
+import { named, type ResourceSpec } from "../types";
+
+const upsertResponse = named("CustomerUpsertResponse", customerUpsertResponseSchema);
+
+export const customersPaths: ResourceSpec = {
+  tag: "Customers",
+  description: "Customers with their property and billing address: create-or-update, list, get by id.",
+  components: [named("Customer", customerSchema), named("CustomerDetail", customerDetailSchema)],
+  endpoints: [
+    {
+      method: "POST",
+      path: "/customers",
+      operationId: "upsertCustomer",
+      summary: "Create or update a customer",
+      description: [
+        "Matching as for leads: `id` (an unknown id is a 404); else phone digits; else email " +
+          "(case-insensitive); several matches: the newest. A new customer needs a first name, last name, " +
+          "company name, email or phone (else 400) and is `active` unless `status` says otherwise.",
+        "On update, fields present overwrite, absent fields are kept and `null` clears a field; `tags` are " +
+          "merged. `billing_same_as_property: true` copies the property address to the billing address. " +
+          "The response is flat; its `status` is the customer's own (`active` or `inactive`).",
+      ].join("\n\n"),
+      scopes: ["customers:write"],
+      body: named("UpsertCustomerBody", upsertCustomerBodySchema),
+      responses: [
+        {
+          status: 201,
+          description: "A new customer was created (`message`: Customer created).",
+          schema: upsertResponse,
+        },
+        {
+          status: 200,
+          description: "An existing customer was updated (`message`: Customer updated).",
+          schema: upsertResponse,
+        },
+      ],
+      notFound: "Customer",
+      example: {
+        body: {
+          first_name: "Sam",
+          last_name: "Rivera",
+          email: "sam@example.com",
+          phone: "512-555-0199",
+          property_street1: "12 Oak St",
+          property_city: "Austin",
+          property_state: "TX",
+          property_zip: "78701",
+          property_country: "US",
+          billing_same_as_property: true,
+          tags: ["quarterly"],
+        },
+      },
+    },
+    {
+      method: "GET",
+      path: "/customers",
+      operationId: "listCustomers",
+      summary: "List customers",
+      description:
+        "The company's customers, newest first (`created_at`, then `id`, descending). Archived customers are " +
+        "left out unless `archived=true`.",
+      scopes: ["customers:read", "leads:read"],
+      scopeNamed: "leads:read",
+      query: getCustomersQuerySchema,
+      responses: [
+        {
+          status: 200,
+          description: "A page of customers.",
+          schema: named("ListCustomersResponse", listCustomersResponseSchema),
+        },
+      ],
+      example: { query: { status: "active", tags: "quarterly" } },
+    },
+    {
+      method: "GET",
+      path: "/customers/{id}",
+      operationId: "getCustomer",
+      summary: "Get a customer",
+      description:
+        "One customer by its id, with `has_payment_method`. An id of another company is not found.",
+      scopes: ["customers:read", "leads:read"],
+      scopeNamed: "leads:read",
+      params: customerIdParamsSchema,
+      responses: [
+        {
+          status: 200,
+          description: "The customer.",
+          schema: named("GetCustomerResponse", getCustomerResponseSchema),
+        },
+      ],
+      notFound: "Customer",
+      example: { params: { id: "cus_01jq8m2x4kd7w3a9c5v6r8t0ye" } },
+    },
+  ],
+};
