@@ -1,7 +1,6 @@
 import type { RequestContext } from "@/lib/api/handler";
 import type { customers } from "@/lib/db/schema";
 import { toLocation } from "@/lib/domain/record-matching";
-import { iso } from "@/lib/schemas/common";
 import {
   CUSTOMER_MESSAGES,
   type Customer,
