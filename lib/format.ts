@@ -48,3 +48,25 @@ export function formatDateTime(value: string | Date | null | undefined): string 
     ? new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(date)
     : "—";
 }
+
+const periodFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A report period that starts at 00:00 UTC (a week from its Monday, or a month): "Mar 2, 2026"
+ * or "Mar 2026". Formatted in UTC so the label is the period's own day in every time zone.
+ */
+export function formatPeriod(value: string | Date | null | undefined, unit: "week" | "month"): string {
+  const date = toDate(value);
+  if (!date) return "—";
+  let formatter = periodFormatters.get(unit);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(
+      undefined,
+      unit === "month"
+        ? { month: "short", year: "numeric", timeZone: "UTC" }
+        : { dateStyle: "medium", timeZone: "UTC" },
+    );
+    periodFormatters.set(unit, formatter);
+  }
+  return formatter.format(date);
+}
