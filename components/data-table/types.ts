@@ -1,0 +1,19 @@
+import type { RowData } from "@tanstack/react-table";
+
+/** What a column can tell the shared table besides TanStack's own options. */
+declare module "@tanstack/react-table" {
+  // Type parameters must match TanStack's declaration to merge, even if unused here.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** Name in the "Columns" menu when the header is not a plain string. */
+    label?: string;
+    /** Numbers and money align right so digits line up. */
+    align?: "left" | "right";
+    /** Extra classes for this column's cells (e.g. "whitespace-nowrap", "min-w-48"). */
+    cellClassName?: string;
+    /** The column cannot be hidden from the "Columns" menu (e.g. the name that links to the record). */
+    alwaysVisible?: boolean;
+  }
+}
+
+export const DEFAULT_PAGE_SIZES = [25, 50, 100, 250, 1000] as const;

@@ -1,0 +1,90 @@
+"use client";
+
+import type { Updater, VisibilityState } from "@tanstack/react-table";
+import { useCallback, useMemo, useState, useSyncExternalStore } from "react";
+
+/**
+ * Which columns are shown, remembered per table in localStorage (`storageKey`), so a rep who
+ * hides "Created" keeps it hidden on the next visit. Without a key the choice lasts only for
+ * the page's lifetime.
+ *
+ * useSyncExternalStore keeps server and first client render equal (the server snapshot is the
+ * default), then switches to the stored choice: no hydration mismatch.
+ */
+const PREFIX = "fcrm:columns:";
+const memory = new Map<string, string>();
+const listeners = new Set<() => void>();
+
+function read(key: string): string | null {
+  if (memory.has(key)) return memory.get(key)!;
+  try {
+    return window.localStorage.getItem(PREFIX + key);
+  } catch {
+    return null; // storage disabled (private mode, policy): fall back to memory only
+  }
+}
+
+function write(key: string, value: string) {
+  memory.set(key, value);
+  try {
+    window.localStorage.setItem(PREFIX + key, value);
+  } catch {
+    // storage full or disabled: the choice still holds for this page
+  }
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  // Another tab changed the choice.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key?.startsWith(PREFIX)) {
+      memory.delete(event.key.slice(PREFIX.length));
+      listener();
+    }
+  };
+  window.addEventListener("storage", onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", onStorage);
+  };
+}
+
+export function useColumnVisibility(
+  storageKey: string | undefined,
+  defaults: VisibilityState = {},
+): [VisibilityState, (updater: Updater<VisibilityState>) => void] {
+  const key = storageKey ?? "";
+  const defaultsJson = JSON.stringify(defaults);
+  const persisted = useSyncExternalStore(
+    subscribe,
+    () => (key ? read(key) : null),
+    () => null,
+  );
+  // No storage key: this table's own state, for the page's lifetime.
+  const [local, setLocal] = useState<string | null>(null);
+  const stored = key ? persisted : local;
+
+  const visibility = useMemo<VisibilityState>(() => {
+    const base = JSON.parse(defaultsJson) as VisibilityState;
+    if (!stored) return base;
+    try {
+      const parsed = JSON.parse(stored) as unknown;
+      if (parsed && typeof parsed === "object") return { ...base, ...(parsed as VisibilityState) };
+    } catch {
+      // a hand-edited or old value: ignore it
+    }
+    return base;
+  }, [stored, defaultsJson]);
+
+  const setVisibility = useCallback(
+    (updater: Updater<VisibilityState>) => {
+      const next = typeof updater === "function" ? updater(visibility) : updater;
+      if (key) write(key, JSON.stringify(next));
+      else setLocal(JSON.stringify(next));
+    },
+    [key, visibility],
+  );
+
+  return [visibility, setVisibility];
+}

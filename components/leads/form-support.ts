@@ -1,0 +1,67 @@
+import type { z } from "zod";
+import { ApiClientError } from "@/lib/query/api-client";
+
+/**
+ * Small helpers shared by the lead and customer forms: turning zod issues and the API's
+ * `details` into one message per form field, and the date conversions of a date input.
+ */
+
+export type FieldErrors = Record<string, string>;
+
+/** `tags.3` → `tags`: a detail about one element belongs to its list's field. */
+function topField(path: string): string {
+  return path.split(/[.[]/)[0] ?? path;
+}
+
+/** One message per field from a failed safeParse (the same schema the API uses). */
+export function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length > 0 ? topField(issue.path.map(String).join(".")) : "";
+    out[field] ??= issue.message;
+  }
+  return out;
+}
+
+/** One message per field from the API's 400 `details`; "" holds the overall message. */
+export function serverFieldErrors(error: unknown): FieldErrors {
+  if (!(error instanceof ApiClientError)) return { "": "Something went wrong. Please try again." };
+  const out: FieldErrors = {};
+  for (const detail of error.details) out[topField(detail.field)] ??= detail.message;
+  out[""] = error.message;
+  return out;
+}
+
+/** The errors whose field the form does not show, so they are not lost. */
+export function unplacedErrors(errors: FieldErrors, fields: readonly string[]): string[] {
+  return Object.entries(errors)
+    .filter(([field]) => field !== "" && !fields.includes(field))
+    .map(([field, message]) => `${field}: ${message}`);
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * A date input's "YYYY-MM-DD" as the start of that day in the user's time zone (ISO 8601), so
+ * the day shown back (in the same zone) is the day picked. Empty → "".
+ */
+export function dateInputToIso(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return value;
+  return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])).toISOString();
+}
+
+/** An ISO timestamp as a date input's "YYYY-MM-DD" in the user's time zone. */
+export function isoToDateInput(value: string | null | undefined): string {
+  if (!value) return "";
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Moves focus to the first field with an error, so keyboard and screen-reader users land on it. */
+export function focusFirstError(form: HTMLFormElement, errors: FieldErrors) {
+  const first = Object.keys(errors).find((f) => f !== "");
+  const element = first ? form.querySelector<HTMLElement>(`[name="${first}"]`) : null;
+  element?.focus();
+}

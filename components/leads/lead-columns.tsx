@@ -1,0 +1,113 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
+import Link from "next/link";
+import { Badge, type BadgeTone } from "@/components/ui";
+import { formatDate, formatMoney } from "@/lib/format";
+import type { Lead } from "@/lib/query/leads";
+
+const PRIORITY_TONES: Record<NonNullable<Lead["priority"]>, BadgeTone> = {
+  high: "danger",
+  medium: "warning",
+  low: "neutral",
+};
+
+const dash = <span className="text-slate-400">—</span>;
+
+export function TagList({ tags }: { tags: readonly string[] }) {
+  if (tags.length === 0) return dash;
+  return (
+    <span className="flex max-w-64 flex-wrap gap-1">
+      {tags.map((tag) => (
+        <Badge key={tag} tone="brand">
+          {tag}
+        </Badge>
+      ))}
+    </span>
+  );
+}
+
+/** Columns of the leads table; "name" links to the lead's page and cannot be hidden. */
+export const leadColumns: ColumnDef<Lead>[] = [
+  {
+    id: "name",
+    header: "Name",
+    accessorKey: "name",
+    enableHiding: false,
+    meta: { alwaysVisible: true, cellClassName: "min-w-44" },
+    cell: ({ row }) => (
+      <span className="flex items-center gap-2">
+        <Link
+          href={`/leads/${encodeURIComponent(row.original.id)}`}
+          className="font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
+          {row.original.name || <span className="italic text-slate-500">(no name)</span>}
+        </Link>
+        {row.original.archived ? <Badge tone="neutral">Archived</Badge> : null}
+      </span>
+    ),
+  },
+  {
+    id: "email",
+    header: "Email",
+    accessorKey: "email",
+    cell: ({ row }) => row.original.email ?? dash,
+  },
+  {
+    id: "phone",
+    header: "Phone",
+    accessorKey: "phone",
+    meta: { cellClassName: "whitespace-nowrap" },
+    cell: ({ row }) => row.original.phone ?? dash,
+  },
+  {
+    id: "stage",
+    header: "Stage",
+    accessorKey: "stage",
+    meta: { cellClassName: "whitespace-nowrap" },
+    cell: ({ row }) => (row.original.stage ? <Badge tone="info">{row.original.stage}</Badge> : dash),
+  },
+  {
+    id: "priority",
+    header: "Priority",
+    accessorKey: "priority",
+    cell: ({ row }) => {
+      const priority = row.original.priority;
+      return priority ? (
+        <Badge tone={PRIORITY_TONES[priority]} className="capitalize">
+          {priority}
+        </Badge>
+      ) : (
+        dash
+      );
+    },
+  },
+  {
+    id: "projected_value",
+    header: "Projected value",
+    accessorKey: "projected_value",
+    meta: { align: "right", cellClassName: "whitespace-nowrap" },
+    cell: ({ row }) =>
+      row.original.projected_value == null ? dash : formatMoney(row.original.projected_value),
+  },
+  {
+    id: "tags",
+    header: "Tags",
+    accessorKey: "tags",
+    cell: ({ row }) => <TagList tags={row.original.tags} />,
+  },
+  {
+    id: "follow_up_date",
+    header: "Follow-up",
+    accessorKey: "follow_up_date",
+    meta: { label: "Follow-up date", cellClassName: "whitespace-nowrap" },
+    cell: ({ row }) => (row.original.follow_up_date ? formatDate(row.original.follow_up_date) : dash),
+  },
+  {
+    id: "created_at",
+    header: "Created",
+    accessorKey: "created_at",
+    meta: { cellClassName: "whitespace-nowrap" },
+    cell: ({ row }) => formatDate(row.original.created_at),
+  },
+];

@@ -1,0 +1,65 @@
+"use client";
+
+import Link from "next/link";
+import { Badge, Button, Notice } from "@/components/ui";
+
+export interface SaveOutcomeProps {
+  /** "lead" or "customer": the words of the message. */
+  kind: "lead" | "customer";
+  result: {
+    created: boolean;
+    matchedExisting: boolean;
+    id: string;
+    name: string;
+    tags: readonly string[];
+  };
+  /** Link to the record (left out on the record's own page). */
+  showLink?: boolean;
+  onDismiss?: () => void;
+  className?: string;
+}
+
+/**
+ * What a create-or-update did: created a record, updated the one being edited, or — for a "new"
+ * record — updated an existing one because its phone or email matched (the API answers 200
+ * instead of 201). The resulting tags are shown because the API merges them.
+ */
+export function SaveOutcome({ kind, result, showLink = true, onDismiss, className }: SaveOutcomeProps) {
+  const noun = kind === "lead" ? "Lead" : "Customer";
+  const href = `/${kind === "lead" ? "leads" : "customers"}/${encodeURIComponent(result.id)}`;
+  const title = result.created
+    ? `${noun} created`
+    : result.matchedExisting
+      ? `Updated existing ${kind} (matched by phone/email)`
+      : `${noun} updated`;
+
+  return (
+    <Notice tone={result.matchedExisting ? "warning" : "success"} title={title} className={className}>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1" data-testid="save-outcome">
+        {showLink ? (
+          <Link href={href} className="font-medium underline underline-offset-2">
+            {result.name || `Open ${kind}`}
+          </Link>
+        ) : null}
+        {result.matchedExisting ? (
+          <span>No new {kind} was made: the details were saved to the existing one.</span>
+        ) : null}
+        {result.tags.length > 0 ? (
+          <span className="inline-flex flex-wrap items-center gap-1">
+            Tags:
+            {result.tags.map((tag) => (
+              <Badge key={tag} tone="brand">
+                {tag}
+              </Badge>
+            ))}
+          </span>
+        ) : null}
+        {onDismiss ? (
+          <Button variant="ghost" size="sm" className="ml-auto" onClick={onDismiss}>
+            Dismiss
+          </Button>
+        ) : null}
+      </div>
+    </Notice>
+  );
+}

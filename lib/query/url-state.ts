@@ -1,0 +1,80 @@
+"use client";
+
+import { usePathname, useSearchParams } from "next/navigation";
+import { useCallback, useMemo } from "react";
+
+/**
+ * View state (page, page size, filters, search) kept in the URL's search params, so a reload or
+ * a shared link shows the same view.
+ *
+ * Every key has a string default; a value equal to its default is left out of the URL so links
+ * stay short. Updates go through the native History API, which Next.js folds into its router:
+ * `useSearchParams` re-renders, but no server round trip happens (router.replace would refetch
+ * the page's server components on every keystroke).
+ *
+ *   const [view, setView] = useUrlState({ page: "1", search: "", archived: "false" });
+ *   setView({ search: "smith", page: null });  // null = back to the default
+ */
+export type UrlStateDefaults = Record<string, string>;
+export type UrlStatePatch<D extends UrlStateDefaults> = Partial<
+  Record<keyof D, string | number | boolean | null>
+>;
+
+export interface SetUrlStateOptions {
+  /** "push" adds a history entry (the Back button returns to the previous view); default "replace". */
+  history?: "push" | "replace";
+}
+
+export function useUrlState<D extends UrlStateDefaults>(
+  defaults: D,
+): [Record<keyof D, string>, (patch: UrlStatePatch<D>, options?: SetUrlStateOptions) => void] {
+  const searchParams = useSearchParams();
+  const pathname = usePathname();
+  // Callers usually pass an object literal; key on its content so the memo below is stable.
+  const defaultsKey = JSON.stringify(defaults);
+
+  const values = useMemo(() => {
+    const parsed = JSON.parse(defaultsKey) as D;
+    const out = {} as Record<keyof D, string>;
+    for (const key of Object.keys(parsed) as (keyof D & string)[]) {
+      out[key] = searchParams.get(key) ?? parsed[key]!;
+    }
+    return out;
+  }, [searchParams, defaultsKey]);
+
+  const setValues = useCallback(
+    (patch: UrlStatePatch<D>, options: SetUrlStateOptions = {}) => {
+      const parsed = JSON.parse(defaultsKey) as D;
+      // Read the live URL, not the rendered searchParams: two updates in one event must not
+      // overwrite each other with a stale copy.
+      const params = new URLSearchParams(window.location.search);
+      for (const [key, raw] of Object.entries(patch)) {
+        const value = raw === null || raw === undefined ? null : String(raw);
+        if (value === null || value === parsed[key]) params.delete(key);
+        else params.set(key, value);
+      }
+      const query = params.toString();
+      const url = `${pathname}${query ? `?${query}` : ""}`;
+      if (url === `${window.location.pathname}${window.location.search}`) return;
+      if (options.history === "push") window.history.pushState(null, "", url);
+      else window.history.replaceState(null, "", url);
+    },
+    [pathname, defaultsKey],
+  );
+
+  return [values, setValues];
+}
+
+/** A whole number from the URL within [min, max], or the fallback when it is missing or bad. */
+export function parseIntParam(value: string | null | undefined, fallback: number, min = 1, max = Infinity) {
+  if (!value || !/^\d+$/.test(value)) return fallback;
+  const n = Number(value);
+  return n >= min && n <= max ? n : fallback;
+}
+
+/** "true"/"false" from the URL. */
+export function parseBoolParam(value: string | null | undefined, fallback = false): boolean {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return fallback;
+}
