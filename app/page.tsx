@@ -1,5 +1,11 @@
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
+import { homePathFor } from "@/components/shell/nav-items";
+import { SESSION_COOKIE } from "@/lib/auth/sessions";
+import { sessionFromToken } from "@/lib/domain/sign-in/current-session";
 
-export default function Home() {
-  redirect("/leads");
+/** "/": the signed-in user's first section (leads for most roles, customers for technicians). */
+export default async function Home() {
+  const session = await sessionFromToken((await cookies()).get(SESSION_COOKIE)?.value);
+  redirect(session ? homePathFor(session) : "/sign-in");
 }

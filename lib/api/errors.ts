@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   SERVICE_UNAVAILABLE: 503,
+  INVALID_CREDENTIALS: 401,
+  TOO_MANY_ATTEMPTS: 429,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -40,6 +42,9 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERN
   NOT_FOUND: "No such path under /api.",
   METHOD_NOT_ALLOWED: "The path exists but not with this method; the Allow header lists the methods.",
   SERVICE_UNAVAILABLE: "The database is unreachable or did not answer in time; retry later.",
+  INVALID_CREDENTIALS: "Dashboard sign-in: the email and password do not match an active account.",
+  TOO_MANY_ATTEMPTS:
+    "Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again.",
   RECORD_NOT_FOUND: "The id is unknown for this company (404 without error_code).",
   INTERNAL: "An unexpected server error (500 without error_code, message 'Internal server error').",
 };

@@ -6,7 +6,14 @@ import { findSessionPrincipal, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { getDb, type Db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import type { UserRole } from "@/lib/db/schema";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/domain/errors";
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidCredentialsError,
+  NotFoundError,
+  TooManyAttemptsError,
+  ValidationError,
+} from "@/lib/domain/errors";
 import { checkApiKeyAndCountRequest, quotaResetInfo, rateLimitHeaders } from "./api-keys";
 import { readJsonObjectBody } from "./body";
 import { ApiError, INTERNAL_ERROR_MESSAGE, type ErrorBody } from "./errors";
@@ -334,6 +341,12 @@ function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ValidationError) return validationError(error.details);
   if (error instanceof ForbiddenError) return ApiError.coded("FORBIDDEN", error.message);
   if (error instanceof ConflictError) return ApiError.coded("CONFLICT", error.message);
+  if (error instanceof InvalidCredentialsError) return ApiError.coded("INVALID_CREDENTIALS", error.message);
+  if (error instanceof TooManyAttemptsError) {
+    return ApiError.coded("TOO_MANY_ATTEMPTS", error.message, {
+      headers: { "Retry-After": String(error.retryAfterSeconds) },
+    });
+  }
   if (error instanceof DeadlineExceeded || isDatabaseUnavailable(error)) {
     return ApiError.coded(
       "SERVICE_UNAVAILABLE",

@@ -33,3 +33,19 @@ export class ForbiddenError extends DomainError {
 export class ConflictError extends DomainError {
   override name = "ConflictError";
 }
+
+/** Email and password do not match an account (sign-in). */
+export class InvalidCredentialsError extends DomainError {
+  override name = "InvalidCredentialsError";
+}
+
+/** Too many failed attempts (sign-in throttle): try again after `retryAfterSeconds`. */
+export class TooManyAttemptsError extends DomainError {
+  override name = "TooManyAttemptsError";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { POST as signInRoute } from "@/app/api/auth/sign-in/route";
+import { POST as signOutRoute } from "@/app/api/auth/sign-out/route";
+import { GET as sessionRoute } from "@/app/api/auth/session/route";
+import { GET as authTest } from "@/app/api/auth/test/route";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
+import { signInAttempts } from "@/lib/db/schema";
+import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib/testing/factories";
+import { MAX_FAILURES } from "./throttle";
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  useDatabaseForTests(database);
+});
+afterAll(async () => {
+  useDatabaseForTests(undefined);
+  await database?.close();
+});
+
+const PASSWORD = "correct horse battery";
+
+async function userWithPassword(
+  options: { role?: "admin" | "sales_rep" | "technician"; active?: boolean } = {},
+) {
+  const company = await createCompany(database.db);
+  const user = await createUser(database.db, company.id, { password: PASSWORD, ...options });
+  return { company, user };
+}
+
+const signIn = (email: string, password: string, headers?: Record<string, string>) =>
+  call(signInRoute, apiRequest("/auth/sign-in", { body: { email, password }, headers }));
+
+function cookieOf(setCookie: string | null): string {
+  const value = setCookie?.split(";")[0];
+  if (!value) throw new Error("no cookie set");
+  return value;
+}
+
+describe(`dashboard sign-in (${testEngine()})`, () => {
+  it("signs in with the right password, sets an HttpOnly Lax cookie and answers the session", async () => {
+    const { company, user } = await userWithPassword({ role: "sales_rep" });
+    const res = await signIn(` ${user.email.toUpperCase()} `, PASSWORD);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "success",
+      user: { id: user.id, email: user.email, role: "sales_rep" },
+      company: { id: company.id, name: company.name },
+      can_manage_settings: false,
+    });
+    expect((res.body as { scopes: string[] }).scopes).toContain("leads:write");
+    expect(JSON.stringify(res.body)).not.toContain("scrypt");
+    const setCookie = res.headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(/^fcrm_session=[\w%-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+    // Not production, plain http: no Secure flag (a browser would drop it over http).
+    expect(setCookie).not.toContain("Secure");
+
+    const cookie = cookieOf(setCookie);
+    const session = await call(sessionRoute, apiRequest("/auth/session", { cookie }));
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ user: { id: user.id }, company: { name: company.name } });
+    const test = await call(authTest, apiRequest("/auth/test", { cookie }));
+    expect(test.body).toMatchObject({ auth_method: "session", user_id: user.id, company_id: company.id });
+  });
+
+  it("answers a wrong password and an unknown email the same way", async () => {
+    const { user } = await userWithPassword();
+    const wrong = await signIn(user.email, "not the password");
+    const unknown = await signIn(`nobody-${Date.now()}@example.test`, "not the password");
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        status: "error",
+        message: "Email or password is incorrect",
+        error_code: "INVALID_CREDENTIALS",
+      });
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+  });
+
+  it("refuses a deactivated user even with the right password", async () => {
+    const { user } = await userWithPassword({ active: false });
+    const res = await signIn(user.email, PASSWORD);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error_code: "FORBIDDEN" });
+    expect((res.body as { message: string }).message).toMatch(/deactivated/);
+  });
+
+  it("validates the body and requires the version header", async () => {
+    const bad = await call(signInRoute, apiRequest("/auth/sign-in", { body: { email: "", password: 3 } }));
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error_code: "VALIDATION_ERROR" });
+    const fields = (bad.body as { details: { field: string }[] }).details.map((d) => d.field).sort();
+    expect(fields).toEqual(["email", "password"]);
+    const noVersion = await call(
+      signInRoute,
+      apiRequest("/auth/sign-in", { body: { email: "a@b.c", password: "x" }, version: null }),
+    );
+    expect(noVersion.status).toBe(400);
+    expect(noVersion.body).toMatchObject({ error_code: "UNSUPPORTED_API_VERSION" });
+  });
+
+  it(`locks an email after ${MAX_FAILURES} failures, even for the right password, then lets it in`, async () => {
+    const { user } = await userWithPassword();
+    for (let i = 1; i < MAX_FAILURES; i++) {
+      expect((await signIn(user.email, `wrong ${i}`)).status).toBe(401);
+    }
+    const fifth = await signIn(user.email, "wrong again");
+    expect(fifth.status).toBe(429);
+    expect(fifth.body).toMatchObject({ status: "error", error_code: "TOO_MANY_ATTEMPTS" });
+    expect((fifth.body as { message: string }).message).toMatch(
+      /Too many failed sign-in attempts.*Try again in \d+ seconds/,
+    );
+    expect(Number(fifth.headers.get("retry-after"))).toBeGreaterThanOrEqual(29);
+
+    const locked = await signIn(user.email, PASSWORD);
+    expect(locked.status).toBe(429);
+    // Another email is not affected.
+    const other = await userWithPassword();
+    expect((await signIn(other.user.email, PASSWORD)).status).toBe(200);
+
+    // The lock ends: move it into the past, as time would.
+    const email = user.email.toLowerCase();
+    await database.db
+      .update(signInAttempts)
+      .set({ lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(signInAttempts.emailNormalized, email));
+    expect((await signIn(user.email, PASSWORD)).status).toBe(200);
+    const rows = await database.db
+      .select()
+      .from(signInAttempts)
+      .where(eq(signInAttempts.emailNormalized, email));
+    expect(rows).toEqual([]);
+  });
+
+  it("doubles the lock for each further failure", async () => {
+    const { user } = await userWithPassword();
+    const email = user.email.toLowerCase();
+    const locks: number[] = [];
+    for (let i = 0; i < MAX_FAILURES + 2; i++) {
+      await database.db
+        .update(signInAttempts)
+        .set({ lockedUntil: null })
+        .where(eq(signInAttempts.emailNormalized, email));
+      const res = await signIn(user.email, "wrong");
+      if (res.status === 429) locks.push(Number(res.headers.get("retry-after")));
+    }
+    expect(locks).toHaveLength(3);
+    expect(locks[0]).toBeGreaterThanOrEqual(29);
+    expect(locks[0]).toBeLessThanOrEqual(30);
+    expect(locks[1]).toBeGreaterThanOrEqual(59);
+    expect(locks[2]).toBeGreaterThanOrEqual(119);
+  });
+
+  it("counts unknown emails too (no way to tell which emails exist)", async () => {
+    const email = `ghost-${Date.now()}@example.test`;
+    let last = 0;
+    for (let i = 0; i < MAX_FAILURES; i++) last = (await signIn(email, "guess")).status;
+    expect(last).toBe(429);
+  });
+
+  it("signs out: the session ends and the cookie is cleared", async () => {
+    const { user } = await userWithPassword();
+    const cookie = cookieOf((await signIn(user.email, PASSWORD)).headers.get("set-cookie"));
+    const out = await call(signOutRoute, apiRequest("/auth/sign-out", { method: "POST", cookie }));
+    expect(out.status).toBe(200);
+    expect(out.headers.get("set-cookie")).toMatch(
+      /^fcrm_session=; Path=\/; HttpOnly; SameSite=Lax; Max-Age=0/,
+    );
+    const after = await call(sessionRoute, apiRequest("/auth/session", { cookie }));
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ error_code: "AUTHENTICATION_REQUIRED" });
+  });
+
+  it("refuses a cross-site sign-out and keeps the session", async () => {
+    const { user } = await userWithPassword();
+    const cookie = cookieOf((await signIn(user.email, PASSWORD)).headers.get("set-cookie"));
+    const out = await call(
+      signOutRoute,
+      apiRequest("/auth/sign-out", { method: "POST", cookie, headers: { "sec-fetch-site": "cross-site" } }),
+    );
+    expect(out.status).toBe(403);
+    expect((await call(sessionRoute, apiRequest("/auth/session", { cookie }))).status).toBe(200);
+  });
+
+  it("GET /auth/session is for sessions only", async () => {
+    const company = await createCompany(database.db);
+    const { key } = await createApiKey(database.db, company.id);
+    const res = await call(sessionRoute, apiRequest("/auth/session", { key }));
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error_code: "FORBIDDEN" });
+  });
+});

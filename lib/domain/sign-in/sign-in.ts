@@ -1,0 +1,113 @@
+import { eq } from "drizzle-orm";
+import { createSession, revokeSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
+import { ROLE_SCOPES } from "@/lib/auth/scopes";
+import { hashPassword, verifyPassword } from "@/lib/auth/secrets";
+import type { Db } from "@/lib/db/client";
+import { users } from "@/lib/db/schema";
+import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError } from "@/lib/domain/errors";
+import { normalizeEmail } from "@/lib/domain/normalize";
+import { getSessionInfo } from "@/lib/domain/users/get-session-info";
+import type { SessionInfo, SignInBody } from "@/lib/schemas/session";
+import { clearFailures, recordFailure, secondsLocked } from "./throttle";
+
+export const INVALID_CREDENTIALS_MESSAGE = "Email or password is incorrect";
+
+// A real hash of a random password: unknown emails are checked against it, so that they take
+// as long as a wrong password for a real account (no account discovery by timing).
+let dummyHash: Promise<string> | undefined;
+const getDummyHash = () => (dummyHash ??= hashPassword(`no-such-user-${Math.random()}`));
+
+function lockedMessage(seconds: number): string {
+  const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+  return `Too many failed sign-in attempts for this email. Try again in ${wait}.`;
+}
+
+export interface SignInResult {
+  token: string;
+  /** Cookie lifetime: the session's longest possible life (it slides while used; the server decides). */
+  maxAgeSeconds: number;
+  session: SessionInfo;
+}
+
+/**
+ * Dashboard sign-in: throttle check, password check (scrypt also for unknown emails), then a new
+ * session. Failed attempts are counted per email (lib/domain/sign-in/throttle.ts). A deactivated
+ * account with the right password is told so; an unknown email and a wrong password get the same
+ * answer.
+ */
+export async function signIn({
+  db,
+  input,
+  userAgent,
+}: {
+  db: Db;
+  input: SignInBody;
+  userAgent?: string | null;
+}): Promise<SignInResult> {
+  const email = normalizeEmail(input.email) ?? "";
+  const locked = await secondsLocked(db, email);
+  if (locked > 0) throw new TooManyAttemptsError(lockedMessage(locked), locked);
+
+  // An email may exist in several companies: the password decides which account it is.
+  const candidates = await db
+    .select({
+      companyId: users.companyId,
+      id: users.id,
+      role: users.role,
+      passwordHash: users.passwordHash,
+      active: users.active,
+    })
+    .from(users)
+    .where(eq(users.emailNormalized, email))
+    .limit(10);
+  let match: (typeof candidates)[number] | undefined;
+  if (candidates.length === 0) {
+    await verifyPassword(input.password, await getDummyHash());
+  }
+  for (const candidate of candidates) {
+    if (!candidate.passwordHash) {
+      await verifyPassword(input.password, await getDummyHash());
+      continue;
+    }
+    if (await verifyPassword(input.password, candidate.passwordHash)) {
+      if (!match || candidate.active) match = candidate;
+      if (candidate.active) break;
+    }
+  }
+  if (!match) {
+    const lockSeconds = await recordFailure(db, email);
+    if (lockSeconds > 0) throw new TooManyAttemptsError(lockedMessage(lockSeconds), lockSeconds);
+    throw new InvalidCredentialsError(INVALID_CREDENTIALS_MESSAGE);
+  }
+  if (!match.active) {
+    throw new ForbiddenError("This account has been deactivated. Ask an administrator to reactivate it.");
+  }
+  await clearFailures(db, email);
+  const { token, sessionId } = await createSession(db, match, userAgent);
+  const session = await getSessionInfo({
+    ctx: {
+      db,
+      principal: {
+        kind: "session",
+        companyId: match.companyId,
+        userId: match.id,
+        sessionId,
+        role: match.role,
+        scopes: [...ROLE_SCOPES[match.role]],
+      },
+    },
+  });
+  return { token, maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000), session };
+}
+
+/** Ends the caller's own session (sign-out). */
+export async function signOut({
+  ctx,
+}: {
+  ctx: { db: Db; principal: { kind: string; companyId: string; sessionId?: string } };
+}): Promise<{ status: "success"; message: string }> {
+  if (ctx.principal.kind === "session" && ctx.principal.sessionId) {
+    await revokeSession(ctx.db, ctx.principal.companyId, ctx.principal.sessionId);
+  }
+  return { status: "success", message: "Signed out" };
+}

@@ -1,0 +1,195 @@
+// npm run test:e2e – builds the app, starts it on a fresh database with the demo data and runs the
+// Playwright specs in e2e/ against it. Extra arguments go to Playwright
+// (`npm run test:e2e -- e2e/auth.spec.ts`).
+//
+// Environment (a script, not the app: it reads process.env directly):
+//   NEXT_DIST_DIR       build folder (default .next)
+//   E2E_SKIP_BUILD=1    reuse the existing build in that folder
+//   TEST_DATABASE_URL   PostgreSQL server: a fresh database is created there and dropped after;
+//                       unset: a temporary embedded (PGlite) directory
+//   CHROMIUM_PATH       the browser (default /usr/bin/chromium)
+//   CI=true             a missing browser is a failure instead of a skip
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(__dirname, "..");
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+const log = (message: string) => console.log(`[e2e] ${message}`);
+
+const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const isCi = process.env.CI === "true";
+
+/** Runs a command to completion, inheriting the terminal; resolves with its exit code. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function mustRun(label: string, command: string, args: string[], env: NodeJS.ProcessEnv) {
+  log(label);
+  const code = await run(command, args, env);
+  if (code !== 0) throw new Error(`${label} failed (exit status ${code})`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+async function waitUntilUp(url: string, server: ChildProcess, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited early (status ${server.exitCode})`);
+    try {
+      const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(5000) });
+      if (response.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the server did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** A fresh database: a temporary PGlite directory, or a new database on TEST_DATABASE_URL's server. */
+async function freshDatabase(): Promise<{ url: string; label: string; drop: () => Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldcrm-e2e-"));
+    return {
+      url: `file:${path.join(dir, "pglite")}`,
+      label: `embedded database in ${dir}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const { default: pg } = await import("pg");
+  const name = `fcrm_e2e_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    label: `PostgreSQL database ${name}`,
+    drop: () => admin(`drop database if exists "${name}" with (force)`),
+  };
+}
+
+function stop(server: ChildProcess | undefined): Promise<void> {
+  if (!server || server.exitCode !== null || server.pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-server.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, 10_000);
+    server.on("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      // The server runs in its own process group: this stops next and its workers, nothing else.
+      process.kill(-server.pid!, "SIGTERM");
+    } catch {
+      resolve();
+    }
+  });
+}
+
+async function main(): Promise<number> {
+  if (!fs.existsSync(chromium)) {
+    const message = `Chromium not found at ${chromium} (set CHROMIUM_PATH, or install it: apt-get install chromium).`;
+    if (isCi) {
+      console.error(`[e2e] ${message} The end-to-end tests cannot run.`);
+      return 1;
+    }
+    log(`${message}\n[e2e] The end-to-end tests were NOT run. Everything else is unaffected.`);
+    return 0;
+  }
+
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  if (process.env.E2E_SKIP_BUILD === "1") {
+    log(`reusing the build in ${process.env.NEXT_DIST_DIR || ".next"}`);
+  } else {
+    await mustRun(`next build (into ${process.env.NEXT_DIST_DIR || ".next"})`, bin("next"), ["build"], {
+      ...baseEnv,
+      NODE_ENV: "production",
+    });
+  }
+
+  const database = await freshDatabase();
+  let server: ChildProcess | undefined;
+  const cleanup = async () => {
+    await stop(server);
+    await database.drop().catch((error) => log(`could not remove the database: ${String(error)}`));
+  };
+  const onSignal = () => {
+    void cleanup().then(() => process.exit(130));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+
+  try {
+    log(`fresh ${database.label}`);
+    const dbEnv = { ...baseEnv, DATABASE_URL: database.url };
+    await mustRun("migrate", bin("tsx"), ["scripts/migrate.ts"], dbEnv);
+    await mustRun("seed the demo data", bin("tsx"), ["scripts/seed.ts"], dbEnv);
+
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    log(`starting next start on ${baseUrl}`);
+    server = spawn(bin("next"), ["start", "--port", String(port), "--hostname", "127.0.0.1"], {
+      cwd: root,
+      env: {
+        ...dbEnv,
+        NODE_ENV: "production",
+        PORT: String(port),
+        LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
+      },
+      stdio: ["ignore", "inherit", "inherit"],
+      detached: true,
+    });
+    await waitUntilUp(`${baseUrl}/sign-in`, server);
+
+    log("running Playwright");
+    return await run(bin("playwright"), ["test", ...process.argv.slice(2)], {
+      ...baseEnv,
+      E2E_BASE_URL: baseUrl,
+      CHROMIUM_PATH: chromium,
+    });
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`[e2e] ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
