@@ -10,7 +10,7 @@ import {
   useReactTable,
 } from "@tanstack/react-table";
 import { useRouter } from "next/navigation";
-import type { MouseEvent, ReactNode } from "react";
+import { Fragment, type MouseEvent, type ReactNode } from "react";
 import { ColumnVisibilityMenu } from "./column-visibility-menu";
 import { DataTablePagination, type DataTablePaginationProps } from "./data-table-pagination";
 import "./types";
@@ -65,6 +65,13 @@ export interface DataTableProps<TData> {
   rowHref?: (row: TData) => string;
   /** Filters and actions, shown above the table beside the Columns menu; they wrap on phones. */
   toolbar?: ReactNode;
+  /**
+   * Rows that open to show more below them (e.g. a job's line items): which rows can, and what
+   * the opened part shows. A cell toggles it with `row.getToggleExpandedHandler()`; the opened
+   * cell's id is `row-details-<row id>` for the toggle's aria-controls.
+   */
+  getRowCanExpand?: (row: Row<TData>) => boolean;
+  renderExpandedRow?: (row: Row<TData>) => ReactNode;
 }
 
 const SKELETON_ROWS = 8;
@@ -86,6 +93,8 @@ export function DataTable<TData>({
   defaultColumnVisibility,
   rowHref,
   toolbar,
+  getRowCanExpand,
+  renderExpandedRow,
 }: DataTableProps<TData>) {
   const router = useRouter();
   const [columnVisibility, setColumnVisibility] = useColumnVisibility(storageKey, defaultColumnVisibility);
@@ -97,6 +106,7 @@ export function DataTable<TData>({
     columns,
     getRowId: getRowId ? (row) => getRowId(row) : undefined,
     getCoreRowModel: getCoreRowModel(),
+    getRowCanExpand,
     manualPagination: true,
     manualSorting: true,
     enableSorting: Boolean(onSortingChange),
@@ -119,6 +129,8 @@ export function DataTable<TData>({
   const rows = table.getRowModel().rows;
   const showSkeleton = isLoading && !data;
   const showError = Boolean(error) && !data;
+  // Columns with a `footer` (e.g. sums over the whole filtered set) get a footer row.
+  const hasFooter = table.getVisibleLeafColumns().some((column) => column.columnDef.footer !== undefined);
 
   function onRowClick(event: MouseEvent<HTMLTableRowElement>, row: Row<TData>) {
     if (!rowHref) return;
@@ -247,28 +259,60 @@ export function DataTable<TData>({
               </tr>
             ) : (
               rows.map((row) => (
-                <tr
-                  key={row.id}
-                  onClick={rowHref ? (event) => onRowClick(event, row) : undefined}
-                  className={`${rowHref ? "cursor-pointer" : ""} hover:bg-brand-50/60`}
-                >
-                  {row.getVisibleCells().map((cell) => {
-                    const meta = cell.column.columnDef.meta;
-                    return (
+                <Fragment key={row.id}>
+                  <tr
+                    onClick={rowHref ? (event) => onRowClick(event, row) : undefined}
+                    className={`${rowHref ? "cursor-pointer" : ""} hover:bg-brand-50/60`}
+                  >
+                    {row.getVisibleCells().map((cell) => {
+                      const meta = cell.column.columnDef.meta;
+                      return (
+                        <td
+                          key={cell.id}
+                          className={`border-b border-slate-100 px-3 py-2 align-top ${
+                            meta?.align === "right" ? "text-right tabular-nums" : ""
+                          } ${meta?.cellClassName ?? ""}`}
+                        >
+                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                  {renderExpandedRow && row.getIsExpanded() ? (
+                    <tr>
                       <td
-                        key={cell.id}
-                        className={`border-b border-slate-100 px-3 py-2 align-top ${
-                          meta?.align === "right" ? "text-right tabular-nums" : ""
-                        } ${meta?.cellClassName ?? ""}`}
+                        id={`row-details-${row.id}`}
+                        colSpan={visibleColumnCount}
+                        className="border-b border-slate-200 bg-slate-50 px-3 py-3 sm:px-12"
                       >
-                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                        {renderExpandedRow(row)}
                       </td>
-                    );
-                  })}
-                </tr>
+                    </tr>
+                  ) : null}
+                </Fragment>
               ))
             )}
           </tbody>
+          {hasFooter && !showSkeleton && !showError ? (
+            <tfoot>
+              {table.getFooterGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => (
+                    <td
+                      key={header.id}
+                      className={`sticky bottom-0 z-10 whitespace-nowrap border-t border-slate-300 bg-slate-100 px-3 py-2 font-medium text-slate-900 ${
+                        header.column.columnDef.meta?.align === "right" ? "text-right tabular-nums" : ""
+                      }`}
+                    >
+                      {header.isPlaceholder
+                        ? null
+                        : flexRender(header.column.columnDef.footer, header.getContext())}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tfoot>
+          ) : null}
         </table>
       </div>
 
