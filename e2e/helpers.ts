@@ -1,0 +1,87 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+
+export type DemoRole = "admin" | "manager" | "sales_rep" | "technician";
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+// The demo sign-ins. TODO(h5a): read them from lib/seed's exported demo users once it lands.
+const DEMO_USERS: Record<DemoRole, Credentials & { name: string }> = {
+  admin: { name: "Avery Admin", email: "admin@demo.fieldcrm.test", password: "demo-password" },
+  manager: { name: "Morgan Manager", email: "manager@demo.fieldcrm.test", password: "demo-password" },
+  sales_rep: { name: "Riley Rep", email: "rep@demo.fieldcrm.test", password: "demo-password" },
+  technician: { name: "Taylor Tech", email: "tech@demo.fieldcrm.test", password: "demo-password" },
+};
+
+/** The demo user of a role (name, email, password), as seeded. */
+export function demoUser(role: DemoRole): Credentials & { name: string } {
+  return DEMO_USERS[role];
+}
+
+/** The version header every API call needs. */
+export const API_HEADERS = { "service-api-version": "1.1.0" } as const;
+
+/**
+ * Signs in through the /sign-in form, as a demo role or with given credentials, and waits until
+ * the dashboard shows. Optionally starts from a page (`next`).
+ */
+export async function signIn(page: Page, who: DemoRole | Credentials, options: { next?: string } = {}) {
+  const credentials = typeof who === "string" ? demoUser(who) : who;
+  await page.goto(options.next ? `/sign-in?next=${encodeURIComponent(options.next)}` : "/sign-in");
+  await page.getByLabel("Email").fill(credentials.email);
+  await page.getByLabel("Password").fill(credentials.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("button", { name: /^Account menu for / })).toBeVisible();
+}
+
+/** Signs out through the user menu and waits for the sign-in page. */
+export async function signOut(page: Page) {
+  await page.getByRole("button", { name: /^Account menu for / }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+}
+
+/** A fresh browser context (its own cookies) with a page, for a second user at the same time. */
+export async function newUserPage(browser: Browser): Promise<Page> {
+  const baseURL = test.info().project.use.baseURL;
+  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
+  return context.newPage();
+}
+
+const SCREENSHOT_DIR = path.join(process.cwd(), "test-results", "screenshots");
+const WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+/**
+ * Full-page screenshots of the current page at desktop (1440 px) and phone (390 px) width:
+ * test-results/screenshots/<spec>-<name>-<width>.png. The viewport is restored afterwards.
+ */
+export async function screenshotBoth(page: Page, name: string) {
+  const spec = path.basename(test.info().file).replace(/\.spec\.ts$/, "");
+  const original = page.viewportSize();
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    // Let layout, fonts and transitions settle at the new width.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    await page.waitForTimeout(150);
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, `${spec}-${name}-${size.width}.png`),
+      fullPage: true,
+    });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/** A unique suffix for names and emails made by a test. */
+export function unique(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
