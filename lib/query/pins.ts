@@ -3,6 +3,8 @@
 import { useEffect, useMemo } from "react";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/query/api-client";
+import type { ListPinTypesResponse, PinType } from "@/lib/schemas/pin-types";
+import type { ListPinsResponse, Pin } from "@/lib/schemas/pins";
 
 /**
  * Pins and pin types for the map. The map needs every pin of the filtered set, not one page, so
@@ -10,38 +12,8 @@ import { apiFetch } from "@/lib/query/api-client";
  * how far it got while the pins already read are on the map.
  */
 
-export interface PinUser {
-  user_id: string;
-  name: string;
-  email: string;
-}
-
-export interface PinType {
-  id: string;
-  label: string;
-  color: string;
-}
-
-export interface Pin {
-  id: string;
-  created_at: string;
-  created_by: PinUser;
-  /** [latitude, longitude] */
-  location: [number, number];
-  pin_type: PinType;
-}
-
-interface Pagination {
-  has_more: boolean;
-  limit: number;
-  page: number;
-  total: number;
-}
-
-interface PinPage {
-  data: Pin[];
-  pagination: Pagination;
-}
+export type { Pin, PinType };
+export type PinUser = Pin["created_by"];
 
 export interface PinFilters {
   /** The API's pin_type_id. */
@@ -62,7 +34,7 @@ export const pinKeys = {
 export function usePinTypes() {
   return useQuery({
     queryKey: pinKeys.types(),
-    queryFn: ({ signal }) => apiFetch<{ data: PinType[] }>("/pin-types", { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => apiFetch<ListPinTypesResponse>("/pin-types", { signal }).then((r) => r.data),
     staleTime: 5 * 60_000,
   });
 }
@@ -83,7 +55,7 @@ export function useAllPins(filters: PinFilters): AllPinsState {
   const query = useInfiniteQuery({
     queryKey: pinKeys.map(filters),
     queryFn: ({ pageParam, signal }) =>
-      apiFetch<PinPage>("/pins", {
+      apiFetch<ListPinsResponse>("/pins", {
         signal,
         query: {
           page: pageParam,
@@ -95,6 +67,8 @@ export function useAllPins(filters: PinFilters): AllPinsState {
     initialPageParam: 1,
     getNextPageParam: (last) => (last.pagination.has_more ? last.pagination.page + 1 : undefined),
     staleTime: 5 * 60_000,
+    // A refetch re-reads every page (50 requests for 50,000 pins): not on every window focus.
+    refetchOnWindowFocus: false,
   });
 
   const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = query;

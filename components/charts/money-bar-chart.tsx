@@ -1,0 +1,118 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatMoney } from "@/lib/format";
+
+/**
+ * Bars of money per category (frequency, service type, sales rep), one bar per series (e.g. sale
+ * value and received). `layout="horizontal"` puts the categories down the side, which suits long
+ * names and leaderboards. Amounts go through lib/format, like everywhere else.
+ */
+
+export interface MoneySeries<K extends string> {
+  key: K;
+  label: string;
+  color: string;
+}
+
+export type MoneyRow<K extends string> = { name: string } & Record<K, number>;
+
+interface Props<K extends string> {
+  /** What the chart shows, for screen readers (the numbers are also in the table below it). */
+  label: string;
+  data: readonly MoneyRow<K>[];
+  series: readonly MoneySeries<K>[];
+  /** vertical: categories along the bottom; horizontal: categories down the side. */
+  layout?: "vertical" | "horizontal";
+  /** Height in pixels; horizontal charts grow with the number of categories. */
+  height?: number;
+}
+
+const COMPACT = { compact: true } as const;
+
+export function MoneyBarChart<K extends string>({
+  label,
+  data,
+  series,
+  layout = "vertical",
+  height,
+}: Props<K>) {
+  const horizontal = layout === "horizontal";
+  const chartHeight =
+    height ?? (horizontal ? Math.max(160, 44 + data.length * (series.length * 14 + 14)) : 280);
+  if (data.length === 0) {
+    return (
+      <div
+        className="flex items-center justify-center rounded-md bg-slate-50 text-sm text-slate-500"
+        style={{ height: 160 }}
+      >
+        No data for these filters
+      </div>
+    );
+  }
+  return (
+    <div role="img" aria-label={label} style={{ height: chartHeight }} className="w-full min-w-0">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart
+          data={data as MoneyRow<K>[]}
+          layout={horizontal ? "vertical" : "horizontal"}
+          margin={{ top: 4, right: 12, bottom: 4, left: 4 }}
+          barGap={2}
+        >
+          <CartesianGrid
+            strokeDasharray="3 3"
+            stroke="#e2e8f0"
+            horizontal={!horizontal}
+            vertical={horizontal}
+          />
+          {horizontal ? (
+            <>
+              <XAxis
+                type="number"
+                tickFormatter={(v: number) => formatMoney(v, COMPACT)}
+                tick={{ fontSize: 12, fill: "#475569" }}
+              />
+              <YAxis
+                type="category"
+                dataKey="name"
+                width={112}
+                tick={{ fontSize: 12, fill: "#334155" }}
+                tickFormatter={(v: string) => (v.length > 16 ? `${v.slice(0, 15)}…` : v)}
+              />
+            </>
+          ) : (
+            <>
+              <XAxis
+                dataKey="name"
+                tick={{ fontSize: 12, fill: "#334155" }}
+                interval={0}
+                tickFormatter={(v: string) => (v.length > 12 ? `${v.slice(0, 11)}…` : v)}
+              />
+              <YAxis
+                width={64}
+                tickFormatter={(v: number) => formatMoney(v, COMPACT)}
+                tick={{ fontSize: 12, fill: "#475569" }}
+              />
+            </>
+          )}
+          <Tooltip
+            formatter={(value) => formatMoney(typeof value === "number" ? value : Number(value))}
+            cursor={{ fill: "rgb(148 163 184 / 0.15)" }}
+          />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {series.map((s) => (
+            <Bar
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              fill={s.color}
+              radius={horizontal ? [0, 3, 3, 0] : [3, 3, 0, 0]}
+              maxBarSize={28}
+              isAnimationActive={false}
+            />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatMoney, formatPeriod } from "@/lib/format";
+
+/**
+ * Money per period (week or month), stacked: e.g. received and outstanding per period of service.
+ * Periods are ISO instants (the period's first day, 00:00 UTC); labels are in the user's locale.
+ */
+
+export interface TimeSeries<K extends string> {
+  key: K;
+  label: string;
+  color: string;
+}
+
+export type TimeRow<K extends string> = { period: string } & Record<K, number>;
+
+interface Props<K extends string> {
+  label: string;
+  data: readonly TimeRow<K>[];
+  series: readonly TimeSeries<K>[];
+  granularity: "week" | "month";
+  height?: number;
+}
+
+export function MoneyTimeChart<K extends string>({
+  label,
+  data,
+  series,
+  granularity,
+  height = 280,
+}: Props<K>) {
+  if (data.length === 0) {
+    return (
+      <div
+        className="flex items-center justify-center rounded-md bg-slate-50 text-sm text-slate-500"
+        style={{ height: 160 }}
+      >
+        No data for these filters
+      </div>
+    );
+  }
+  return (
+    <div role="img" aria-label={label} style={{ height }} className="w-full min-w-0">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data as TimeRow<K>[]} margin={{ top: 4, right: 12, bottom: 4, left: 4 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+          <XAxis
+            dataKey="period"
+            tickFormatter={(v: string) => formatPeriod(v, granularity)}
+            tick={{ fontSize: 12, fill: "#334155" }}
+            minTickGap={16}
+          />
+          <YAxis
+            width={64}
+            tickFormatter={(v: number) => formatMoney(v, { compact: true })}
+            tick={{ fontSize: 12, fill: "#475569" }}
+          />
+          <Tooltip
+            labelFormatter={(v) => formatPeriod(String(v), granularity)}
+            formatter={(value) => formatMoney(typeof value === "number" ? value : Number(value))}
+            cursor={{ fill: "rgb(148 163 184 / 0.15)" }}
+          />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {series.map((s) => (
+            <Bar
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              stackId="money"
+              fill={s.color}
+              maxBarSize={40}
+              isAnimationActive={false}
+            />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+"use client";
+
+import { createColumnHelper } from "@tanstack/react-table";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { cn } from "@/components/ui/cn";
+import { formatDateTime, formatMoney, formatNumber } from "@/lib/format";
+import type { ServicedJobReport } from "@/lib/query/reports";
+import { customerName, type ServicedJob } from "@/lib/query/serviced-jobs";
+
+/**
+ * Columns of the jobs table: a toggle that opens the job's line items and payments, the job's
+ * numbers, and a footer row with the sums over the whole filtered set (from the report endpoint).
+ */
+
+const col = createColumnHelper<ServicedJob>();
+
+const STATUS_TONES: Record<string, BadgeTone> = {
+  Completed: "success",
+  Scheduled: "info",
+  "In Progress": "brand",
+  Unscheduled: "neutral",
+  Cancelled: "danger",
+};
+
+export function JobStatusBadge({ status }: { status: string }) {
+  return <Badge tone={STATUS_TONES[status] ?? "neutral"}>{status}</Badge>;
+}
+
+/** The job's billed amount: its line items' total. */
+export function jobTotal(job: ServicedJob): number {
+  return Math.round(job.line_items.reduce((sum, item) => sum + item.total_price, 0) * 100) / 100;
+}
+
+function Sum({ name, value, money }: { name: string; value: number | undefined; money?: boolean }) {
+  if (value === undefined) return <span className="text-slate-400">…</span>;
+  return (
+    <span data-testid={`sum-${name}`} data-value={value}>
+      {money ? formatMoney(value) : formatNumber(value)}
+    </span>
+  );
+}
+
+export function jobColumns(report: ServicedJobReport | undefined) {
+  return [
+    col.display({
+      id: "expand",
+      header: () => <span className="sr-only">Details</span>,
+      meta: { alwaysVisible: true, label: "Details", cellClassName: "w-10 pr-0" },
+      cell: ({ row }) => {
+        const open = row.getIsExpanded();
+        return (
+          <button
+            type="button"
+            onClick={row.getToggleExpandedHandler()}
+            aria-expanded={open}
+            aria-controls={`row-details-${row.id}`}
+            aria-label={`${open ? "Hide" : "Show"} line items and payments of the job for ${customerName(row.original.customer)}`}
+            className="-my-1 inline-flex size-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            <svg
+              viewBox="0 0 20 20"
+              className={cn("size-4 transition-transform", open && "rotate-90")}
+              aria-hidden="true"
+            >
+              <path d="M7 5l5 5-5 5" fill="none" stroke="currentColor" strokeWidth="2" />
+            </svg>
+          </button>
+        );
+      },
+      footer: () => null,
+    }),
+    col.accessor("service_date", {
+      header: "Service date",
+      meta: { cellClassName: "whitespace-nowrap" },
+      cell: (info) => formatDateTime(info.getValue()),
+      footer: () => (
+        <span className="font-semibold">
+          Total
+          {report ? (
+            <span className="font-normal text-slate-500"> ({formatNumber(report.job_count)} jobs)</span>
+          ) : null}
+        </span>
+      ),
+    }),
+    col.accessor((j) => customerName(j.customer), {
+      id: "customer",
+      header: "Customer",
+      meta: { alwaysVisible: true, cellClassName: "min-w-40 font-medium text-slate-900" },
+    }),
+    col.accessor("status", {
+      header: "Status",
+      cell: (info) => <JobStatusBadge status={info.getValue()} />,
+    }),
+    col.accessor((j) => j.technicians.map((t) => t.name || t.email).join(", "), {
+      id: "technicians",
+      header: "Technicians",
+      meta: { cellClassName: "min-w-36" },
+      cell: (info) => info.getValue() || <span className="text-slate-400">—</span>,
+    }),
+    col.accessor(jobTotal, {
+      id: "total",
+      header: "Total",
+      meta: { align: "right" },
+      cell: (info) => formatMoney(info.getValue()),
+      footer: () => <Sum name="total" value={report?.total} money />,
+    }),
+    col.accessor("total_received", {
+      header: "Received",
+      meta: { align: "right" },
+      cell: (info) => formatMoney(info.getValue()),
+      footer: () => <Sum name="total_received" value={report?.total_received} money />,
+    }),
+    col.accessor("total_outstanding", {
+      header: "Outstanding",
+      meta: { align: "right" },
+      cell: (info) => (
+        <span className={info.getValue() > 0 ? "text-amber-700" : undefined}>
+          {formatMoney(info.getValue())}
+        </span>
+      ),
+      footer: () => <Sum name="total_outstanding" value={report?.total_outstanding} money />,
+    }),
+  ];
+}

@@ -1,0 +1,230 @@
+"use client";
+
+import { useMemo } from "react";
+import { MoneyTimeChart } from "@/components/charts/money-time-chart";
+import { DataTable } from "@/components/data-table/data-table";
+import { ChartCard } from "@/components/reports/chart-card";
+import { ExportButton } from "@/components/reports/export-button";
+import { jobColumns } from "@/components/reports/job-columns";
+import { JobDetails } from "@/components/reports/job-details";
+import { ReportFilters, type FilterControl } from "@/components/reports/report-filters";
+import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
+import { PageHeader } from "@/components/shell/page-header";
+import { cn } from "@/components/ui/cn";
+import { ErrorState } from "@/components/ui/error-state";
+import { formatMoney, formatNumber } from "@/lib/format";
+import { useServicedJobReport, type ReportInterval } from "@/lib/query/reports";
+import { useServicedJobs, type ServicedJobFilterValues } from "@/lib/query/serviced-jobs";
+import { parseIntParam, useUrlState } from "@/lib/query/url-state";
+
+/**
+ * Jobs report: completed only (the API's default) or all jobs, a service date range; headline
+ * numbers, money over time and column sums from GET /api/reports/serviced-jobs; the jobs from
+ * GET /api/serviced-jobs a page at a time, each row opening to its line items and payments.
+ */
+
+const URL_DEFAULTS = {
+  only_completed: "true",
+  service_date_range_start: "",
+  service_date_range_end: "",
+  interval: "month",
+  page: "1",
+  limit: "50",
+};
+
+const SERIES = [
+  { key: "total_received", label: "Received", color: "#1f5bc4" },
+  { key: "total_outstanding", label: "Outstanding", color: "#f59e0b" },
+] as const;
+
+export function JobsReport() {
+  const [view, setView] = useUrlState(URL_DEFAULTS);
+  const page = parseIntParam(view.page, 1);
+  const limit = parseIntParam(view.limit, 50, 1, 1000);
+  const interval: ReportInterval = view.interval === "week" ? "week" : "month";
+  const filters: ServicedJobFilterValues = {
+    only_completed: view.only_completed === "false" ? "false" : "true",
+    service_date_range_start: view.service_date_range_start,
+    service_date_range_end: view.service_date_range_end,
+  };
+
+  const report = useServicedJobReport(filters, interval);
+  const jobs = useServicedJobs(filters, page, limit);
+  const data = report.data;
+  const columns = useMemo(() => jobColumns(data), [data]);
+
+  const controls: FilterControl[] = [
+    {
+      kind: "select",
+      key: "only_completed",
+      label: "Jobs",
+      value: filters.only_completed ?? "true",
+      options: [
+        { value: "true", label: "Completed only" },
+        { value: "false", label: "All jobs" },
+      ],
+    },
+    {
+      kind: "date",
+      key: "service_date_range_start",
+      label: "Service from",
+      value: view.service_date_range_start,
+      max: view.service_date_range_end || undefined,
+    },
+    {
+      kind: "date",
+      key: "service_date_range_end",
+      label: "Service to",
+      value: view.service_date_range_end,
+      min: view.service_date_range_start || undefined,
+    },
+  ];
+  const anyFilter =
+    view.only_completed === "false" || Boolean(view.service_date_range_start || view.service_date_range_end);
+
+  const cards: SummaryCard[] = [
+    { key: "job_count", label: "Jobs", value: data?.job_count, display: formatNumber(data?.job_count) },
+    {
+      key: "total",
+      label: "Billed",
+      value: data?.total,
+      display: formatMoney(data?.total),
+      hint: "Line item totals",
+    },
+    {
+      key: "total_received",
+      label: "Received",
+      value: data?.total_received,
+      display: formatMoney(data?.total_received),
+      tone: "good",
+    },
+    {
+      key: "total_outstanding",
+      label: "Outstanding",
+      value: data?.total_outstanding,
+      display: formatMoney(data?.total_outstanding),
+      tone: "warn",
+    },
+  ];
+
+  const overTime = (data?.over_time ?? [])
+    .filter((p) => p.period_start !== null)
+    .map((p) => ({
+      period: p.period_start as string,
+      total_received: p.total_received,
+      total_outstanding: p.total_outstanding,
+    }));
+  const undated = data?.over_time.find((p) => p.period_start === null);
+
+  return (
+    <>
+      <PageHeader
+        title="Jobs"
+        description="Serviced jobs: what was billed, received and is still outstanding."
+        actions={<ExportButton kind="serviced-jobs" filters={filters} />}
+      />
+      <div className="flex flex-col gap-6">
+        <ReportFilters
+          controls={controls}
+          onChange={(key, value) => setView({ [key]: value || null, page: null })}
+          onClear={
+            anyFilter
+              ? () =>
+                  setView({
+                    only_completed: null,
+                    service_date_range_start: null,
+                    service_date_range_end: null,
+                    page: null,
+                  })
+              : undefined
+          }
+        />
+
+        {report.error && !data ? (
+          <ErrorState
+            error={report.error}
+            title="Could not load the report"
+            onRetry={() => report.refetch()}
+          />
+        ) : (
+          <>
+            <SummaryCards cards={cards} loading={report.isFetching} />
+            <ChartCard
+              title="Received and outstanding over time"
+              description={
+                undated
+                  ? `By service date. ${formatNumber(undated.job_count)} jobs without a visit are not in the chart.`
+                  : "By service date."
+              }
+              actions={<IntervalSwitch value={interval} onChange={(next) => setView({ interval: next })} />}
+            >
+              <MoneyTimeChart
+                label={`Received and outstanding per ${interval}`}
+                data={overTime}
+                series={SERIES}
+                granularity={interval}
+              />
+            </ChartCard>
+          </>
+        )}
+
+        <DataTable
+          label="Jobs"
+          columns={columns}
+          data={jobs.data?.data}
+          getRowId={(j) => j.id}
+          isLoading={jobs.isPending}
+          isFetching={jobs.isFetching}
+          error={jobs.error}
+          onRetry={() => jobs.refetch()}
+          emptyState="No jobs match these filters."
+          storageKey="report-jobs"
+          getRowCanExpand={() => true}
+          renderExpandedRow={(row) => <JobDetails job={row.original} />}
+          pagination={{
+            page,
+            pageSize: limit,
+            total: jobs.data?.pagination.total,
+            noun: "jobs",
+            onChange: (nextPage, nextLimit) => setView({ page: nextPage, limit: nextLimit }),
+          }}
+        />
+      </div>
+    </>
+  );
+}
+
+/** Week / month, as a pair of radio buttons. */
+function IntervalSwitch({
+  value,
+  onChange,
+}: {
+  value: ReportInterval;
+  onChange: (v: ReportInterval) => void;
+}) {
+  const options: { value: ReportInterval; label: string }[] = [
+    { value: "week", label: "Week" },
+    { value: "month", label: "Month" },
+  ];
+  return (
+    <div role="radiogroup" aria-label="Period" className="inline-flex rounded-md bg-slate-100 p-0.5">
+      {options.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          role="radio"
+          aria-checked={value === option.value}
+          onClick={() => onChange(option.value)}
+          className={cn(
+            "rounded px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
+            value === option.value
+              ? "bg-white text-slate-900 shadow-sm"
+              : "text-slate-600 hover:text-slate-900",
+          )}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}

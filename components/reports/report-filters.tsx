@@ -1,0 +1,70 @@
+"use client";
+
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Select, type SelectOption } from "@/components/ui/select";
+
+/**
+ * The filter bar of a report: labelled controls that wrap on narrow screens, and "Clear filters"
+ * when any is set. Each control is described by a small spec so the two reports share the look.
+ */
+
+export type FilterControl =
+  | { kind: "date"; key: string; label: string; value: string; max?: string; min?: string }
+  | {
+      kind: "select";
+      key: string;
+      label: string;
+      value: string;
+      options: readonly SelectOption[];
+      /** The "no filter" choice; omit for a select that always has a value. */
+      placeholder?: string;
+    };
+
+interface Props {
+  controls: readonly FilterControl[];
+  onChange: (key: string, value: string) => void;
+  /** Shown when any filter differs from its default. */
+  onClear?: () => void;
+}
+
+export function ReportFilters({ controls, onChange, onClear }: Props) {
+  return (
+    <div
+      role="group"
+      aria-label="Filters"
+      className="grid grid-cols-2 items-end gap-3 sm:grid-cols-3 lg:grid-cols-[repeat(auto-fit,minmax(10.5rem,1fr))]"
+    >
+      {controls.map((control) => (
+        <Field key={control.key} label={control.label} className="min-w-0">
+          {control.kind === "date" ? (
+            <Input
+              type="date"
+              name={control.key}
+              value={control.value}
+              min={control.min}
+              max={control.max}
+              onChange={(e) => onChange(control.key, e.target.value)}
+            />
+          ) : (
+            <Select
+              name={control.key}
+              value={control.value}
+              placeholder={control.placeholder}
+              options={control.options}
+              onChange={(e) => onChange(control.key, e.target.value)}
+            />
+          )}
+        </Field>
+      ))}
+      {onClear ? (
+        <div className="flex items-end">
+          <Button variant="ghost" onClick={onClear}>
+            Clear filters
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

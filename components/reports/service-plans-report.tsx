@@ -1,0 +1,278 @@
+"use client";
+
+import { useMemo } from "react";
+import { MoneyBarChart } from "@/components/charts/money-bar-chart";
+import { DataTable } from "@/components/data-table/data-table";
+import { ChartCard } from "@/components/reports/chart-card";
+import { ExportButton } from "@/components/reports/export-button";
+import { ReportFilters, type FilterControl } from "@/components/reports/report-filters";
+import { servicePlanColumns } from "@/components/reports/service-plan-columns";
+import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
+import { PageHeader } from "@/components/shell/page-header";
+import { ErrorState } from "@/components/ui/error-state";
+import { PLAN_FREQUENCIES } from "@/lib/db/schema/service-plans";
+import { formatMoney, formatNumber, formatPercent } from "@/lib/format";
+import { useServicePlanReport } from "@/lib/query/reports";
+import { useServicePlans, type ServicePlanFilterValues } from "@/lib/query/service-plans";
+import { parseIntParam, useUrlState } from "@/lib/query/url-state";
+
+/**
+ * Service plans report: the API's filters in the URL; headline numbers, charts and column sums
+ * from GET /api/reports/service-plans (the whole filtered set); the plans themselves from
+ * GET /api/service-plans, a page at a time; the CSV export of the filtered set.
+ */
+
+const URL_DEFAULTS = {
+  created_at_range_start: "",
+  created_at_range_end: "",
+  frequency: "",
+  service_type: "",
+  sold_by_user_id: "",
+  status: "",
+  page: "1",
+  limit: "50",
+};
+const FILTER_KEYS = [
+  "created_at_range_start",
+  "created_at_range_end",
+  "frequency",
+  "service_type",
+  "sold_by_user_id",
+  "status",
+] as const;
+
+const SERIES = [
+  { key: "sale_value", label: "Sale value", color: "#93b4ec" },
+  { key: "total_received", label: "Received", color: "#1f5bc4" },
+] as const;
+
+export function ServicePlansReport() {
+  const [view, setView] = useUrlState(URL_DEFAULTS);
+  const page = parseIntParam(view.page, 1);
+  const limit = parseIntParam(view.limit, 50, 1, 1000);
+  // Query keys hash the values, so a new object per render does not refetch anything.
+  const filters: ServicePlanFilterValues = Object.fromEntries(FILTER_KEYS.map((k) => [k, view[k]]));
+
+  const report = useServicePlanReport(filters);
+  // The choices of "Service type" and "Sold by": every value in the company, from the report
+  // without filters (the filtered report would only list the chosen one).
+  const choices = useServicePlanReport({});
+  const plans = useServicePlans(filters, page, limit);
+  const data = report.data;
+
+  const columns = useMemo(() => servicePlanColumns(data), [data]);
+
+  const controls: FilterControl[] = [
+    {
+      kind: "date",
+      key: "created_at_range_start",
+      label: "Created from",
+      value: view.created_at_range_start,
+      max: view.created_at_range_end || undefined,
+    },
+    {
+      kind: "date",
+      key: "created_at_range_end",
+      label: "Created to",
+      value: view.created_at_range_end,
+      min: view.created_at_range_start || undefined,
+    },
+    {
+      kind: "select",
+      key: "frequency",
+      label: "Frequency",
+      value: view.frequency,
+      placeholder: "All frequencies",
+      options: PLAN_FREQUENCIES.map((f) => ({ value: f, label: f })),
+    },
+    {
+      kind: "select",
+      key: "service_type",
+      label: "Service type",
+      value: view.service_type,
+      placeholder: "All service types",
+      options: withSelected(
+        (choices.data?.by_service_type ?? [])
+          .filter((s) => s.service_type)
+          .map((s) => ({ value: s.service_type, label: s.service_type }))
+          .sort((a, b) => a.label.localeCompare(b.label)),
+        view.service_type,
+      ),
+    },
+    {
+      kind: "select",
+      key: "sold_by_user_id",
+      label: "Sold by",
+      value: view.sold_by_user_id,
+      placeholder: "Everyone",
+      options: withSelected(
+        (choices.data?.by_sales_rep ?? [])
+          .filter((r) => r.sold_by.user_id)
+          .map((r) => ({ value: r.sold_by.user_id, label: r.sold_by.name || r.sold_by.email }))
+          .sort((a, b) => a.label.localeCompare(b.label)),
+        view.sold_by_user_id,
+      ),
+    },
+    {
+      kind: "select",
+      key: "status",
+      label: "Status",
+      value: view.status,
+      placeholder: "Active and inactive",
+      options: [
+        { value: "active", label: "Active" },
+        { value: "inactive", label: "Inactive" },
+      ],
+    },
+  ];
+  const anyFilter = FILTER_KEYS.some((k) => view[k]);
+
+  const cards: SummaryCard[] = [
+    { key: "plan_count", label: "Plans", value: data?.plan_count, display: formatNumber(data?.plan_count) },
+    {
+      key: "sale_value",
+      label: "Sale value",
+      value: data?.sale_value,
+      display: formatMoney(data?.sale_value),
+    },
+    {
+      key: "total_received",
+      label: "Received",
+      value: data?.total_received,
+      display: formatMoney(data?.total_received),
+      tone: "good",
+    },
+    {
+      key: "collection_rate",
+      label: "Collection rate",
+      value: data?.collection_rate,
+      display: formatPercent(data?.collection_rate),
+      hint: "Received ÷ sale value",
+    },
+    {
+      key: "num_completed_jobs",
+      label: "Completed jobs",
+      value: data?.num_completed_jobs,
+      display: formatNumber(data?.num_completed_jobs),
+    },
+    {
+      key: "num_scheduled_jobs",
+      label: "Scheduled jobs",
+      value: data?.num_scheduled_jobs,
+      display: formatNumber(data?.num_scheduled_jobs),
+      hint: "Including completed",
+    },
+    {
+      key: "num_pending_jobs",
+      label: "Pending jobs",
+      value: data?.num_pending_jobs,
+      display: formatNumber(data?.num_pending_jobs),
+      hint: "Planned, not yet scheduled",
+      tone: "warn",
+    },
+  ];
+
+  const byFrequency = (data?.by_frequency ?? []).map((f) => ({
+    name: f.frequency,
+    sale_value: f.sale_value,
+    total_received: f.total_received,
+  }));
+  const byServiceType = (data?.by_service_type ?? []).map((s) => ({
+    name: s.service_type || "(none)",
+    sale_value: s.sale_value,
+    total_received: s.total_received,
+  }));
+  const leaderboard = (data?.by_sales_rep ?? []).slice(0, 10).map((r) => ({
+    name: r.sold_by.name || r.sold_by.email || "(nobody)",
+    total_received: r.total_received,
+    sale_value: r.sale_value,
+  }));
+
+  return (
+    <>
+      <PageHeader
+        title="Service plans"
+        description="Plan revenue and jobs for every plan matching the filters."
+        actions={<ExportButton kind="service-plans" filters={filters} />}
+      />
+      <div className="flex flex-col gap-6">
+        <ReportFilters
+          controls={controls}
+          onChange={(key, value) => setView({ [key]: value || null, page: null })}
+          onClear={
+            anyFilter
+              ? () => setView(Object.fromEntries([...FILTER_KEYS, "page"].map((k) => [k, null])))
+              : undefined
+          }
+        />
+
+        {report.error && !data ? (
+          <ErrorState
+            error={report.error}
+            title="Could not load the report"
+            onRetry={() => report.refetch()}
+          />
+        ) : (
+          <>
+            <SummaryCards cards={cards} loading={report.isFetching} />
+            <div className="grid gap-4 xl:grid-cols-2">
+              <ChartCard title="Sale value and received by frequency">
+                <MoneyBarChart
+                  label="Sale value and received by frequency"
+                  data={byFrequency}
+                  series={SERIES}
+                />
+              </ChartCard>
+              <ChartCard title="By service type">
+                <MoneyBarChart
+                  label="Sale value and received by service type"
+                  data={byServiceType}
+                  series={SERIES}
+                  layout="horizontal"
+                />
+              </ChartCard>
+              <ChartCard
+                title="Sales rep leaderboard"
+                description="By money collected"
+                className="xl:col-span-2"
+              >
+                <MoneyBarChart
+                  label="Sales reps by money collected"
+                  data={leaderboard}
+                  series={[SERIES[1], SERIES[0]]}
+                  layout="horizontal"
+                />
+              </ChartCard>
+            </div>
+          </>
+        )}
+
+        <DataTable
+          label="Service plans"
+          columns={columns}
+          data={plans.data?.data}
+          getRowId={(p) => p.id}
+          isLoading={plans.isPending}
+          isFetching={plans.isFetching}
+          error={plans.error}
+          onRetry={() => plans.refetch()}
+          emptyState="No service plans match these filters."
+          storageKey="report-service-plans"
+          pagination={{
+            page,
+            pageSize: limit,
+            total: plans.data?.pagination.total,
+            noun: "plans",
+            onChange: (nextPage, nextLimit) => setView({ page: nextPage, limit: nextLimit }),
+          }}
+        />
+      </div>
+    </>
+  );
+}
+
+/** Keeps the selected value among the choices even before (or without) the choices loading. */
+function withSelected(options: { value: string; label: string }[], selected: string) {
+  if (!selected || options.some((o) => o.value === selected)) return options;
+  return [{ value: selected, label: selected }, ...options];
+}

@@ -1,0 +1,106 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { API_VERSION, ApiClientError, apiFetch, buildQuery, type FieldDetail } from "@/lib/query/api-client";
+import { servicePlanFilterQuery, type ServicePlanFilterValues } from "@/lib/query/service-plans";
+import { servicedJobFilterQuery, type ServicedJobFilterValues } from "@/lib/query/serviced-jobs";
+import type {
+  ReportInterval,
+  ServicePlanReport,
+  ServicePlanReportResponse,
+  ServicedJobReport,
+  ServicedJobReportResponse,
+} from "@/lib/schemas/reports";
+
+/**
+ * The report pages' totals, breakdowns and CSV exports. Every number shown comes from the
+ * aggregate endpoints, which count the whole filtered set in the database — never a sum over
+ * the page of rows the browser happens to hold.
+ */
+
+export type { ReportInterval, ServicePlanReport, ServicedJobReport };
+
+export const reportKeys = {
+  all: ["reports"] as const,
+  servicePlans: (filters: ServicePlanFilterValues) =>
+    ["reports", "service-plans", servicePlanFilterQuery(filters)] as const,
+  servicedJobs: (filters: ServicedJobFilterValues, interval: ReportInterval) =>
+    ["reports", "serviced-jobs", servicedJobFilterQuery(filters), interval] as const,
+};
+
+export function useServicePlanReport(filters: ServicePlanFilterValues) {
+  return useQuery<ServicePlanReport>({
+    queryKey: reportKeys.servicePlans(filters),
+    queryFn: ({ signal }) =>
+      apiFetch<ServicePlanReportResponse>("/reports/service-plans", {
+        query: servicePlanFilterQuery(filters),
+        signal,
+      }).then((r) => r.data),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useServicedJobReport(filters: ServicedJobFilterValues, interval: ReportInterval) {
+  return useQuery<ServicedJobReport>({
+    queryKey: reportKeys.servicedJobs(filters, interval),
+    queryFn: ({ signal }) =>
+      apiFetch<ServicedJobReportResponse>("/reports/serviced-jobs", {
+        query: { ...servicedJobFilterQuery(filters), interval },
+        signal,
+      }).then((r) => r.data),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Downloads a CSV export of the filtered set. The API wants the version header, which a plain
+ * link cannot send, so the file is fetched and handed to the browser as a download.
+ */
+export async function downloadCsv(
+  kind: "service-plans" | "serviced-jobs",
+  filters: ServicePlanFilterValues | ServicedJobFilterValues,
+): Promise<void> {
+  const query =
+    kind === "service-plans"
+      ? servicePlanFilterQuery(filters as ServicePlanFilterValues)
+      : servicedJobFilterQuery(filters as ServicedJobFilterValues);
+  let response: Response;
+  try {
+    response = await fetch(`/api/reports/${kind}/export${buildQuery(query)}`, {
+      headers: { "service-api-version": API_VERSION, accept: "text/csv" },
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiClientError(
+      0,
+      "Cannot reach the server. Check your connection and try again.",
+      "NETWORK_ERROR",
+    );
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as {
+      message?: string;
+      error_code?: string;
+      details?: FieldDetail[];
+    };
+    throw new ApiClientError(
+      response.status,
+      body.message ?? `Export failed (${response.status})`,
+      body.error_code,
+      Array.isArray(body.details) ? body.details : [],
+    );
+  }
+  const blob = await response.blob();
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+  const filename = named ? decodeURIComponent(named) : `${kind}-${new Date().toISOString().slice(0, 10)}.csv`;
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser a moment to start the download before the blob goes away.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

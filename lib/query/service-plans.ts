@@ -1,0 +1,58 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { apiFetch, type QueryValue } from "@/lib/query/api-client";
+import type { ListServicePlansResponse, ServicePlan } from "@/lib/schemas/service-plans";
+
+/**
+ * TanStack Query hooks for the service plans report's table, over `GET /api/service-plans`.
+ * The filters are the API's own parameter names, so the page, the report endpoint and the CSV
+ * export all receive the very same query.
+ */
+
+export type { ServicePlan };
+
+/** The filters of GET /api/service-plans as the page holds them (strings from the URL; "" = none). */
+export interface ServicePlanFilterValues {
+  created_at_range_start?: string;
+  created_at_range_end?: string;
+  frequency?: string;
+  service_type?: string;
+  sold_by_user_id?: string;
+  status?: string;
+}
+
+export const SERVICE_PLAN_FILTER_KEYS = [
+  "created_at_range_start",
+  "created_at_range_end",
+  "frequency",
+  "service_type",
+  "sold_by_user_id",
+  "status",
+] as const satisfies readonly (keyof ServicePlanFilterValues)[];
+
+/** The filters as query parameters, empty ones left out. */
+export function servicePlanFilterQuery(filters: ServicePlanFilterValues): Record<string, QueryValue> {
+  const out: Record<string, QueryValue> = {};
+  for (const key of SERVICE_PLAN_FILTER_KEYS) if (filters[key]) out[key] = filters[key];
+  return out;
+}
+
+export const servicePlanKeys = {
+  all: ["service-plans"] as const,
+  list: (filters: ServicePlanFilterValues, page: number, limit: number) =>
+    ["service-plans", "list", servicePlanFilterQuery(filters), page, limit] as const,
+};
+
+export function useServicePlans(filters: ServicePlanFilterValues, page: number, limit: number) {
+  return useQuery({
+    queryKey: servicePlanKeys.list(filters, page, limit),
+    queryFn: ({ signal }) =>
+      apiFetch<ListServicePlansResponse>("/service-plans", {
+        query: { ...servicePlanFilterQuery(filters), page, limit },
+        signal,
+      }),
+    // The previous page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+}

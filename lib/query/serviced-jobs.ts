@@ -1,0 +1,58 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { apiFetch, type QueryValue } from "@/lib/query/api-client";
+import type { ListServicedJobsResponse, ServicedJob } from "@/lib/schemas/serviced-jobs";
+
+/**
+ * TanStack Query hooks for the jobs report's table, over `GET /api/serviced-jobs`. Filters use
+ * the API's parameter names, shared with the report endpoint and the CSV export.
+ */
+
+export type { ServicedJob };
+export type JobLineItem = ServicedJob["line_items"][number];
+export type JobPayment = ServicedJob["payments"][number];
+
+/** The filters of GET /api/serviced-jobs as the page holds them ("" = none). */
+export interface ServicedJobFilterValues {
+  /** "true" (the API's default) or "false". */
+  only_completed?: string;
+  service_date_range_start?: string;
+  service_date_range_end?: string;
+}
+
+export const SERVICED_JOB_FILTER_KEYS = [
+  "only_completed",
+  "service_date_range_start",
+  "service_date_range_end",
+] as const satisfies readonly (keyof ServicedJobFilterValues)[];
+
+export function servicedJobFilterQuery(filters: ServicedJobFilterValues): Record<string, QueryValue> {
+  const out: Record<string, QueryValue> = {};
+  for (const key of SERVICED_JOB_FILTER_KEYS) if (filters[key]) out[key] = filters[key];
+  return out;
+}
+
+export const servicedJobKeys = {
+  all: ["serviced-jobs"] as const,
+  list: (filters: ServicedJobFilterValues, page: number, limit: number) =>
+    ["serviced-jobs", "list", servicedJobFilterQuery(filters), page, limit] as const,
+};
+
+export function useServicedJobs(filters: ServicedJobFilterValues, page: number, limit: number) {
+  return useQuery({
+    queryKey: servicedJobKeys.list(filters, page, limit),
+    queryFn: ({ signal }) =>
+      apiFetch<ListServicedJobsResponse>("/serviced-jobs", {
+        query: { ...servicedJobFilterQuery(filters), page, limit },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The customer's display name: company, else first and last name. */
+export function customerName(customer: ServicedJob["customer"]): string {
+  const person = `${customer.first_name} ${customer.last_name}`.trim();
+  return customer.company_name || person || customer.id;
+}
