@@ -31,7 +31,7 @@ const list = (key: string, query = "") =>
   call<ListBody>(listCustomersRoute, apiRequest(`/customers${query}`, { key }));
 const getOne = (key: string, id: string) =>
   call(getCustomerRoute, apiRequest(`/customers/${encodeURIComponent(id)}`, { key }), { id });
-const ids = (res: { body: ListBody }) => res.body.data.map((c) => c.id);
+const ids = (res: { body: ListBody }) => res.body.data.map((c) => c.id as string);
 const fields = (res: { body: unknown }) => ((res.body as ErrorBody).details ?? []).map((d) => d.field).sort();
 
 /** A stored customer with a chosen creation time (the API always stamps "now"). */

@@ -30,7 +30,7 @@ const list = (key: string, query = "") =>
   call<ListBody>(listLeadsRoute, apiRequest(`/leads${query}`, { key }));
 const getOne = (key: string, id: string) =>
   call(getLeadRoute, apiRequest(`/leads/${encodeURIComponent(id)}`, { key }), { id });
-const ids = (res: { body: ListBody }) => res.body.data.map((l) => l.id);
+const ids = (res: { body: ListBody }) => res.body.data.map((l) => l.id as string);
 const fields = (res: { body: unknown }) => ((res.body as ErrorBody).details ?? []).map((d) => d.field).sort();
 
 /** A stored lead with a chosen creation time (the API always stamps "now"). */
