@@ -120,10 +120,10 @@ export function errorExample(error: DocumentedError, endpoint?: EndpointSpec): R
       return coded(error, "Send the request body as JSON with Content-Type: application/json");
     case "PAYLOAD_TOO_LARGE":
       return coded(error, "The request body must not be larger than 1 MiB (1048576 bytes)");
-    case "VALIDATION_ERROR":
-      return coded(error, "Invalid value for limit", {
-        details: [{ field: "limit", message: "limit must be at most 1000" }],
-      });
+    case "VALIDATION_ERROR": {
+      const [field, message] = validationExample(endpoint);
+      return coded(error, `Invalid value for ${field}`, { details: [{ field, message }] });
+    }
     case "CONFLICT":
       return coded(error, "The request conflicts with existing data");
     case "NOT_FOUND":
@@ -139,6 +139,18 @@ export function errorExample(error: DocumentedError, endpoint?: EndpointSpec): R
     default:
       return coded(error, ERROR_DESCRIPTIONS[error]);
   }
+}
+
+/** A bad field this endpoint could really report: a page size, an email, the id, or its first input. */
+function validationExample(endpoint?: EndpointSpec): [string, string] {
+  const query = Object.keys(endpoint?.query?.shape ?? {});
+  const body = endpoint?.body?.schema;
+  const bodyFields = body && "shape" in body ? Object.keys(body.shape as object) : [];
+  if (query.includes("limit")) return ["limit", "limit must be at most 1000"];
+  if (bodyFields.includes("email")) return ["email", "must be a valid email address"];
+  if (endpoint?.params) return ["id", "must not be empty"];
+  const first = bodyFields[0] ?? query[0] ?? "limit";
+  return [first, "Invalid input"];
 }
 
 export const errorDescription = (error: DocumentedError) => ERROR_DESCRIPTIONS[error];
