@@ -1,0 +1,15 @@
+import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
+import { csvAttachment } from "@/lib/domain/reports/csv";
+import { exportServicedJobsCsv } from "@/lib/domain/reports/exports";
+import { getServicedJobsExportQuerySchema } from "@/lib/schemas/reports";
+
+// GET /api/reports/serviced-jobs/export – the filtered serviced jobs as a streamed CSV file
+export const GET = apiRoute({
+  // The list endpoint's scopes: leads:read keeps keys of the original interface working.
+  scopes: ["jobs:read", "leads:read"],
+  scopeNamed: "leads:read",
+  query: getServicedJobsExportQuerySchema,
+  handler: async ({ ctx, query }) => csvAttachment(await exportServicedJobsCsv({ ctx, input: query })),
+});
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

@@ -1,0 +1,70 @@
+import { sql } from "drizzle-orm";
+import type { RequestContext } from "@/lib/api/handler";
+import { queryRows } from "@/lib/db/client";
+import { paginationOf } from "@/lib/schemas/common";
+import type { GetPinsQuery, ListPinsResponse, Pin } from "@/lib/schemas/pins";
+import { allOf, isoUtc, toNumber } from "@/lib/domain/reports/sql";
+
+interface PinRow extends Record<string, unknown> {
+  id: string;
+  created_at: string;
+  latitude: number;
+  longitude: number;
+  user_id: string;
+  user_email: string | null;
+  user_name: string | null;
+  pin_type_id: string;
+  pin_type_color: string;
+  pin_type_label: string;
+}
+
+function toPin(row: PinRow): Pin {
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    created_by: { email: row.user_email ?? "", name: row.user_name ?? "", user_id: row.user_id },
+    location: [toNumber(row.latitude), toNumber(row.longitude)],
+    pin_type: { id: row.pin_type_id, color: row.pin_type_color, label: row.pin_type_label },
+  };
+}
+
+/** GET /pins: a page of the company's pins, newest first, optionally of one type or creator. */
+export async function listPins({
+  ctx,
+  input,
+}: {
+  ctx: Pick<RequestContext, "db" | "companyId">;
+  input: GetPinsQuery;
+}): Promise<ListPinsResponse> {
+  const { page, limit } = input;
+  const where = allOf([
+    sql`p.company_id = ${ctx.companyId}`,
+    input.pin_type_id !== undefined && sql`p.pin_type_id = ${input.pin_type_id}`,
+    input.user_id !== undefined && sql`p.created_by = ${input.user_id}`,
+  ]);
+  // The page is cut from the pins index first; its type and creator are joined to those rows only.
+  const [rows, [counted]] = await Promise.all([
+    queryRows<PinRow>(
+      ctx.db,
+      sql`select page.id, ${isoUtc(sql`page.created_at`)} as created_at, page.latitude, page.longitude,
+        page.created_by as user_id, u.email as user_email, u.name as user_name,
+        t.id as pin_type_id, t.color as pin_type_color, t.label as pin_type_label
+      from (
+        select p.company_id, p.id, p.created_at, p.latitude, p.longitude, p.created_by, p.pin_type_id
+        from pins p
+        where ${where}
+        order by p.created_at desc, p.id desc
+        limit ${limit} offset ${(page - 1) * limit}
+      ) page
+      join pin_types t on t.company_id = page.company_id and t.id = page.pin_type_id
+      left join users u on u.company_id = page.company_id and u.id = page.created_by
+      order by page.created_at desc, page.id desc`,
+    ),
+    queryRows<{ total: number }>(ctx.db, sql`select count(*)::int as total from pins p where ${where}`),
+  ]);
+  return {
+    status: "success",
+    data: rows.map(toPin),
+    pagination: paginationOf(input, toNumber(counted?.total)),
+  };
+}

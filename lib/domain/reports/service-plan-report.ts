@@ -1,0 +1,126 @@
+import { sql } from "drizzle-orm";
+import type { RequestContext } from "@/lib/api/handler";
+import { queryRows } from "@/lib/db/client";
+import { PLAN_FREQUENCIES, type PlanFrequency } from "@/lib/db/schema/service-plans";
+import { cents } from "@/lib/schemas/common";
+import type {
+  GetServicePlanReportQuery,
+  ServicePlanReport,
+  ServicePlanReportResponse,
+} from "@/lib/schemas/reports";
+import { planFilterSql } from "@/lib/domain/service-plans/filters";
+import { planNumbersCtes } from "@/lib/domain/service-plans/numbers";
+import { toNumber } from "./sql";
+
+interface GroupRow extends Record<string, unknown> {
+  /** grouping(frequency, service type or "", sold_by): 7 the whole set, 3 by frequency, 5 by type, 6 by seller. */
+  grouping: number;
+  frequency: PlanFrequency | null;
+  service_type: string | null;
+  sold_by: string | null;
+  sold_by_name: string | null;
+  sold_by_email: string | null;
+  plan_count: number | string;
+  sale_value: number | string | null;
+  total_received: number | string | null;
+  num_completed_jobs: number | string | null;
+  num_scheduled_jobs: number | string | null;
+  num_pending_jobs: number | string | null;
+}
+
+type PlanTotals = Omit<ServicePlanReport, "by_frequency" | "by_service_type" | "by_sales_rep">;
+
+/** received / sale value, 4 decimals; 0 when there is no sale value. */
+export function collectionRate(received: number, saleValue: number): number {
+  return saleValue > 0 ? Math.round((received / saleValue) * 10_000) / 10_000 : 0;
+}
+
+function totals(row: GroupRow | undefined): PlanTotals {
+  const saleValue = cents(toNumber(row?.sale_value));
+  const received = cents(toNumber(row?.total_received));
+  return {
+    plan_count: toNumber(row?.plan_count),
+    sale_value: saleValue,
+    total_received: received,
+    collection_rate: collectionRate(received, saleValue),
+    num_completed_jobs: toNumber(row?.num_completed_jobs),
+    num_scheduled_jobs: toNumber(row?.num_scheduled_jobs),
+    num_pending_jobs: toNumber(row?.num_pending_jobs),
+  };
+}
+
+/**
+ * GET /reports/service-plans: the plan numbers (lib/domain/service-plans/numbers.ts) summed over
+ * every plan matching the list's filters, and broken down by frequency, service type and seller,
+ * in one statement (grouping sets over the per-plan numbers).
+ */
+export async function getServicePlanReport({
+  ctx,
+  input,
+}: {
+  ctx: Pick<RequestContext, "db" | "companyId">;
+  input: GetServicePlanReportQuery;
+}): Promise<ServicePlanReportResponse> {
+  const rows = await queryRows<GroupRow>(
+    ctx.db,
+    sql`with plans as (
+      select p.company_id, p.id, p.frequency, p.service_type, p.sold_by, p.total_visits, p.price_per_visit
+      from service_plans p
+      where ${planFilterSql(ctx.companyId, input)}
+    ),
+    ${planNumbersCtes(ctx.companyId, "plans")},
+    groups as (
+      select grouping(p.frequency, coalesce(p.service_type, ''), p.sold_by) as grouping,
+        p.frequency, coalesce(p.service_type, '') as service_type, p.sold_by,
+        count(*) as plan_count,
+        sum(n.sale_value) as sale_value,
+        sum(n.total_received) as total_received,
+        sum(n.num_completed_jobs) as num_completed_jobs,
+        sum(n.num_scheduled_jobs) as num_scheduled_jobs,
+        sum(n.num_pending_jobs) as num_pending_jobs
+      from plans p
+      join plan_numbers n on n.plan_id = p.id
+      group by grouping sets ((), (p.frequency), (coalesce(p.service_type, '')), (p.sold_by))
+    )
+    select g.grouping::int as grouping, g.frequency, g.service_type, g.sold_by,
+      u.name as sold_by_name, u.email as sold_by_email,
+      g.plan_count::int as plan_count, g.sale_value::float8 as sale_value,
+      g.total_received::float8 as total_received,
+      g.num_completed_jobs::float8 as num_completed_jobs, g.num_scheduled_jobs::float8 as num_scheduled_jobs,
+      g.num_pending_jobs::float8 as num_pending_jobs
+    from groups g
+    left join users u on u.company_id = ${ctx.companyId} and u.id = g.sold_by`,
+  );
+  const of = (grouping: number) => rows.filter((r) => toNumber(r.grouping) === grouping);
+  const byFrequency = of(3)
+    .map((r) => ({ frequency: r.frequency as PlanFrequency, ...totals(r) }))
+    .sort((a, b) => PLAN_FREQUENCIES.indexOf(a.frequency) - PLAN_FREQUENCIES.indexOf(b.frequency));
+  const byServiceType = of(5)
+    .map((r) => ({ service_type: r.service_type ?? "", ...totals(r) }))
+    .sort(
+      (a, b) =>
+        b.sale_value - a.sale_value ||
+        (a.service_type < b.service_type ? -1 : a.service_type > b.service_type ? 1 : 0),
+    );
+  const bySalesRep = of(6)
+    .map((r) => ({
+      sold_by: { email: r.sold_by_email ?? "", name: r.sold_by_name ?? "", user_id: r.sold_by ?? "" },
+      ...totals(r),
+    }))
+    .sort(
+      (a, b) =>
+        b.total_received - a.total_received ||
+        b.sale_value - a.sale_value ||
+        (a.sold_by.name < b.sold_by.name ? -1 : a.sold_by.name > b.sold_by.name ? 1 : 0) ||
+        (a.sold_by.user_id < b.sold_by.user_id ? -1 : 1),
+    );
+  return {
+    status: "success",
+    data: {
+      ...totals(of(7)[0]),
+      by_frequency: byFrequency,
+      by_service_type: byServiceType,
+      by_sales_rep: bySalesRep,
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { sql, type SQL } from "drizzle-orm";
+
+/*
+ * Small SQL helpers shared by the plan, job and pin queries. Timestamps are formatted by the
+ * database so that both drivers (pg and PGlite) hand back the same strings, whatever their
+ * type parsers do with timestamptz.
+ */
+
+/** A timestamptz as ISO 8601 in UTC with milliseconds (`2026-03-31T09:30:00.000Z`); null stays null. */
+export function isoUtc(expression: SQL): SQL {
+  return sql`to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** A timestamptz with microseconds: an exact keyset cursor (JavaScript dates stop at milliseconds). */
+export function cursorUtc(expression: SQL): SQL {
+  return sql`to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/** A timestamp parameter (ISO text cast by the database: no driver-specific Date handling). */
+export function timestampParam(date: Date | string): SQL {
+  return sql`${typeof date === "string" ? date : date.toISOString()}::timestamptz`;
+}
+
+/** An identifier or alias written by our own code (never user input). */
+export const ident = (name: string): SQL => sql.raw(name);
+
+/** Keyset position in a `created_at desc, id desc` order. */
+export interface CreatedCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** Rows strictly after the cursor in `created_at desc, id desc` order. */
+export function afterCreatedCursor(alias: string, cursor: CreatedCursor | undefined): SQL {
+  if (!cursor) return sql`true`;
+  return sql`(${ident(alias)}.created_at, ${ident(alias)}.id) < (${timestampParam(cursor.createdAt)}, ${cursor.id})`;
+}
+
+/** `where` conditions joined by `and` (an empty list is `true`). */
+export function allOf(conditions: (SQL | undefined | false)[]): SQL {
+  const present = conditions.filter((c): c is SQL => Boolean(c));
+  return present.length === 0 ? sql`true` : sql.join(present, sql` and `);
+}
+
+/** A count or sum handed back as text or bigint by one driver and as a number by the other. */
+export function toNumber(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  return typeof value === "number" ? value : Number(value);
+}

@@ -1,0 +1,129 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { RequestContext } from "@/lib/api/handler";
+import { queryRows } from "@/lib/db/client";
+import { cents, paginationOf } from "@/lib/schemas/common";
+import type {
+  GetServicePlansQuery,
+  ListServicePlansResponse,
+  ServicePlan,
+  ServicePlanFilters,
+} from "@/lib/schemas/service-plans";
+import {
+  afterCreatedCursor,
+  cursorUtc,
+  isoUtc,
+  toNumber,
+  type CreatedCursor,
+} from "@/lib/domain/reports/sql";
+import { planFilterSql } from "./filters";
+import { planNumbersCtes, serviceFrequencyName } from "./numbers";
+
+/** One plan row with its numbers, as the database answers it. */
+export interface PlanRow extends Record<string, unknown> {
+  id: string;
+  active: boolean;
+  created_at: string;
+  cursor_created_at: string;
+  start_date: string | null;
+  frequency: string;
+  custom_frequency_label: string | null;
+  service_type: string | null;
+  customer_id: string;
+  customer_company_name: string | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  sold_by_id: string | null;
+  sold_by_email: string | null;
+  sold_by_name: string | null;
+  num_completed_jobs: number;
+  num_scheduled_jobs: number;
+  num_pending_jobs: number;
+  sale_value: number | string;
+  total_received: number | string;
+}
+
+export interface PlanWindow {
+  limit: number;
+  offset?: number;
+  /** Keyset: only plans after this one in the list order (the export's batches). */
+  after?: CreatedCursor;
+}
+
+/**
+ * The plans matching the filters, in the list order (created_at desc, id desc), one window of
+ * them, each with its customer, seller and numbers. The window is cut first, so the numbers
+ * are computed for its plans only.
+ */
+export function plansWithNumbersSql(companyId: string, filters: ServicePlanFilters, window: PlanWindow): SQL {
+  return sql`with plans as (
+    select p.company_id, p.id, p.active, p.created_at, p.start_date, p.frequency, p.custom_frequency_label,
+      p.service_type, p.customer_id, p.sold_by, p.total_visits, p.price_per_visit
+    from service_plans p
+    where ${planFilterSql(companyId, filters)} and ${afterCreatedCursor("p", window.after)}
+    order by p.created_at desc, p.id desc
+    limit ${window.limit} offset ${window.offset ?? 0}
+  ),
+  ${planNumbersCtes(companyId, "plans")}
+  select p.id, p.active, ${isoUtc(sql`p.created_at`)} as created_at,
+    ${cursorUtc(sql`p.created_at`)} as cursor_created_at, ${isoUtc(sql`p.start_date`)} as start_date,
+    p.frequency, p.custom_frequency_label, p.service_type,
+    p.customer_id, c.company_name as customer_company_name, c.first_name as customer_first_name,
+    c.last_name as customer_last_name,
+    u.id as sold_by_id, u.email as sold_by_email, u.name as sold_by_name,
+    n.num_completed_jobs, n.num_scheduled_jobs, n.num_pending_jobs,
+    n.sale_value::float8 as sale_value, n.total_received::float8 as total_received
+  from plans p
+  join plan_numbers n on n.plan_id = p.id
+  left join customers c on c.company_id = p.company_id and c.id = p.customer_id
+  left join users u on u.company_id = p.company_id and u.id = p.sold_by
+  order by p.created_at desc, p.id desc`;
+}
+
+export function toServicePlan(row: PlanRow): ServicePlan {
+  return {
+    id: row.id,
+    active: row.active,
+    created_at: row.created_at,
+    customer: {
+      id: row.customer_id,
+      company_name: row.customer_company_name ?? "",
+      first_name: row.customer_first_name ?? "",
+      last_name: row.customer_last_name ?? "",
+    },
+    num_completed_jobs: toNumber(row.num_completed_jobs),
+    num_pending_jobs: toNumber(row.num_pending_jobs),
+    num_scheduled_jobs: toNumber(row.num_scheduled_jobs),
+    sale_value: cents(toNumber(row.sale_value)),
+    service_frequency: serviceFrequencyName(row.frequency, row.custom_frequency_label),
+    service_type: row.service_type ?? "",
+    sold_by: { email: row.sold_by_email ?? "", name: row.sold_by_name ?? "", user_id: row.sold_by_id ?? "" },
+    start_date: row.start_date,
+    total_received: cents(toNumber(row.total_received)),
+  };
+}
+
+/** GET /service-plans: a page of the company's plans, newest first, with the exact total. */
+export async function listServicePlans({
+  ctx,
+  input,
+}: {
+  ctx: Pick<RequestContext, "db" | "companyId">;
+  input: GetServicePlansQuery;
+}): Promise<ListServicePlansResponse> {
+  const { page, limit } = input;
+  const [rows, [counted]] = await Promise.all([
+    queryRows<PlanRow>(
+      ctx.db,
+      plansWithNumbersSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }),
+    ),
+    queryRows<{ total: number }>(
+      ctx.db,
+      sql`select count(*)::int as total from service_plans p where ${planFilterSql(ctx.companyId, input)}`,
+    ),
+  ]);
+  return {
+    status: "success",
+    data: rows.map(toServicePlan),
+    pagination: paginationOf(input, toNumber(counted?.total)),
+  };
+}

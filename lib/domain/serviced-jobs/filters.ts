@@ -1,0 +1,24 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { ServicedJobFilters } from "@/lib/schemas/serviced-jobs";
+import { allOf, ident, timestampParam } from "@/lib/domain/reports/sql";
+import { listableJob } from "./money";
+
+/**
+ * The `where` of the job list, report and export (contract sections 5 and 7): the company,
+ * never quotes nor archived jobs, `Completed` only unless only_completed=false, and the service
+ * date (start of the first visit, kept on jobs.service_date) within the inclusive bounds; a job
+ * without a visit has no service date and so falls out as soon as a bound is given.
+ */
+export function jobFilterSql(companyId: string, filters: ServicedJobFilters, alias = "j"): SQL {
+  const j = ident(alias);
+  return allOf([
+    sql`${j}.company_id = ${companyId}`,
+    listableJob(alias),
+    // A literal, not a parameter: it must match the partial index jobs_completed_created_idx.
+    filters.only_completed && sql`${j}.status = 'Completed'`,
+    filters.service_date_range_start &&
+      sql`${j}.service_date >= ${timestampParam(filters.service_date_range_start)}`,
+    filters.service_date_range_end &&
+      sql`${j}.service_date <= ${timestampParam(filters.service_date_range_end)}`,
+  ]);
+}

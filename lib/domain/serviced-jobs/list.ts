@@ -1,0 +1,194 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { RequestContext } from "@/lib/api/handler";
+import { queryRows } from "@/lib/db/client";
+import { cents, paginationOf } from "@/lib/schemas/common";
+import type { UserRef } from "@/lib/schemas/service-plans";
+import type {
+  GetServicedJobsQuery,
+  ListServicedJobsResponse,
+  ServicedJob,
+  ServicedJobFilters,
+} from "@/lib/schemas/serviced-jobs";
+import {
+  afterCreatedCursor,
+  cursorUtc,
+  isoUtc,
+  toNumber,
+  type CreatedCursor,
+} from "@/lib/domain/reports/sql";
+import { jobFilterSql } from "./filters";
+import { jobMoneyCte } from "./money";
+
+/** One job row with its money and embedded arrays, as the database answers it. */
+export interface JobRow extends Record<string, unknown> {
+  id: string;
+  created_at: string;
+  cursor_created_at: string;
+  service_date: string | null;
+  service_plan_id: string | null;
+  status: ServicedJob["status"];
+  customer_id: string;
+  customer_company_name: string | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  technicians: unknown;
+  line_items: unknown;
+  payments: unknown;
+  line_total: number | string;
+  total_received: number | string;
+  total_outstanding: number | string;
+}
+
+export interface JobWindow {
+  limit: number;
+  offset?: number;
+  /** Keyset: only jobs after this one in the list order (the export's batches). */
+  after?: CreatedCursor;
+}
+
+/**
+ * The technicians of the job row `page`: the assigned user first, then the crew by position
+ * (then crew row id), each user once, at the place of their first appearance.
+ */
+const techniciansSql = sql`(
+  select coalesce(json_agg(json_build_object('email', u.email, 'name', u.name, 'user_id', u.id)
+    order by t.rank), '[]'::json)
+  from (
+    select x.user_id, min(x.rank) as rank
+    from (
+      select page.assigned_to as user_id, 0::bigint as rank where page.assigned_to is not null
+      union all
+      select cr.user_id, row_number() over (order by cr.position, cr.id) as rank
+      from job_crew cr
+      where cr.company_id = page.company_id and cr.job_id = page.id
+    ) x
+    group by x.user_id
+  ) t
+  join users u on u.company_id = page.company_id and u.id = t.user_id
+)`;
+
+const lineItemsSql = sql`(
+  select coalesce(json_agg(json_build_object('id', li.id, 'title', li.title, 'description', li.description,
+    'total_price', li.total_price) order by li.position, li.id), '[]'::json)
+  from job_line_items li
+  where li.company_id = page.company_id and li.job_id = page.id
+)`;
+
+const paymentsSql = sql`(
+  select coalesce(json_agg(json_build_object('id', pay.id, 'amount', pay.amount,
+    'payment_date', ${isoUtc(sql`pay.payment_date`)}, 'payment_method', pay.payment_method,
+    'payment_type', pay.payment_type, 'status', pay.status) order by pay.payment_date nulls last, pay.id), '[]'::json)
+  from job_payments pay
+  where pay.company_id = page.company_id and pay.job_id = page.id
+)`;
+
+/**
+ * The jobs matching the filters, in the list order (created_at desc, id desc), one window of
+ * them, each with its customer, technicians, line items, payments and money. The window is cut
+ * first, so everything else is read for its jobs only.
+ */
+export function jobsWithDetailsSql(
+  companyId: string,
+  filters: ServicedJobFilters,
+  window: JobWindow,
+  options: { details?: boolean } = {},
+): SQL {
+  const details = options.details ?? true;
+  return sql`with page as (
+    select j.company_id, j.id, j.customer_id, j.service_plan_id, j.status, j.service_date, j.created_at,
+      j.assigned_to
+    from jobs j
+    where ${jobFilterSql(companyId, filters)} and ${afterCreatedCursor("j", window.after)}
+    order by j.created_at desc, j.id desc
+    limit ${window.limit} offset ${window.offset ?? 0}
+  ),
+  ${jobMoneyCte(companyId, "page", "page_money")}
+  select page.id, ${isoUtc(sql`page.created_at`)} as created_at,
+    ${cursorUtc(sql`page.created_at`)} as cursor_created_at,
+    ${isoUtc(sql`page.service_date`)} as service_date, page.service_plan_id, page.status,
+    page.customer_id, c.company_name as customer_company_name, c.first_name as customer_first_name,
+    c.last_name as customer_last_name,
+    ${techniciansSql} as technicians,
+    ${details ? lineItemsSql : sql`null`} as line_items,
+    ${details ? paymentsSql : sql`null`} as payments,
+    m.line_total::float8 as line_total, m.received::float8 as total_received,
+    m.outstanding::float8 as total_outstanding
+  from page
+  join page_money m on m.job_id = page.id
+  left join customers c on c.company_id = page.company_id and c.id = page.customer_id
+  order by page.created_at desc, page.id desc`;
+}
+
+/** json columns: parsed by one driver, text from the other. */
+function jsonArray<T>(value: unknown): T[] {
+  if (value === null || value === undefined) return [];
+  const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? (parsed as T[]) : [];
+}
+
+export function technicianList(row: Pick<JobRow, "technicians">): UserRef[] {
+  return jsonArray<UserRef>(row.technicians).map((t) => ({
+    email: t.email ?? "",
+    name: t.name ?? "",
+    user_id: t.user_id,
+  }));
+}
+
+export function toServicedJob(row: JobRow): ServicedJob {
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    customer: {
+      id: row.customer_id,
+      company_name: row.customer_company_name ?? "",
+      first_name: row.customer_first_name ?? "",
+      last_name: row.customer_last_name ?? "",
+    },
+    service_date: row.service_date,
+    service_plan_id: row.service_plan_id,
+    status: row.status,
+    technicians: technicianList(row),
+    line_items: jsonArray<ServicedJob["line_items"][number]>(row.line_items).map((li) => ({
+      id: li.id,
+      title: li.title ?? "",
+      description: li.description ?? "",
+      total_price: cents(li.total_price),
+    })),
+    payments: jsonArray<ServicedJob["payments"][number]>(row.payments).map((p) => ({
+      id: p.id,
+      amount: cents(p.amount),
+      payment_date: p.payment_date ?? null,
+      payment_method: p.payment_method,
+      payment_type: p.payment_type,
+      status: p.status,
+    })),
+    total_received: cents(toNumber(row.total_received)),
+    total_outstanding: cents(toNumber(row.total_outstanding)),
+  };
+}
+
+/** GET /serviced-jobs: a page of the company's jobs, newest first, with the exact filtered total. */
+export async function listServicedJobs({
+  ctx,
+  input,
+}: {
+  ctx: Pick<RequestContext, "db" | "companyId">;
+  input: GetServicedJobsQuery;
+}): Promise<ListServicedJobsResponse> {
+  const { page, limit } = input;
+  const [rows, [counted]] = await Promise.all([
+    queryRows<JobRow>(
+      ctx.db,
+      jobsWithDetailsSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }),
+    ),
+    queryRows<{ total: number }>(
+      ctx.db,
+      sql`select count(*)::int as total from jobs j where ${jobFilterSql(ctx.companyId, input)}`,
+    ),
+  ]);
+  return {
+    status: "success",
+    data: rows.map(toServicedJob),
+    pagination: paginationOf(input, toNumber(counted?.total)),
+  };
+}
