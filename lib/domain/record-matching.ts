@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { escapeLike } from "./normalize";
 
@@ -46,4 +46,14 @@ export function textArray(values: readonly string[]): SQL {
 /** `[latitude, longitude]` when both are known. */
 export function toLocation(latitude: number | null, longitude: number | null): [number, number] | null {
   return latitude == null || longitude == null ? null : [latitude, longitude];
+}
+
+/**
+ * `created_at desc, id desc` spelled as the indexes are built (`desc nulls last`; drizzle's
+ * `.desc()` in an index definition). A bare `desc` means `nulls first` in PostgreSQL, which the
+ * planner cannot serve from those indexes, so it would sort the whole tenant instead. Both
+ * columns are NOT NULL, so the order is the same.
+ */
+export function newestFirst(createdAt: AnyColumn, id: AnyColumn): SQL[] {
+  return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];
 }

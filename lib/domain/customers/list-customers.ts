@@ -1,7 +1,7 @@
-import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { customers } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
-import { containsPattern, textArray } from "@/lib/domain/record-matching";
+import { containsPattern, newestFirst, textArray } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
 import { toCustomer, type CustomerContext } from "./customer-record";
@@ -23,7 +23,7 @@ export async function listCustomers({
       .select()
       .from(customers)
       .where(where)
-      .orderBy(desc(customers.createdAt), desc(customers.id))
+      .orderBy(...newestFirst(customers.createdAt, customers.id))
       .limit(input.limit)
       .offset((input.page - 1) * input.limit),
     ctx.db

@@ -1,9 +1,9 @@
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { customers } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { mergeTags, normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
-import { lockIdentities } from "@/lib/domain/record-matching";
+import { lockIdentities, newestFirst } from "@/lib/domain/record-matching";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { CustomerUpsertResponse, UpsertCustomerBody } from "@/lib/schemas/customers";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
@@ -79,7 +79,7 @@ async function findCustomerToUpdate(
       .select()
       .from(customers)
       .where(and(eq(customers.companyId, companyId), condition))
-      .orderBy(desc(customers.createdAt), desc(customers.id))
+      .orderBy(...newestFirst(customers.createdAt, customers.id))
       .limit(1)
       .for("update");
     return row;

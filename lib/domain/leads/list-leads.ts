@@ -1,7 +1,7 @@
-import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { leads } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
-import { containsPattern, textArray } from "@/lib/domain/record-matching";
+import { containsPattern, newestFirst, textArray } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
 import { toLead, type LeadContext } from "./lead-record";
@@ -23,7 +23,7 @@ export async function listLeads({
       .select()
       .from(leads)
       .where(where)
-      .orderBy(desc(leads.createdAt), desc(leads.id))
+      .orderBy(...newestFirst(leads.createdAt, leads.id))
       .limit(input.limit)
       .offset((input.page - 1) * input.limit),
     ctx.db

@@ -1,9 +1,9 @@
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { mergeTags, normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
-import { lockIdentities } from "@/lib/domain/record-matching";
+import { lockIdentities, newestFirst } from "@/lib/domain/record-matching";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { LeadUpsertResponse, UpsertLeadBody } from "@/lib/schemas/leads";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
@@ -70,7 +70,7 @@ async function findLeadToUpdate(
       .select()
       .from(leads)
       .where(and(eq(leads.companyId, companyId), condition))
-      .orderBy(desc(leads.createdAt), desc(leads.id))
+      .orderBy(...newestFirst(leads.createdAt, leads.id))
       .limit(1)
       .for("update");
     return row;
