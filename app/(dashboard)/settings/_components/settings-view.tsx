@@ -1,0 +1,26 @@
+"use client";
+
+import { NotAllowed } from "@/components/shell/not-allowed";
+import { PageHeader } from "@/components/shell/page-header";
+import { LoadingBlock } from "@/components/ui/spinner";
+import { useSession } from "@/lib/query/session";
+import { ApiKeysSection } from "./api-keys-section";
+import { UsersSection } from "./users-section";
+
+export function SettingsView() {
+  const { data: session } = useSession();
+  if (!session) return <LoadingBlock />;
+  if (!session.can_manage_settings) return <NotAllowed what="Settings" who="administrators" />;
+  return (
+    <>
+      <PageHeader
+        title="Settings"
+        description={`API keys and users of ${session.company.name}. Only administrators see this page.`}
+      />
+      <div className="space-y-8">
+        <ApiKeysSection />
+        <UsersSection currentUserId={session.user.id} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,278 @@
+"use client";
+
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState, errorMessage } from "@/components/ui/error-state";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Notice } from "@/components/ui/notice";
+import { Select } from "@/components/ui/select";
+import { LoadingBlock } from "@/components/ui/spinner";
+import { useToast } from "@/components/ui/toast";
+import { formatDate } from "@/lib/format";
+import { ApiClientError } from "@/lib/query/api-client";
+import { useCreateUser, useSetUserActive, useUsers } from "@/lib/query/settings";
+import { ROLE_LABELS, ROLES } from "@/lib/schemas/session";
+import { createUserBodySchema, PASSWORD_MIN_LENGTH, type UserRecord } from "@/lib/schemas/settings";
+import { SettingsTable, Td, Th } from "./table";
+
+const ROLE_HELP: Record<(typeof ROLES)[number], string> = {
+  admin: "Everything, including users and API keys",
+  manager: "Everything except users and API keys",
+  sales_rep: "Leads and customers, the map",
+  technician: "Customers, jobs and the map (read only)",
+};
+
+export function UsersSection({ currentUserId }: { currentUserId: string }) {
+  const users = useUsers();
+  const setActive = useSetUserActive();
+  const { notify } = useToast();
+  const [adding, setAdding] = useState(false);
+  const [deactivating, setDeactivating] = useState<UserRecord | null>(null);
+
+  function reactivate(user: UserRecord) {
+    setActive.mutate(
+      { id: user.id, active: true },
+      {
+        onSuccess: () =>
+          notify({ title: `${user.name} reactivated`, description: "They can sign in again." }),
+        onError: (error) =>
+          notify({ tone: "danger", title: "Could not reactivate", description: errorMessage(error) }),
+      },
+    );
+  }
+
+  return (
+    <Card aria-labelledby="users-heading">
+      <CardHeader
+        id="users-heading"
+        title="Users"
+        description="People who sign in to the dashboard. Their role decides what they can see and do."
+        actions={<Button onClick={() => setAdding(true)}>Add user</Button>}
+      />
+      {users.isPending ? (
+        <LoadingBlock label="Loading users" />
+      ) : users.isError ? (
+        <ErrorState error={users.error} title="Could not load the users" onRetry={() => users.refetch()} />
+      ) : users.data.data.length === 0 ? (
+        <EmptyState title="No users" />
+      ) : (
+        <SettingsTable label="Users" minWidth="44rem">
+          <thead>
+            <tr>
+              <Th>Name</Th>
+              <Th>Email</Th>
+              <Th>Role</Th>
+              <Th>Status</Th>
+              <Th>Added</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.data.map((user) => {
+              const self = user.id === currentUserId;
+              return (
+                <tr key={user.id} className={user.active ? undefined : "bg-slate-50/60"}>
+                  <Td className="font-medium text-slate-900">
+                    <span className={user.active ? undefined : "text-slate-500"}>{user.name}</span>
+                    {self ? (
+                      <Badge tone="brand" className="ml-2">
+                        You
+                      </Badge>
+                    ) : null}
+                  </Td>
+                  <Td className="break-all">{user.email}</Td>
+                  <Td>
+                    <Badge>{ROLE_LABELS[user.role]}</Badge>
+                  </Td>
+                  <Td>
+                    {user.active ? (
+                      <Badge tone="success">Active</Badge>
+                    ) : (
+                      <Badge tone="warning">Deactivated</Badge>
+                    )}
+                  </Td>
+                  <Td className="whitespace-nowrap">{formatDate(user.created_at)}</Td>
+                  <Td className="text-right">
+                    {self ? null : user.active ? (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                        onClick={() => setDeactivating(user)}
+                        aria-label={`Deactivate ${user.name}`}
+                      >
+                        Deactivate
+                      </Button>
+                    ) : (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => reactivate(user)}
+                        disabled={setActive.isPending}
+                        aria-label={`Reactivate ${user.name}`}
+                      >
+                        Reactivate
+                      </Button>
+                    )}
+                  </Td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </SettingsTable>
+      )}
+
+      {adding ? <AddUserDialog onClose={() => setAdding(false)} /> : null}
+      <DeactivateDialog user={deactivating} onClose={() => setDeactivating(null)} />
+    </Card>
+  );
+}
+
+function AddUserDialog({ onClose }: { onClose: () => void }) {
+  const create = useCreateUser();
+  const { notify } = useToast();
+  const [values, setValues] = useState({ name: "", email: "", role: "sales_rep", password: "" });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const set =
+    (field: keyof typeof values) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      setValues((v) => ({ ...v, [field]: event.target.value }));
+
+  function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    const parsed = createUserBodySchema.safeParse(values);
+    if (!parsed.success) {
+      const out: Record<string, string> = {};
+      for (const issue of parsed.error.issues) out[String(issue.path[0])] ??= issue.message;
+      setErrors(out);
+      return;
+    }
+    setErrors({});
+    create.mutate(parsed.data, {
+      onSuccess: (user) => {
+        notify({ title: `${user.name} added`, description: `They can sign in as ${user.email}.` });
+        onClose();
+      },
+      onError: (error) => {
+        if (error instanceof ApiClientError && error.details.length > 0) setErrors(error.fieldErrors());
+        else if (error instanceof ApiClientError && error.code === "CONFLICT")
+          setErrors({ email: error.message });
+        else setFormError(errorMessage(error));
+      },
+    });
+  }
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Add user"
+      description="They sign in with this email and the initial password."
+    >
+      <form onSubmit={submit} noValidate className="space-y-4">
+        {formError ? <Notice tone="danger">{formError}</Notice> : null}
+        <Field label="Name" error={errors.name} required>
+          <Input value={values.name} onChange={set("name")} autoComplete="off" autoFocus />
+        </Field>
+        <Field label="Email" error={errors.email} required>
+          <Input type="email" value={values.email} onChange={set("email")} autoComplete="off" />
+        </Field>
+        <Field
+          label="Role"
+          error={errors.role}
+          hint={ROLE_HELP[values.role as (typeof ROLES)[number]]}
+          required
+        >
+          <Select
+            value={values.role}
+            onChange={set("role")}
+            options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+          />
+        </Field>
+        <Field
+          label="Initial password"
+          error={errors.password}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters. Share it with them privately.`}
+          required
+        >
+          <Input
+            type="password"
+            value={values.password}
+            onChange={set("password")}
+            autoComplete="new-password"
+          />
+        </Field>
+        <div className="flex flex-col-reverse gap-2 border-t border-slate-100 pt-4 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Add user
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function DeactivateDialog({ user, onClose }: { user: UserRecord | null; onClose: () => void }) {
+  const setActive = useSetUserActive();
+  const { notify } = useToast();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Dialog
+      open={user !== null}
+      onClose={() => {
+        setError(null);
+        onClose();
+      }}
+      title={user ? `Deactivate ${user.name}?` : "Deactivate user"}
+      size="sm"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            loading={setActive.isPending}
+            onClick={() =>
+              user &&
+              setActive.mutate(
+                { id: user.id, active: false },
+                {
+                  onSuccess: () => {
+                    notify({
+                      title: `${user.name} deactivated`,
+                      description: "They have been signed out everywhere.",
+                    });
+                    setError(null);
+                    onClose();
+                  },
+                  onError: (err) => setError(errorMessage(err)),
+                },
+              )
+            }
+          >
+            Deactivate
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-3 text-sm text-slate-600">
+        {error ? <Notice tone="danger">{error}</Notice> : null}
+        <p>
+          They are signed out everywhere at once and can no longer sign in. You can reactivate them later.
+        </p>
+      </div>
+    </Dialog>
+  );
+}
