@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as listJobs } from "@/app/api/serviced-jobs/route";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
+import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
+import { createPlanJobScenario, insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
+import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import {
+  listServicedJobsResponseSchema,
+  type ListServicedJobsResponse,
+  type ServicedJob,
+} from "@/lib/schemas/serviced-jobs";
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  useDatabaseForTests(database);
+});
+afterAll(async () => {
+  useDatabaseForTests(undefined);
+  await database?.close();
+});
+
+const get = (path: string, key: string) =>
+  call<ListServicedJobsResponse>(listJobs, apiRequest(path, { key }));
+const ids = (body: ListServicedJobsResponse) => body.data.map((j) => j.id);
+
+describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
+  it("lists completed jobs by default with every field computed by hand", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const res = await get("/serviced-jobs", s.key);
+    expect(res.status).toBe(200);
+    expect(listServicedJobsResponseSchema.parse(res.body)).toEqual(res.body);
+    // Completed, never quotes (J5) nor archived (J6), newest first.
+    expect(ids(res.body)).toEqual([s.jobs.j10.id, s.jobs.j9.id, s.jobs.j8.id, s.jobs.j1.id]);
+    expect(res.body.pagination).toEqual({ has_more: false, limit: 50, page: 1, total: 4 });
+    const j1 = res.body.data[3] as ServicedJob;
+    const tech = (u: { id: string }, name: string, email: string) => ({ email, name, user_id: u.id });
+    expect(j1).toEqual({
+      id: s.jobs.j1.id,
+      created_at: "2026-01-11T10:00:00.000Z",
+      customer: { id: s.customers.pat.id, company_name: "", first_name: "Pat", last_name: "Doe" },
+      // The earliest of its two visits.
+      service_date: "2026-01-18T14:00:00.000Z",
+      service_plan_id: s.plans.p1.id,
+      status: "Completed",
+      // Assigned user first, then crew in position order, each once.
+      technicians: [
+        tech(s.users.t1, "Tess Tech", "tess@example.test"),
+        tech(s.users.t2, "Uma Tech", "uma@example.test"),
+        tech(s.users.t3, "Vic Tech", "vic@example.test"),
+      ],
+      line_items: [
+        {
+          id: s.jobs.j1.lineItemIds[0],
+          title: "Inspection",
+          description: 'Full, with "attic"',
+          total_price: 100,
+        },
+        { id: s.jobs.j1.lineItemIds[1], title: "Bait", description: "", total_price: 25.5 },
+      ],
+      // Oldest first, the undated one last.
+      payments: [
+        {
+          id: s.jobs.j1.paymentIds[2],
+          amount: 50,
+          payment_date: "2026-01-18T12:00:00.000Z",
+          payment_method: "ach",
+          payment_type: "payment",
+          status: "failed",
+        },
+        {
+          id: s.jobs.j1.paymentIds[0],
+          amount: 100,
+          payment_date: "2026-01-19T12:00:00.000Z",
+          payment_method: "card",
+          payment_type: "payment",
+          status: "succeeded",
+        },
+        {
+          id: s.jobs.j1.paymentIds[1],
+          amount: 20,
+          payment_date: "2026-01-25T12:00:00.000Z",
+          payment_method: "card",
+          payment_type: "refund",
+          status: "succeeded",
+        },
+        {
+          id: s.jobs.j1.paymentIds[3],
+          amount: 30,
+          payment_date: null,
+          payment_method: "check",
+          payment_type: "payment",
+          status: "pending",
+        },
+      ],
+      // 100 paid − 20 refunded; the failed 50 and pending 30 do not count.
+      total_received: 80,
+      total_outstanding: 45.5,
+    });
+    const [j10, j9, j8] = res.body.data as [ServicedJob, ServicedJob, ServicedJob];
+    // Overpaid: outstanding floors at 0.
+    expect(j10).toMatchObject({ total_received: 100, total_outstanding: 0, technicians: [] });
+    expect(j10.customer).toEqual({
+      id: s.customers.acme.id,
+      company_name: "Acme",
+      first_name: "",
+      last_name: "",
+    });
+    expect(j9).toMatchObject({ total_received: 0, total_outstanding: 80, payments: [] });
+    // Paid then refunded in full.
+    expect(j8).toMatchObject({ total_received: 0, total_outstanding: 19.99 });
+  });
+
+  it("lists every status with only_completed=false, jobs without a visit included", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const res = await get("/serviced-jobs?only_completed=FALSE", s.key);
+    const { j1, j2, j3, j4, j7, j8, j9, j10, j11 } = s.jobs;
+    expect(ids(res.body)).toEqual([j11, j10, j9, j8, j7, j4, j3, j2, j1].map((j) => j.id));
+    expect(res.body.pagination.total).toBe(9);
+    const byId = new Map(res.body.data.map((j) => [j.id, j]));
+    expect(byId.get(j7.id)).toMatchObject({ service_date: null, status: "Unscheduled", technicians: [] });
+    expect(byId.get(j11.id)).toMatchObject({ service_plan_id: null, line_items: [], total_outstanding: 0 });
+    // Crew only, in position order.
+    expect(byId.get(j2.id)?.technicians.map((t) => t.user_id)).toEqual([s.users.t3.id, s.users.t2.id]);
+    expect(byId.get(j3.id)).toMatchObject({ status: "Cancelled", total_received: 10, total_outstanding: 30 });
+    expect(byId.get(j4.id)).toMatchObject({
+      status: "In Progress",
+      total_received: 70,
+      total_outstanding: 0,
+    });
+    const explicit = await get("/serviced-jobs?only_completed=true", s.key);
+    expect(explicit.body.pagination.total).toBe(4);
+  });
+
+  it.each([
+    // Inclusive start at the exact instant of J8's visit; jobs without a visit are left out.
+    ["only_completed=false&service_date_range_start=2026-02-05", ["j10", "j9", "j8", "j4", "j3", "j2"]],
+    // A bare end date includes its whole UTC day: J4's visit at 23:30.
+    ["only_completed=false&service_date_range_end=2026-03-31", ["j8", "j4", "j3", "j1"]],
+    ["only_completed=false&service_date_range_end=2026-03-31T23:00:00Z", ["j8", "j3", "j1"]],
+    ["only_completed=false&service_date_range_end=2026-02-05T00:00:00Z", ["j8", "j1"]],
+    ["service_date_range_start=2026-02-05&service_date_range_end=2026-03-31", ["j8"]],
+    ["service_date_range_start=2026-01-18T14:00:00.001Z", ["j10", "j9", "j8"]],
+    ["service_date_range_start=2027-01-01", []],
+  ])("filters by %s", async (query, expected) => {
+    const s = await createPlanJobScenario(database.db);
+    const res = await get(`/serviced-jobs?${query}`, s.key);
+    expect(res.status).toBe(200);
+    expect(ids(res.body)).toEqual(expected.map((name) => s.jobs[name as keyof typeof s.jobs].id));
+    // The total counts the date-filtered set, not the jobs before the date filter.
+    expect(res.body.pagination.total).toBe(expected.length);
+  });
+
+  it("paginates the filtered set with exact totals", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const q = "only_completed=false&service_date_range_start=2026-02-05";
+    const page2 = await get(`/serviced-jobs?${q}&limit=4&page=2`, s.key);
+    expect(ids(page2.body)).toEqual([s.jobs.j3.id, s.jobs.j2.id]);
+    expect(page2.body.pagination).toEqual({ has_more: false, limit: 4, page: 2, total: 6 });
+    const page1 = await get(`/serviced-jobs?${q}&limit=4`, s.key);
+    expect(page1.body.pagination.has_more).toBe(true);
+    const past = await get(`/serviced-jobs?${q}&limit=1000&page=2`, s.key);
+    expect(past.body.data).toEqual([]);
+    expect(past.body.pagination.total).toBe(6);
+  });
+
+  it("dedupes a technician who is both assigned and on the crew, keeping first appearance", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const customer = await insertCustomer(database.db, s.companyId);
+    const { t1, t2, t3 } = s.users;
+    await insertJob(database.db, s.companyId, {
+      customerId: customer.id,
+      assignedTo: t2.id,
+      crew: [t3.id, t2.id, t3.id, t1.id],
+      createdAt: "2027-01-01T00:00:00Z",
+    });
+    const res = await get("/serviced-jobs?limit=1", s.key);
+    expect(res.body.data[0]?.technicians.map((t) => t.user_id)).toEqual([t2.id, t3.id, t1.id]);
+  });
+
+  it.each([
+    ["only_completed=yes", "only_completed"],
+    ["only_completed=", "only_completed"],
+    ["service_date_range_start=2026-13-01", "service_date_range_start"],
+    ["service_date_range_end=31/03/2026", "service_date_range_end"],
+    ["limit=0", "limit"],
+    ["page=-1", "page"],
+  ])("answers 400 naming the parameter for %s", async (query, field) => {
+    const s = await createTenant(database.db);
+    const res = await call(listJobs, apiRequest(`/serviced-jobs?${query}`, { key: s.key }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error_code: "VALIDATION_ERROR" });
+    expect((res.body.details as { field: string }[]).map((d) => d.field)).toContain(field);
+  });
+
+  it("accepts jobs:read or the legacy leads:read scope and names leads:read in a 403", async () => {
+    const s = await createPlanJobScenario(database.db);
+    for (const scope of ["jobs:read", "leads:read"] as const) {
+      const { key } = await createApiKey(database.db, s.companyId, { scopes: [scope] });
+      const res = await get("/serviced-jobs", key);
+      expect(res.status).toBe(200);
+      expect(res.body.pagination.total).toBe(4);
+    }
+    const { key } = await createApiKey(database.db, s.companyId, { scopes: ["service_plans:read"] });
+    const res = await call(listJobs, apiRequest("/serviced-jobs", { key }));
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error_code: "INSUFFICIENT_SCOPE" });
+    expect(res.body.message).toContain("leads:read");
+  });
+
+  it("never shows another company's jobs", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const other = await createPlanJobScenario(database.db);
+    const res = await get("/serviced-jobs?only_completed=false&limit=1000", s.key);
+    const otherIds = new Set(Object.values(other.jobs).map((j) => j.id));
+    expect(res.body.data.some((j) => otherIds.has(j.id))).toBe(false);
+    expect(res.body.pagination.total).toBe(9);
+  });
+});
