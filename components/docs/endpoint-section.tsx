@@ -18,7 +18,7 @@ function AccessLine({ endpoint }: { endpoint: ReferenceEndpoint }) {
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
       <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{who}</span>
-      {endpoint.scopes.length === 0 && endpoint.auth !== "none" ? (
+      {endpoint.scopes.length === 0 && endpoint.auth !== "none" && !endpoint.roles ? (
         <span className="text-xs text-slate-500">no scope needed</span>
       ) : null}
       {endpoint.scopes.map((scope, i) => (
@@ -136,10 +136,11 @@ export function EndpointSection({ endpoint }: { endpoint: ReferenceEndpoint }) {
                 endpoint.responses.indexOf(response) ? (
                 <details className="group rounded-lg" open={response.fields.length <= 12}>
                   <summary className="cursor-pointer text-sm font-medium text-brand-700 hover:underline">
-                    {response.fields.length} response fields
+                    {response.fields.length}{" "}
+                    {response.contentType === "text/csv" ? "CSV columns" : "response fields"}
                   </summary>
                   <div className="mt-2">
-                    <FieldList fields={response.fields} />
+                    <FieldList fields={response.fields} output />
                   </div>
                 </details>
               ) : null}

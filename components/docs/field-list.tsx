@@ -8,9 +8,12 @@ import { RichText } from "./rich-text";
 export function FieldList({
   fields,
   showIn = false,
+  output = false,
 }: {
   fields: (ReferenceField | ReferenceParameter)[];
   showIn?: boolean;
+  /** Response fields: mark the ones that may be absent, rather than the ones a client must send. */
+  output?: boolean;
 }) {
   if (fields.length === 0) return <p className="text-sm text-slate-500">None.</p>;
   return (
@@ -25,9 +28,14 @@ export function FieldList({
             <span className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs">
               <span className="font-mono break-all text-violet-700">{field.type}</span>
               {showIn && "in" in field ? <span className="text-slate-500">{field.in}</span> : null}
-              {field.required ? (
+              {!output && field.required ? (
                 <span className="rounded bg-rose-50 px-1 text-[10px] font-semibold tracking-wide text-rose-700 uppercase">
                   required
+                </span>
+              ) : null}
+              {output && !field.required ? (
+                <span className="rounded bg-slate-100 px-1 text-[10px] font-semibold tracking-wide text-slate-600 uppercase">
+                  may be absent
                 </span>
               ) : null}
             </span>

@@ -209,7 +209,11 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
         [contentType]: {
           schema:
             contentType === "text/csv"
-              ? { type: "string", description: "CSV: a header row, then one row per record." }
+              ? {
+                  type: "string",
+                  description: `CSV: a header row, then one row per record. Columns: ${(response.csvColumns ?? []).join(", ")}.`,
+                  "x-csv-columns": [...(response.csvColumns ?? [])],
+                }
               : response.schema
                 ? { $ref: componentRef(response.schema.name) }
                 : { type: "object" },
@@ -333,6 +337,9 @@ export function curlExample(endpoint: EndpointSpec): string {
   if (endpoint.body) {
     lines.push(`-H "content-type: application/json"`);
     lines.push(`-d '${JSON.stringify(endpoint.example?.body ?? {}).replace(/'/g, "'\\''")}'`);
+  }
+  if (endpoint.responses.some((r) => r.contentType === "text/csv")) {
+    lines.push(`-o "${endpoint.path.split("/").slice(-2, -1)[0] ?? "export"}.csv"`);
   }
   return lines.join(" \\\n  ");
 }

@@ -67,6 +67,15 @@ describe("API reference view of the document", () => {
     expect(getCustomer.curl).toContain("/api/customers/");
   });
 
+  it("lists the columns of a CSV export", () => {
+    const exportPlans = find("GET", "/reports/service-plans/export");
+    expect(exportPlans.responses[0]).toMatchObject({ status: "200", contentType: "text/csv" });
+    expect(exportPlans.responses[0]!.fields.map((f) => f.name)).toEqual(
+      expect.arrayContaining(["id", "sale_value", "total_received"]),
+    );
+    expect(exportPlans.curl).toContain("-o ");
+  });
+
   it("words constraints of nullable and array schemas", () => {
     expect(constraints({ anyOf: [{ type: "string", maxLength: 10000 }, { type: "null" }] })).toEqual([
       "max 10,000 characters",

@@ -176,7 +176,16 @@ function endpoint(
         description: response.description,
         contentType,
         schemaName: refName(schema),
-        fields: schema && contentType === "application/json" ? fields(resolve(schema), resolve) : [],
+        fields:
+          schema && contentType === "application/json"
+            ? fields(resolve(schema), resolve)
+            : csvColumns(schema).map((name) => ({
+                name,
+                type: "CSV column",
+                required: true,
+                constraints: [],
+                depth: 0,
+              })),
       });
     }
   }
@@ -212,6 +221,11 @@ function endpoint(
     errors,
     curl: ((op["x-codeSamples"] as { source: string }[] | undefined) ?? [])[0]?.source ?? "",
   };
+}
+
+function csvColumns(schema: JsonObject | undefined): string[] {
+  const columns = schema?.["x-csv-columns"];
+  return Array.isArray(columns) ? columns.filter((c): c is string => typeof c === "string") : [];
 }
 
 /** A schema's properties as rows, nested objects and arrays of objects flattened with dotted names. */

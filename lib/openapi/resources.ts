@@ -2,7 +2,26 @@ import { authPaths } from "./paths/auth";
 import { customersPaths } from "./paths/customers";
 import { leadsPaths } from "./paths/leads";
 import { metaPaths } from "./paths/meta";
+import { pinTypesPaths } from "./paths/pin-types";
+import { pinsPaths } from "./paths/pins";
+import { reportsPaths } from "./paths/reports";
+import { servicedJobsPaths } from "./paths/serviced-jobs";
+import { servicePlansPaths } from "./paths/service-plans";
+import { sessionPaths } from "./paths/session";
+import { settingsPaths } from "./paths/settings";
 import type { ResourceSpec } from "./types";
 
 /** Every documented resource, in the order of the reference. */
-export const RESOURCES: readonly ResourceSpec[] = [authPaths, leadsPaths, customersPaths, metaPaths];
+export const RESOURCES: readonly ResourceSpec[] = [
+  authPaths,
+  leadsPaths,
+  customersPaths,
+  servicePlansPaths,
+  servicedJobsPaths,
+  pinsPaths,
+  pinTypesPaths,
+  reportsPaths,
+  sessionPaths,
+  settingsPaths,
+  metaPaths,
+];

@@ -19,6 +19,8 @@ export interface SuccessResponse {
   /** JSON body (a component), or a CSV download when contentType is text/csv. */
   schema?: NamedSchema;
   contentType?: "application/json" | "text/csv";
+  /** The header row of a CSV answer. */
+  csvColumns?: readonly string[];
   /** Extra response headers (name → description), e.g. Content-Disposition of an export. */
   headers?: Record<string, string>;
 }

@@ -1,0 +1,45 @@
+import {
+  customerRefSchema,
+  getServicePlansQuerySchema,
+  listServicePlansResponseSchema,
+  servicePlanSchema,
+  userRefSchema,
+} from "@/lib/schemas/service-plans";
+import { named, type ResourceSpec } from "../types";
+
+export const servicePlansPaths: ResourceSpec = {
+  tag: "Service plans",
+  description: "Recurring service agreements with their job counts, contract value and money received.",
+  components: [
+    named("ServicePlan", servicePlanSchema),
+    named("CustomerRef", customerRefSchema),
+    named("UserRef", userRefSchema),
+  ],
+  endpoints: [
+    {
+      method: "GET",
+      path: "/service-plans",
+      operationId: "listServicePlans",
+      summary: "List service plans",
+      description: [
+        "The company's service plans, newest first (`created_at`, then `id`, descending), with numbers the " +
+          "database derives from the plan's jobs: `num_completed_jobs` (Completed), `num_scheduled_jobs` " +
+          "(Scheduled, In Progress or Completed), `num_pending_jobs` (planned visits without a scheduled job), " +
+          "`sale_value` (line items of non-cancelled jobs plus the price per visit of each planned visit " +
+          "without a job) and `total_received` (payments minus refunds). Quotes and archived jobs never count.",
+        "When a plan gives no number of visits, it is the frequency's count in one year: One-Time 1, Annual 1, " +
+          "Semi-Annual 2, Tri-Annual 3, Quarterly 4, Bi-Monthly 6, Monthly 12, Bi-Weekly 26, Weekly 52.",
+      ].join("\n\n"),
+      scopes: ["service_plans:read"],
+      query: getServicePlansQuerySchema,
+      responses: [
+        {
+          status: 200,
+          description: "A page of service plans.",
+          schema: named("ListServicePlansResponse", listServicePlansResponseSchema),
+        },
+      ],
+      example: { query: { status: "active", frequency: "Quarterly", created_at_range_start: "2026-01-01" } },
+    },
+  ],
+};

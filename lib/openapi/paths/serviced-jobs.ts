@@ -1,0 +1,45 @@
+import {
+  getServicedJobsQuerySchema,
+  jobLineItemSchema,
+  jobPaymentSchema,
+  listServicedJobsResponseSchema,
+  servicedJobSchema,
+} from "@/lib/schemas/serviced-jobs";
+import { named, type ResourceSpec } from "../types";
+
+export const servicedJobsPaths: ResourceSpec = {
+  tag: "Serviced jobs",
+  description: "Jobs with their technicians, line items, payments and balances.",
+  components: [
+    named("ServicedJob", servicedJobSchema),
+    named("JobLineItem", jobLineItemSchema),
+    named("JobPayment", jobPaymentSchema),
+  ],
+  endpoints: [
+    {
+      method: "GET",
+      path: "/serviced-jobs",
+      operationId: "listServicedJobs",
+      summary: "List serviced jobs",
+      description: [
+        "The company's jobs, newest first (`created_at`, then `id`, descending). By default only Completed " +
+          "jobs; `only_completed=false` lists every status. Quotes and archived jobs are never listed.",
+        "`service_date` is the start of the job's first visit; the date range filters on it, and with a date " +
+          "bound jobs without a visit are left out, so `pagination.total` is the filtered count. " +
+          "`total_received` is succeeded payments minus succeeded refunds; `total_outstanding` is the line " +
+          "item total minus that, never below 0.",
+      ].join("\n\n"),
+      scopes: ["jobs:read", "leads:read"],
+      scopeNamed: "leads:read",
+      query: getServicedJobsQuerySchema,
+      responses: [
+        {
+          status: 200,
+          description: "A page of serviced jobs.",
+          schema: named("ListServicedJobsResponse", listServicedJobsResponseSchema),
+        },
+      ],
+      example: { query: { service_date_range_start: "2026-03-01", service_date_range_end: "2026-03-31" } },
+    },
+  ],
+};
