@@ -1,0 +1,311 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { DbOrTx } from "@/lib/db/client";
+import {
+  apiKeys,
+  companies,
+  customers,
+  jobLineItems,
+  jobPayments,
+  pinTypes,
+  servicePlans,
+  users,
+} from "@/lib/db/schema";
+import { normalizeEmail } from "@/lib/domain/normalize";
+import type { ParsedDocument, SectionName } from "./format";
+import type { ParseResult } from "./parse";
+import type { ImportProblem, ProblemPath } from "./problems";
+import { apiKeyRowId, childId, type PreparedIds } from "./ids";
+
+/** Kinds of record that other records refer to, with the words used in messages. */
+const TARGETS = {
+  companies: { noun: "company", table: companies, idColumn: companies.id, companyColumn: companies.id },
+  users: { noun: "user", table: users, idColumn: users.id, companyColumn: users.companyId },
+  customers: {
+    noun: "customer",
+    table: customers,
+    idColumn: customers.id,
+    companyColumn: customers.companyId,
+  },
+  service_plans: {
+    noun: "service plan",
+    table: servicePlans,
+    idColumn: servicePlans.id,
+    companyColumn: servicePlans.companyId,
+  },
+  pin_types: { noun: "pin type", table: pinTypes, idColumn: pinTypes.id, companyColumn: pinTypes.companyId },
+} as const;
+type Target = keyof typeof TARGETS;
+
+const LOOKUP_CHUNK = 5000;
+
+async function lookup(
+  db: DbOrTx,
+  table: PgTable,
+  idColumn: PgColumn,
+  companyColumn: PgColumn,
+  ids: string[],
+): Promise<Map<string, Set<string>>> {
+  const found = new Map<string, Set<string>>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) {
+    const rows = await db
+      .select({ id: idColumn, companyId: companyColumn })
+      .from(table)
+      .where(inArray(idColumn, unique.slice(i, i + LOOKUP_CHUNK)));
+    for (const row of rows) {
+      const id = String(row.id);
+      if (!found.has(id)) found.set(id, new Set());
+      found.get(id)!.add(String(row.companyId));
+    }
+  }
+  return found;
+}
+
+interface PendingRef {
+  target: Target;
+  companyId: string;
+  id: string;
+  path: ProblemPath;
+}
+
+/**
+ * Checks what the shape alone cannot: duplicate ids, references to records of the file or of the
+ * database that must exist in the same company, user emails and API keys that must be unique.
+ * Runs inside the import's transaction, so what it sees is what the writes will meet.
+ */
+export async function checkDocument(
+  db: DbOrTx,
+  parsed: ParseResult,
+  ids: PreparedIds,
+): Promise<ImportProblem[]> {
+  const { doc } = parsed;
+  const problems: ImportProblem[] = [];
+  // (company, id) of every record of the file, by kind; invalid records count as present.
+  const inFile = new Map<Target, Map<string, Set<string>>>(
+    (Object.keys(TARGETS) as Target[]).map((t) => [t, new Map()]),
+  );
+  const addToFile = (target: Target, companyId: string, id: string) => {
+    const byId = inFile.get(target)!;
+    if (!byId.has(id)) byId.set(id, new Set());
+    byId.get(id)!.add(companyId);
+  };
+  for (const record of parsed.invalidRecords) {
+    if (record.section in TARGETS) addToFile(record.section as Target, record.companyId, record.id);
+  }
+  for (const { record } of doc.companies) addToFile("companies", record.id, record.id);
+
+  // Duplicate ids within a section.
+  for (const section of [
+    "companies",
+    "users",
+    "pin_types",
+    "pins",
+    "customers",
+    "leads",
+    "service_plans",
+    "jobs",
+  ] as const) {
+    const seen = new Map<string, number>();
+    for (const { index, record } of doc[section] as ParsedDocument[typeof section]) {
+      const companyId = "company_id" in record ? record.company_id : record.id;
+      const id = ids.recordId(section, index);
+      const key = `${companyId}\u0000${id}`;
+      const first = seen.get(key);
+      if (first !== undefined)
+        problems.push({ path: [section, index, "id"], message: `duplicate of ${section}[${first}]` });
+      else seen.set(key, index);
+      if (section !== "companies" && section in TARGETS) addToFile(section as Target, companyId, id);
+    }
+  }
+
+  const pending: PendingRef[] = [];
+  const ref = (target: Target, companyId: string, id: string | null | undefined, path: ProblemPath) => {
+    if (id == null) return;
+    if (inFile.get(target)!.get(id)?.has(companyId)) return;
+    pending.push({ target, companyId, id, path });
+  };
+  const sectionsWithCompany: SectionName[] = [
+    "users",
+    "api_keys",
+    "pin_types",
+    "pins",
+    "customers",
+    "leads",
+    "service_plans",
+    "jobs",
+  ];
+  for (const section of sectionsWithCompany) {
+    for (const { index, record } of doc[section]) {
+      const companyId = (record as { company_id: string }).company_id;
+      ref("companies", companyId, companyId, [section, index, "company_id"]);
+    }
+  }
+  for (const { section, index, companyId } of parsed.invalidCompanyRefs)
+    ref("companies", companyId, companyId, [section, index, "company_id"]);
+  for (const { index, record: pin } of doc.pins) {
+    ref("pin_types", pin.company_id, pin.pin_type_id, ["pins", index, "pin_type_id"]);
+    ref("users", pin.company_id, pin.created_by, ["pins", index, "created_by"]);
+  }
+  for (const { index, record: lead } of doc.leads)
+    ref("users", lead.company_id, lead.assigned_to, ["leads", index, "assigned_to"]);
+  for (const { index, record: plan } of doc.service_plans) {
+    ref("customers", plan.company_id, plan.customer_id, ["service_plans", index, "customer_id"]);
+    ref("users", plan.company_id, plan.sold_by, ["service_plans", index, "sold_by"]);
+  }
+  for (const { index, record: job } of doc.jobs) {
+    ref("customers", job.company_id, job.customer_id, ["jobs", index, "customer_id"]);
+    ref("service_plans", job.company_id, job.service_plan_id, ["jobs", index, "service_plan_id"]);
+    ref("users", job.company_id, job.assigned_to, ["jobs", index, "assigned_to"]);
+    job.crew?.forEach((userId, i) => ref("users", job.company_id, userId, ["jobs", index, "crew", i]));
+  }
+
+  // What the file does not hold is looked up in the database, one query per kind and chunk.
+  for (const target of Object.keys(TARGETS) as Target[]) {
+    const refs = pending.filter((p) => p.target === target);
+    if (refs.length === 0) continue;
+    const { table, idColumn, companyColumn, noun } = TARGETS[target];
+    const inDb = await lookup(
+      db,
+      table,
+      idColumn,
+      companyColumn,
+      refs.map((r) => r.id),
+    );
+    for (const r of refs) {
+      if (inDb.get(r.id)?.has(r.companyId)) continue;
+      const elsewhere = inDb.has(r.id) || inFile.get(target)!.has(r.id);
+      problems.push({
+        path: r.path,
+        message: elsewhere ? `${noun} "${r.id}" belongs to another company` : `${noun} "${r.id}" not found`,
+      });
+    }
+  }
+
+  problems.push(...(await checkUserEmails(db, doc, ids)));
+  problems.push(...(await checkApiKeys(db, doc, ids)));
+  problems.push(...(await checkJobChildren(db, doc, ids)));
+  return problems;
+}
+
+/** A user's email signs them in: one user per email, across companies. */
+async function checkUserEmails(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds): Promise<ImportProblem[]> {
+  const problems: ImportProblem[] = [];
+  const owners = new Map<string, { index: number; companyId: string; id: string }>();
+  for (const { index, record } of doc.users) {
+    const email = normalizeEmail(record.email)!;
+    const id = ids.recordId("users", index);
+    const first = owners.get(email);
+    if (first && (first.companyId !== record.company_id || first.id !== id))
+      problems.push({ path: ["users", index, "email"], message: `already used by users[${first.index}]` });
+    else if (!first) owners.set(email, { index, companyId: record.company_id, id });
+  }
+  const emails = [...owners.keys()];
+  for (let i = 0; i < emails.length; i += LOOKUP_CHUNK) {
+    const rows = await db
+      .select({ companyId: users.companyId, id: users.id, email: users.emailNormalized })
+      .from(users)
+      .where(inArray(users.emailNormalized, emails.slice(i, i + LOOKUP_CHUNK)));
+    for (const row of rows) {
+      const owner = owners.get(row.email);
+      if (owner && (owner.companyId !== row.companyId || owner.id !== row.id))
+        problems.push({
+          path: ["users", owner.index, "email"],
+          message: `already used by another user ("${row.id}")`,
+        });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Keys are found by their hash alone, so a key may exist once. A key already stored for the same
+ * company (for instance made by apikey:create) is updated in place.
+ */
+async function checkApiKeys(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds): Promise<ImportProblem[]> {
+  const problems: ImportProblem[] = [];
+  const seen = new Map<string, number>();
+  for (const { index } of doc.api_keys) {
+    const hash = ids.apiKeyHash(index);
+    const first = seen.get(hash);
+    if (first !== undefined)
+      problems.push({ path: ["api_keys", index, "key"], message: `same key as api_keys[${first}]` });
+    else seen.set(hash, index);
+  }
+  const hashes = [...seen.keys()];
+  for (let i = 0; i < hashes.length; i += LOOKUP_CHUNK) {
+    const rows = await db
+      .select({ companyId: apiKeys.companyId, id: apiKeys.id, keyHash: apiKeys.keyHash })
+      .from(apiKeys)
+      .where(inArray(apiKeys.keyHash, hashes.slice(i, i + LOOKUP_CHUNK)));
+    for (const row of rows) {
+      const index = seen.get(row.keyHash)!;
+      const record = doc.api_keys.find((k) => k.index === index)!.record;
+      if (row.companyId !== record.company_id)
+        problems.push({ path: ["api_keys", index, "key"], message: "already in use by another company" });
+      else if (row.id !== apiKeyRowId(row.keyHash)) ids.useExistingApiKeyId(index, row.id);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Line items and payments may carry their own ids. A job's children are replaced on import, so an
+ * id may move within the file's jobs, but not take over a row of a job the file does not replace.
+ */
+async function checkJobChildren(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds): Promise<ImportProblem[]> {
+  const problems: ImportProblem[] = [];
+  for (const [kind, table] of [
+    ["line_items", jobLineItems],
+    ["payments", jobPayments],
+  ] as const) {
+    const seen = new Map<string, string>();
+    const byCompany = new Map<string, { id: string; path: ProblemPath }[]>();
+    const replaced = new Set<string>();
+    for (const { index, record: job } of doc.jobs) {
+      const jobId = ids.recordId("jobs", index);
+      const children = job[kind];
+      if (!children) continue;
+      replaced.add(`${job.company_id}\u0000${jobId}`);
+      children.forEach((child, i) => {
+        const id = child.id ?? childId(jobId, kind, i);
+        const key = `${job.company_id}\u0000${id}`;
+        const path: ProblemPath = ["jobs", index, kind, i, "id"];
+        const first = seen.get(key);
+        if (first !== undefined) {
+          problems.push({ path, message: `duplicate of ${first}` });
+          return;
+        }
+        seen.set(key, `jobs[${index}].${kind}[${i}]`);
+        if (child.id) {
+          if (!byCompany.has(job.company_id)) byCompany.set(job.company_id, []);
+          byCompany.get(job.company_id)!.push({ id, path });
+        }
+      });
+    }
+    for (const [companyId, wanted] of byCompany) {
+      for (let i = 0; i < wanted.length; i += LOOKUP_CHUNK) {
+        const chunk = wanted.slice(i, i + LOOKUP_CHUNK);
+        const rows = await db
+          .select({ id: table.id, jobId: table.jobId })
+          .from(table)
+          .where(
+            and(
+              eq(table.companyId, companyId),
+              inArray(
+                table.id,
+                chunk.map((c) => c.id),
+              ),
+            ),
+          );
+        const owner = new Map(rows.map((r) => [r.id, r.jobId]));
+        for (const c of chunk) {
+          const jobId = owner.get(c.id);
+          if (jobId !== undefined && !replaced.has(`${companyId}\u0000${jobId}`))
+            problems.push({ path: c.path, message: `already used by job "${jobId}"` });
+        }
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,347 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
+import { generateApiKey, hashApiKey, verifyPassword } from "@/lib/auth/secrets";
+import { queryRows, type Database } from "@/lib/db/client";
+import { apiKeys, jobs, leads, users } from "@/lib/db/schema";
+import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import type { ImportDocument } from "./format";
+import { importDocument } from "./import-document";
+import { formatProblem, ImportRefusedError } from "./problems";
+import { snapshotTables } from "./snapshot";
+
+let database: Database;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const unique = () => randomBytes(4).toString("hex");
+
+/** A small, complete document for one fresh company (ids unique per call). */
+function sampleDocument() {
+  const s = unique();
+  const co = `co_${s}`;
+  const admin = `usr_admin_${s}`;
+  const tech = `usr_tech_${s}`;
+  const key = generateApiKey();
+  const doc = {
+    companies: [{ id: co, name: `Company ${s}`, created_at: "2026-01-01T00:00:00Z" }],
+    users: [
+      {
+        id: admin,
+        company_id: co,
+        name: "Ada Admin",
+        email: `admin-${s}@example.test`,
+        role: "admin",
+        password: "correct horse",
+      },
+      { id: tech, company_id: co, name: "Tom Tech", email: `tech-${s}@example.test`, role: "technician" },
+    ],
+    api_keys: [
+      { company_id: co, name: "integration", key, scopes: ["leads:read", "jobs:read"], daily_limit: 50 },
+    ],
+    pin_types: [{ id: `pt_${s}`, company_id: co, label: "Interested", color: "#22aa44" }],
+    pins: [
+      {
+        id: `pin_${s}`,
+        company_id: co,
+        pin_type_id: `pt_${s}`,
+        created_by: tech,
+        location: [30.27, -97.74],
+        created_at: "2026-02-01T10:00:00Z",
+      },
+    ],
+    customers: [
+      {
+        id: `cus_${s}`,
+        company_id: co,
+        first_name: "Carla",
+        last_name: "Cruz",
+        email: " Carla@Example.TEST ",
+        phone: "+1 (512) 555-0101",
+        property_street1: "1 Congress Ave",
+        property_city: "Austin",
+        billing_same_as_property: true,
+        tags: ["vip"],
+        created_at: "2026-01-05T00:00:00Z",
+        is_auto_pay: true,
+      },
+    ],
+    leads: [
+      {
+        id: `lead_${s}`,
+        company_id: co,
+        name: "Larry Lead",
+        phone: "512.555.0199",
+        stage: "new",
+        priority: "high",
+        projected_value: 1200.5,
+        tags: ["spring"],
+        assigned_to: admin,
+        created_at: "2026-03-01T00:00:00Z",
+        location: [30.3, -97.7],
+      },
+    ],
+    service_plans: [
+      {
+        id: `plan_${s}`,
+        company_id: co,
+        customer_id: `cus_${s}`,
+        sold_by: admin,
+        frequency: "Custom",
+        custom_frequency_label: "Every 5 weeks",
+        total_visits: 10,
+        price_per_visit: 89,
+        start_date: "2026-01-10",
+        created_at: "2026-01-10T00:00:00Z",
+      },
+    ],
+    jobs: [
+      {
+        id: `job_${s}`,
+        company_id: co,
+        customer_id: `cus_${s}`,
+        service_plan_id: `plan_${s}`,
+        status: "Completed",
+        created_at: "2026-01-11T00:00:00Z",
+        assigned_to: tech,
+        crew: [admin, tech],
+        visits: [
+          { start: "2026-01-20T15:00:00Z", end: "2026-01-20T16:00:00Z" },
+          { start: "2026-01-15T15:00:00Z" },
+        ],
+        line_items: [
+          { id: `li_${s}`, title: "Treatment", description: "Perimeter", total_price: 89 },
+          { title: "Extra", total_price: 11 },
+        ],
+        payments: [
+          {
+            id: `pay_${s}`,
+            amount: 100,
+            payment_date: "2026-01-21",
+            payment_method: "card",
+            payment_type: "payment",
+            status: "succeeded",
+          },
+          { amount: 10, payment_method: "card", payment_type: "refund", status: "pending" },
+        ],
+      },
+    ],
+  } satisfies ImportDocument;
+  return { doc, co, admin, tech, key, s };
+}
+
+async function refused(input: unknown): Promise<string[]> {
+  try {
+    await importDocument(database.db, input);
+  } catch (error) {
+    if (error instanceof ImportRefusedError) return error.problems.map(formatProblem);
+    throw error;
+  }
+  throw new Error("the import was expected to be refused");
+}
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const rows = await queryRows<{ t: string; n: number }>(
+    database.db,
+    sql`select 'companies' as t, count(*)::int as n from companies
+        union all select 'users', count(*)::int from users
+        union all select 'api_keys', count(*)::int from api_keys
+        union all select 'leads', count(*)::int from leads
+        union all select 'customers', count(*)::int from customers
+        union all select 'jobs', count(*)::int from jobs
+        union all select 'job_visits', count(*)::int from job_visits
+        union all select 'pins', count(*)::int from pins`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.t, Number(r.n)]));
+}
+
+describe(`importDocument on ${testEngine()}`, () => {
+  it("writes every kind of record with normalized columns, hashes and derived numbers", async () => {
+    const { doc, co, admin, key, s } = sampleDocument();
+    const result = await importDocument(database.db, doc);
+    expect(result.counts.leads).toEqual({ total: 1, inserted: 1, updated: 0, unchanged: 0 });
+    expect(result.counts.job_children).toBe(2 + 2 + 2 + 2);
+
+    const [customer] = await queryRows<Record<string, unknown>>(
+      database.db,
+      sql`select email_normalized, phone_normalized, billing_street1, billing_city from customers where company_id = ${co}`,
+    );
+    expect(customer).toEqual({
+      email_normalized: "carla@example.test",
+      phone_normalized: "5125550101",
+      billing_street1: "1 Congress Ave",
+      billing_city: "Austin",
+    });
+    const [lead] = await database.db.select().from(leads).where(eq(leads.companyId, co));
+    expect(lead).toMatchObject({ phoneNormalized: "5125550199", projectedValue: 1200.5, latitude: 30.3 });
+
+    const [job] = await database.db.select().from(jobs).where(eq(jobs.companyId, co));
+    expect(job!.serviceDate?.toISOString()).toBe("2026-01-15T15:00:00.000Z");
+
+    const [user] = await database.db
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, co), eq(users.id, admin)));
+    expect(user!.passwordHash).toMatch(/^scrypt\$/);
+    expect(await verifyPassword("correct horse", user!.passwordHash)).toBe(true);
+
+    // The key is stored only as its hash, and works.
+    const [stored] = await database.db.select().from(apiKeys).where(eq(apiKeys.companyId, co));
+    expect(stored!.keyHash).toBe(hashApiKey(key));
+    expect(JSON.stringify(stored)).not.toContain(key);
+    expect(stored!.prefix).toBe(key.slice(0, 16));
+    expect(stored!.dailyLimit).toBe(50);
+    const check = await checkApiKeyAndCountRequest(database.db, key);
+    expect(check?.principal).toMatchObject({ companyId: co, scopes: ["leads:read", "jobs:read"] });
+    expect(s).toBeTruthy();
+  });
+
+  it("lists every problem by its path and writes nothing", async () => {
+    const { doc, co } = sampleDocument();
+    const other = sampleDocument();
+    await importDocument(database.db, other.doc);
+    const bad = structuredClone(doc) as unknown as Record<string, Record<string, unknown>[]>;
+    bad.leads![0]!.projected_value = "lots"; // wrong type
+    bad.leads![0]!.priority = "urgent"; // bad enum
+    (bad.jobs![0]!.visits as Record<string, unknown>[])[0]!.start = "next tuesday"; // bad date
+    bad.pins![0]!.created_by = "usr_nobody"; // missing reference
+    bad.service_plans![0]!.sold_by = other.admin; // another company's user
+    bad.customers!.push({ company_id: co, first_name: 42 });
+    bad.customers!.push({ company_id: "co_ghost", last_name: ["x"] });
+    bad.lead = [];
+    const problems = await refused(bad);
+    expect(problems).toEqual([
+      "lead: unknown section (expected companies, users, api_keys, pin_types, pins, customers, leads, service_plans, jobs)",
+      'pins[0].created_by: user "usr_nobody" not found',
+      "customers[1].first_name: expected a string, got a number",
+      "customers[2].last_name: expected a string, got an array",
+      'customers[2].company_id: company "co_ghost" not found',
+      "leads[0].priority: must be one of low, medium, high",
+      "leads[0].projected_value: expected a number, got a string",
+      `service_plans[0].sold_by: user "${other.admin}" belongs to another company`,
+      "jobs[0].visits[0].start: not a date",
+    ]);
+    const [count] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from companies where id = ${co}`,
+    );
+    expect(Number(count!.n)).toBe(0);
+  });
+
+  it("reports required fields, duplicates and references to the database", async () => {
+    const first = sampleDocument();
+    await importDocument(database.db, first.doc);
+    const problems = await refused({
+      users: [
+        { id: "u1", company_id: first.co, name: "No Role", email: "x" },
+        { id: "u2", company_id: first.co, name: "Dup", email: first.doc.users[0]!.email, role: "manager" },
+      ],
+      leads: [
+        { id: "l1", company_id: first.co, name: "A", assigned_to: first.tech },
+        { id: "l1", company_id: first.co, name: "B" },
+        { id: "l2", company_id: "co_missing", name: "C" },
+        { id: "l3", company_id: first.co },
+      ],
+      jobs: [
+        {
+          id: "j1",
+          company_id: first.co,
+          customer_id: `cus_${first.s}`,
+          status: "Done",
+          visits: [{ end: "2026-01-01" }],
+        },
+      ],
+    });
+    expect(problems).toEqual([
+      "users[0].email: not an email address",
+      "users[0].role: required",
+      `users[1].email: already used by another user ("${first.admin}")`,
+      "leads[1].id: duplicate of leads[0]",
+      'leads[2].company_id: company "co_missing" not found',
+      "leads[3].name: a lead needs a name, email or phone",
+      "jobs[0].status: must be one of Unscheduled, Scheduled, In Progress, Completed, Cancelled",
+      "jobs[0].visits[0].start: required",
+    ]);
+  });
+
+  it("is all-or-nothing: one bad record among many valid ones writes nothing", async () => {
+    const { doc, co } = sampleDocument();
+    const many = Array.from({ length: 3000 }, (_, i) => ({
+      id: `bulk_${i}`,
+      company_id: co,
+      name: `Lead ${i}`,
+    }));
+    const before = await rowCounts();
+    const problems = await refused({
+      ...doc,
+      leads: [...many, { id: "bad", company_id: co, name: "Bad", follow_up_date: "2026-02-30" }],
+    });
+    expect(problems).toEqual(["leads[3000].follow_up_date: not a date"]);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("is idempotent: importing the same file twice leaves identical data", async () => {
+    const { doc, co } = sampleDocument();
+    await importDocument(database.db, doc);
+    const first = await snapshotTables(database.db, { companyIds: [co] });
+    const again = await importDocument(database.db, JSON.parse(JSON.stringify(doc)));
+    expect(await snapshotTables(database.db, { companyIds: [co] })).toEqual(first);
+    for (const section of [
+      "companies",
+      "users",
+      "api_keys",
+      "pins",
+      "customers",
+      "leads",
+      "service_plans",
+      "jobs",
+    ] as const)
+      expect(again.counts[section], section).toMatchObject({ inserted: 0, updated: 0 });
+    expect(first.job_visits).toHaveLength(2);
+    expect(first.job_line_items).toHaveLength(2);
+  });
+
+  it("updates changed records and replaces a job's children", async () => {
+    const { doc, co, s } = sampleDocument();
+    await importDocument(database.db, doc);
+    const changed = structuredClone(doc);
+    changed.leads[0]!.name = "Larry Renamed";
+    changed.jobs[0]!.visits = [{ start: "2026-04-01T09:00:00Z" }];
+    changed.jobs[0]!.payments = [];
+    const result = await importDocument(database.db, changed);
+    expect(result.counts.leads).toEqual({ total: 1, inserted: 0, updated: 1, unchanged: 0 });
+    expect(result.counts.customers).toMatchObject({ unchanged: 1 });
+    const snap = await snapshotTables(database.db, { companyIds: [co] });
+    expect(snap.leads[0]!.name).toBe("Larry Renamed");
+    expect(snap.job_visits).toHaveLength(1);
+    expect(snap.job_payments).toHaveLength(0);
+    expect(snap.job_line_items.map((li) => li.id)).toEqual([`job_${s}:li1`, `li_${s}`]);
+    const [job] = await database.db.select().from(jobs).where(eq(jobs.companyId, co));
+    expect(job!.serviceDate?.toISOString()).toBe("2026-04-01T09:00:00.000Z");
+  });
+
+  it("gives records without an id a new one (such records are created again by each import)", async () => {
+    const { doc, co } = sampleDocument();
+    await importDocument(database.db, { companies: doc.companies });
+    const file = { leads: [{ company_id: co, name: "Anonymous", email: "anon@example.test" }] };
+    await importDocument(database.db, file);
+    await importDocument(database.db, file);
+    const rows = await database.db.select({ id: leads.id }).from(leads).where(eq(leads.companyId, co));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.id).toMatch(/^lead_[0-9a-z]{26}$/);
+  });
+
+  it("refuses a key that another company already uses", async () => {
+    const a = sampleDocument();
+    const b = sampleDocument();
+    await importDocument(database.db, a.doc);
+    const problems = await refused({ ...b.doc, api_keys: [{ ...b.doc.api_keys[0], key: a.key }] });
+    expect(problems).toEqual(["api_keys[0].key: already in use by another company"]);
+  });
+});

@@ -1,0 +1,91 @@
+import { SECTION_NAMES, SECTION_SCHEMAS, type ParsedDocument, type SectionName } from "./format";
+import { describeIssue, type ImportProblem } from "./problems";
+
+export interface ParseResult {
+  doc: ParsedDocument;
+  problems: ImportProblem[];
+  /**
+   * Records that failed validation but name their id and company: references to them are not
+   * reported again as "not found" (one mistake, one problem).
+   */
+  invalidRecords: { section: SectionName; companyId: string; id: string }[];
+  /** The company of each invalid record, still checked so that a wrong company is reported too. */
+  invalidCompanyRefs: { section: SectionName; index: number; companyId: string }[];
+  /** Top-level records and job children: the size of the work, for progress reports. */
+  recordCount: number;
+}
+
+function emptyDocument(): ParsedDocument {
+  return Object.fromEntries(SECTION_NAMES.map((name) => [name, []])) as unknown as ParsedDocument;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates the shape of every record, one record at a time so that every problem of the file is
+ * listed (not only the first) and the valid records can still have their references checked.
+ */
+export function parseDocument(input: unknown): ParseResult {
+  const doc = emptyDocument();
+  const problems: ImportProblem[] = [];
+  const invalidRecords: ParseResult["invalidRecords"] = [];
+  const invalidCompanyRefs: ParseResult["invalidCompanyRefs"] = [];
+  let recordCount = 0;
+
+  if (!isPlainObject(input)) {
+    problems.push({ path: [], message: "the file must be one JSON object with arrays of records" });
+    return { doc, problems, invalidRecords, invalidCompanyRefs, recordCount };
+  }
+  for (const key of Object.keys(input)) {
+    if (!(SECTION_NAMES as string[]).includes(key))
+      problems.push({ path: [key], message: `unknown section (expected ${SECTION_NAMES.join(", ")})` });
+  }
+
+  for (const section of SECTION_NAMES) {
+    const records = input[section];
+    if (records === undefined || records === null) continue;
+    if (!Array.isArray(records)) {
+      problems.push({ path: [section], message: "expected an array of records" });
+      continue;
+    }
+    const schema = SECTION_SCHEMAS[section];
+    records.forEach((record: unknown, index) => {
+      const result = schema.safeParse(record, { error: describeIssue });
+      if (result.success) {
+        (doc[section] as { index: number; record: unknown }[]).push({ index, record: result.data });
+        recordCount += 1 + childCount(result.data);
+        return;
+      }
+      for (const issue of result.error.issues)
+        problems.push({ path: [section, index, ...issue.path.map(pathPart)], message: issue.message });
+      if (!isPlainObject(record)) return;
+      if (section === "companies") {
+        if (typeof record.id === "string")
+          invalidRecords.push({ section, companyId: record.id.trim(), id: record.id.trim() });
+        return;
+      }
+      if (typeof record.company_id !== "string" || !record.company_id.trim()) return;
+      const companyId = record.company_id.trim();
+      if (typeof record.id === "string") invalidRecords.push({ section, companyId, id: record.id.trim() });
+      if (!result.error.issues.some((issue) => issue.path[0] === "company_id"))
+        invalidCompanyRefs.push({ section, index, companyId });
+    });
+  }
+  return { doc, problems, invalidRecords, invalidCompanyRefs, recordCount };
+}
+
+function pathPart(part: PropertyKey): string | number {
+  return typeof part === "number" ? part : String(part);
+}
+
+function childCount(record: unknown): number {
+  if (!isPlainObject(record)) return 0;
+  let n = 0;
+  for (const key of ["visits", "crew", "line_items", "payments"]) {
+    const children = record[key];
+    if (Array.isArray(children)) n += children.length;
+  }
+  return n;
+}

@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { queryRows, type DbOrTx } from "@/lib/db/client";
+
+/** The tables an import writes, each with the columns that order its rows. */
+export const IMPORTED_TABLES = [
+  "companies",
+  "users",
+  "api_keys",
+  "pin_types",
+  "pins",
+  "customers",
+  "leads",
+  "service_plans",
+  "jobs",
+  "job_visits",
+  "job_crew",
+  "job_line_items",
+  "job_payments",
+] as const;
+
+export type TableSnapshot = Record<(typeof IMPORTED_TABLES)[number], Record<string, unknown>[]>;
+
+/**
+ * Every row of the imported tables (of the given companies, or all), as JSON-comparable values:
+ * what the idempotency and determinism checks compare. `omit` leaves out columns that are
+ * expected to differ (salted password hashes).
+ */
+export async function snapshotTables(
+  db: DbOrTx,
+  options: { companyIds?: string[]; omit?: string[] } = {},
+): Promise<TableSnapshot> {
+  const out = {} as TableSnapshot;
+  for (const table of IMPORTED_TABLES) {
+    const companyColumn = table === "companies" ? "id" : "company_id";
+    const where = options.companyIds
+      ? sql`where ${sql.identifier(companyColumn)} in (${sql.join(
+          options.companyIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql``;
+    const rows = await queryRows(
+      db,
+      sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t ${where} order by ${sql.identifier(companyColumn)}, t.id`,
+    );
+    out[table] = rows.map((r) => {
+      const row = JSON.parse(String(r.row)) as Record<string, unknown>;
+      for (const column of options.omit ?? []) delete row[column];
+      return row;
+    });
+  }
+  return out;
+}
+
+/** SHA-256 of a snapshot: equal hashes, equal contents. */
+export function snapshotHash(snapshot: TableSnapshot): string {
+  return createHash("sha256").update(JSON.stringify(snapshot)).digest("hex");
+}

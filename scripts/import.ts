@@ -1,0 +1,75 @@
+// npm run db:import -- file.json – imports a JSON file (contract section 10) into DATABASE_URL's
+// database: all-or-nothing, idempotent; a refused file lists every problem and exits 1.
+import fs from "node:fs";
+import { openDatabase } from "@/lib/db/client";
+import { env, parseDatabaseUrl } from "@/lib/env";
+import {
+  createProgressBar,
+  formatProblem,
+  importDocument,
+  ImportRefusedError,
+  PROGRESS_THRESHOLD,
+  type ImportCounts,
+} from "@/lib/import";
+import { CliError, runCli } from "./cli";
+
+const USAGE = "Usage: npm run db:import -- <file.json>";
+
+function readFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new CliError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function formatCounts(counts: ImportCounts): string[] {
+  const lines: string[] = [];
+  for (const [section, c] of Object.entries(counts)) {
+    if (typeof c === "number") {
+      if (c > 0) lines.push(`  job visits, crew, line items, payments: ${c} written`);
+    } else if (c.total > 0) {
+      lines.push(
+        `  ${section}: ${c.total} (${c.inserted} new, ${c.updated} updated, ${c.unchanged} unchanged)`,
+      );
+    }
+  }
+  return lines;
+}
+
+runCli(async () => {
+  const args = process.argv.slice(2).filter((a) => a !== "--");
+  if (args.length !== 1 || args[0]!.startsWith("-")) throw new CliError(USAGE);
+  const file = args[0]!;
+  const input = readFile(file);
+
+  const database = await openDatabase(parseDatabaseUrl(env().DATABASE_URL));
+  try {
+    await database.migrate();
+    let bar: ReturnType<typeof createProgressBar> | undefined;
+    const started = Date.now();
+    const result = await importDocument(database.db, input, {
+      onProgress: ({ phase, done, total }) => {
+        if (total < PROGRESS_THRESHOLD || phase !== "writing") return;
+        bar ??= createProgressBar(process.stderr, total, "Importing");
+        bar.update(done);
+      },
+    }).catch((error: unknown) => {
+      if (!(error instanceof ImportRefusedError)) throw error;
+      for (const problem of error.problems) console.error(formatProblem(problem));
+      throw new CliError(error.message);
+    });
+    bar?.finish();
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`Imported ${file} (${result.records} records in ${seconds} s):`);
+    for (const line of formatCounts(result.counts)) console.log(line);
+  } finally {
+    await database.close();
+  }
+});
