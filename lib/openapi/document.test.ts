@@ -189,6 +189,22 @@ describe("OpenAPI document", () => {
     expect(JSON.stringify(schemas)).not.toContain("$schema");
   });
 
+  it("describes every field with a type, a $ref or a combination (nothing unrepresentable)", () => {
+    const empty: string[] = [];
+    const walk = (value: unknown, path: string) => {
+      if (Array.isArray(value)) return value.forEach((child, i) => walk(child, `${path}/${i}`));
+      if (!value || typeof value !== "object") return;
+      const object = value as JsonObject;
+      if (/\/(properties\/[^/]+|items|schema)$/.test(path)) {
+        const meaningful = Object.keys(object).filter((k) => k !== "description" && k !== "default");
+        if (meaningful.length === 0) empty.push(path);
+      }
+      for (const [key, child] of Object.entries(object)) walk(child, `${path}/${key}`);
+    };
+    walk(getOpenApiDocument(), "#");
+    expect(empty).toEqual([]);
+  });
+
   it("has a curl example per endpoint with the version header and credentials it needs", () => {
     for (const { key, op } of operations()) {
       const [sample] = op["x-codeSamples"] as { lang: string; source: string }[];
