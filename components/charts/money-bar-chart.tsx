@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatMoney } from "@/lib/format";
 
@@ -22,13 +23,19 @@ interface Props<K extends string> {
   label: string;
   data: readonly MoneyRow<K>[];
   series: readonly MoneySeries<K>[];
-  /** vertical: categories along the bottom; horizontal: categories down the side. */
-  layout?: "vertical" | "horizontal";
+  /**
+   * vertical: categories along the bottom; horizontal: categories down the side; auto: vertical
+   * where the chart is wide enough for the category names, horizontal on narrow screens.
+   */
+  layout?: "vertical" | "horizontal" | "auto";
   /** Height in pixels; horizontal charts grow with the number of categories. */
   height?: number;
 }
 
 const COMPACT = { compact: true } as const;
+
+/** Below this width per category, names along the bottom would overlap. */
+const MIN_CATEGORY_WIDTH = 84;
 
 export function MoneyBarChart<K extends string>({
   label,
@@ -37,82 +44,101 @@ export function MoneyBarChart<K extends string>({
   layout = "vertical",
   height,
 }: Props<K>) {
-  const horizontal = layout === "horizontal";
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element || layout !== "auto") return;
+    const observer = new ResizeObserver(([entry]) => setWidth(entry?.contentRect.width ?? null));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [layout]);
+  const horizontal =
+    layout === "horizontal" ||
+    (layout === "auto" && width !== null && width < data.length * MIN_CATEGORY_WIDTH + 80);
   const chartHeight =
     height ?? (horizontal ? Math.max(160, 44 + data.length * (series.length * 14 + 14)) : 280);
-  if (data.length === 0) {
-    return (
-      <div
-        className="flex items-center justify-center rounded-md bg-slate-50 text-sm text-slate-500"
-        style={{ height: 160 }}
-      >
-        No data for these filters
-      </div>
-    );
-  }
   return (
-    <div role="img" aria-label={label} style={{ height: chartHeight }} className="w-full min-w-0">
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart
-          data={data as MoneyRow<K>[]}
-          layout={horizontal ? "vertical" : "horizontal"}
-          margin={{ top: 4, right: 12, bottom: 4, left: 4 }}
-          barGap={2}
+    // The outer box is always there, so its width is known before the first data arrives.
+    <div ref={box} className="w-full min-w-0">
+      {data.length === 0 ? (
+        <div
+          className="flex items-center justify-center rounded-md bg-slate-50 text-sm text-slate-500"
+          style={{ height: 160 }}
         >
-          <CartesianGrid
-            strokeDasharray="3 3"
-            stroke="#e2e8f0"
-            horizontal={!horizontal}
-            vertical={horizontal}
-          />
-          {horizontal ? (
-            <>
-              <XAxis
-                type="number"
-                tickFormatter={(v: number) => formatMoney(v, COMPACT)}
-                tick={{ fontSize: 12, fill: "#475569" }}
+          No data for these filters
+        </div>
+      ) : (
+        <div role="img" aria-label={label} style={{ height: chartHeight }} className="w-full">
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart
+              data={data as MoneyRow<K>[]}
+              layout={horizontal ? "vertical" : "horizontal"}
+              margin={{ top: 4, right: 12, bottom: 4, left: 4 }}
+              barGap={2}
+            >
+              <CartesianGrid
+                strokeDasharray="3 3"
+                stroke="#e2e8f0"
+                horizontal={!horizontal}
+                vertical={horizontal}
               />
-              <YAxis
-                type="category"
-                dataKey="name"
-                width={112}
-                tick={{ fontSize: 12, fill: "#334155" }}
-                tickFormatter={(v: string) => (v.length > 16 ? `${v.slice(0, 15)}…` : v)}
+              {horizontal ? (
+                <>
+                  <XAxis
+                    type="number"
+                    tickFormatter={(v: number) => formatMoney(v, COMPACT)}
+                    tick={{ fontSize: 12, fill: "#475569" }}
+                  />
+                  <YAxis
+                    type="category"
+                    dataKey="name"
+                    width={112}
+                    tick={{ fontSize: 12, fill: "#334155" }}
+                    tickFormatter={(v: string) => (v.length > 16 ? `${v.slice(0, 15)}…` : v)}
+                  />
+                </>
+              ) : (
+                <>
+                  <XAxis
+                    dataKey="name"
+                    tick={{ fontSize: 12, fill: "#334155" }}
+                    interval={0}
+                    tickFormatter={(v: string) => (v.length > 12 ? `${v.slice(0, 11)}…` : v)}
+                  />
+                  <YAxis
+                    width={64}
+                    tickFormatter={(v: number) => formatMoney(v, COMPACT)}
+                    tick={{ fontSize: 12, fill: "#475569" }}
+                  />
+                </>
+              )}
+              <Tooltip
+            itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
+                formatter={(value) => formatMoney(typeof value === "number" ? value : Number(value))}
+                cursor={{ fill: "rgb(148 163 184 / 0.15)" }}
               />
-            </>
-          ) : (
-            <>
-              <XAxis
-                dataKey="name"
-                tick={{ fontSize: 12, fill: "#334155" }}
-                interval={0}
-                tickFormatter={(v: string) => (v.length > 12 ? `${v.slice(0, 11)}…` : v)}
+              <Legend
+                wrapperStyle={{ fontSize: 12 }}
+            // In the order of the series, not alphabetical (recharts' default).
+            itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
+                formatter={(value: string) => <span className="text-slate-700">{value}</span>}
               />
-              <YAxis
-                width={64}
-                tickFormatter={(v: number) => formatMoney(v, COMPACT)}
-                tick={{ fontSize: 12, fill: "#475569" }}
-              />
-            </>
-          )}
-          <Tooltip
-            formatter={(value) => formatMoney(typeof value === "number" ? value : Number(value))}
-            cursor={{ fill: "rgb(148 163 184 / 0.15)" }}
-          />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
-          {series.map((s) => (
-            <Bar
-              key={s.key}
-              dataKey={s.key}
-              name={s.label}
-              fill={s.color}
-              radius={horizontal ? [0, 3, 3, 0] : [3, 3, 0, 0]}
-              maxBarSize={28}
-              isAnimationActive={false}
-            />
-          ))}
-        </BarChart>
-      </ResponsiveContainer>
+              {series.map((s) => (
+                <Bar
+                  key={s.key}
+                  dataKey={s.key}
+                  name={s.label}
+                  fill={s.color}
+                  radius={horizontal ? [0, 3, 3, 0] : [3, 3, 0, 0]}
+                  maxBarSize={28}
+                  isAnimationActive={false}
+                />
+              ))}
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      )}
     </div>
   );
 }

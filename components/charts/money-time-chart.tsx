@@ -58,11 +58,17 @@ export function MoneyTimeChart<K extends string>({
             tick={{ fontSize: 12, fill: "#475569" }}
           />
           <Tooltip
+            itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
             labelFormatter={(v) => formatPeriod(String(v), granularity)}
             formatter={(value) => formatMoney(typeof value === "number" ? value : Number(value))}
             cursor={{ fill: "rgb(148 163 184 / 0.15)" }}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend
+            wrapperStyle={{ fontSize: 12 }}
+            // In the order of the series, not alphabetical (recharts' default).
+            itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
+            formatter={(value: string) => <span className="text-slate-700">{value}</span>}
+          />
           {series.map((s) => (
             <Bar
               key={s.key}

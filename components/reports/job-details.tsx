@@ -5,7 +5,11 @@ import type { ServicedJob } from "@/lib/query/serviced-jobs";
 /** The expanded part of a job row: its line items and its payments. */
 export function JobDetails({ job }: { job: ServicedJob }) {
   return (
-    <div className="grid gap-4 py-1 lg:grid-cols-2" data-testid="job-details">
+    // On a phone the table scrolls sideways: the details stay in view at the screen's width.
+    <div
+      className="sticky left-3 grid max-w-[calc(100vw-4.5rem)] gap-4 py-1 lg:grid-cols-2"
+      data-testid="job-details"
+    >
       <section aria-label="Line items" className="min-w-0">
         <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Line items</h3>
         {job.line_items.length === 0 ? (

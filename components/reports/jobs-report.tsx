@@ -148,7 +148,7 @@ export function JobsReport() {
           />
         ) : (
           <>
-            <SummaryCards cards={cards} loading={report.isFetching} />
+            <SummaryCards label="Job totals" cards={cards} loading={report.isFetching} />
             <ChartCard
               title="Received and outstanding over time"
               description={

@@ -34,10 +34,10 @@ export function ReportFilters({ controls, onChange, onClear }: Props) {
     <div
       role="group"
       aria-label="Filters"
-      className="grid grid-cols-2 items-end gap-3 sm:grid-cols-3 lg:grid-cols-[repeat(auto-fit,minmax(10.5rem,1fr))]"
+      className="grid grid-cols-2 items-end gap-3 sm:grid-cols-3 lg:flex lg:flex-wrap"
     >
       {controls.map((control) => (
-        <Field key={control.key} label={control.label} className="min-w-0">
+        <Field key={control.key} label={control.label} className="min-w-0 lg:w-44">
           {control.kind === "date" ? (
             <Input
               type="date"

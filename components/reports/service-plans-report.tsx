@@ -127,7 +127,7 @@ export function ServicePlansReport() {
   ];
   const anyFilter = FILTER_KEYS.some((k) => view[k]);
 
-  const cards: SummaryCard[] = [
+  const moneyCards: SummaryCard[] = [
     { key: "plan_count", label: "Plans", value: data?.plan_count, display: formatNumber(data?.plan_count) },
     {
       key: "sale_value",
@@ -149,6 +149,8 @@ export function ServicePlansReport() {
       display: formatPercent(data?.collection_rate),
       hint: "Received ÷ sale value",
     },
+  ];
+  const jobCards: SummaryCard[] = [
     {
       key: "num_completed_jobs",
       label: "Completed jobs",
@@ -214,13 +216,22 @@ export function ServicePlansReport() {
           />
         ) : (
           <>
-            <SummaryCards cards={cards} loading={report.isFetching} />
+            <div className="flex flex-col gap-3">
+              <SummaryCards label="Plan totals" cards={moneyCards} loading={report.isFetching} />
+              <SummaryCards
+                label="Job totals"
+                cards={jobCards}
+                loading={report.isFetching}
+                className="sm:grid-cols-3"
+              />
+            </div>
             <div className="grid gap-4 xl:grid-cols-2">
               <ChartCard title="Sale value and received by frequency">
                 <MoneyBarChart
                   label="Sale value and received by frequency"
                   data={byFrequency}
                   series={SERIES}
+                  layout="auto"
                 />
               </ChartCard>
               <ChartCard title="By service type">

@@ -13,11 +13,24 @@ export interface SummaryCard {
 }
 
 /** The report's headline numbers, over the whole filtered set. */
-export function SummaryCards({ cards, loading }: { cards: readonly SummaryCard[]; loading: boolean }) {
+export function SummaryCards({
+  cards,
+  loading,
+  label,
+  className = "lg:grid-cols-4",
+}: {
+  cards: readonly SummaryCard[];
+  loading: boolean;
+  /** Names the group for screen readers (e.g. "Totals"). */
+  label: string;
+  /** Columns from the small breakpoint up; phones show two per row (an odd last card spans both). */
+  className?: string;
+}) {
   return (
     <dl
-      className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-[repeat(auto-fit,minmax(9.5rem,1fr))]"
+      aria-label={label}
       aria-busy={loading}
+      className={cn("grid grid-cols-2 gap-3 max-sm:[&>*:last-child:nth-child(odd)]:col-span-2", className)}
     >
       {cards.map((card) => (
         <div
