@@ -37,11 +37,15 @@ export const SERVICE_PLAN_CSV_HEADER = [
 export function exportServicePlansCsv({
   ctx,
   input,
+  batchSize,
 }: {
   ctx: Ctx;
   input: GetServicePlansExportQuery;
+  /** Rows per query (tests use small batches to cross batch boundaries). */
+  batchSize?: number;
 }): Promise<CsvExport> {
   return streamCsv<PlanRow>({
+    batchSize,
     filename: datedFilename("service-plans"),
     header: SERVICE_PLAN_CSV_HEADER,
     fetchBatch: (after, limit) =>
@@ -96,11 +100,15 @@ export const SERVICED_JOB_CSV_HEADER = [
 export function exportServicedJobsCsv({
   ctx,
   input,
+  batchSize,
 }: {
   ctx: Ctx;
   input: GetServicedJobsExportQuery;
+  /** Rows per query (tests use small batches to cross batch boundaries). */
+  batchSize?: number;
 }): Promise<CsvExport> {
   return streamCsv<JobRow>({
+    batchSize,
     filename: datedFilename("serviced-jobs"),
     header: SERVICED_JOB_CSV_HEADER,
     fetchBatch: (after, limit) =>
