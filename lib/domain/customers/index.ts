@@ -1,4 +1,4 @@
-export { listCustomers, customerFilter } from "./list-customers";
+export { listCustomers, customerFilter, customerListQueries } from "./list-customers";
 export { getCustomerOrThrow } from "./get-customer";
 export { upsertCustomer } from "./upsert-customer";
 export {

@@ -17,22 +17,28 @@ export async function listCustomers({
   ctx: CustomerContext;
   input: GetCustomersQuery;
 }): Promise<ListCustomersResponse> {
+  const { page, count } = customerListQueries(ctx, input);
+  const [rows, counted] = await Promise.all([page, count]);
+  const total = Number(counted[0]?.total ?? 0);
+  return { status: "success", data: rows.map(toCustomer), pagination: paginationOf(input, total) };
+}
+
+/** The page and the count of a list request (exported so a test can check their plans). */
+export function customerListQueries(ctx: CustomerContext, input: GetCustomersQuery) {
   const where = customerFilter(ctx.companyId, input);
-  const [rows, counted] = await Promise.all([
-    ctx.db
+  return {
+    page: ctx.db
       .select()
       .from(customers)
       .where(where)
       .orderBy(...newestFirst(customers.createdAt, customers.id))
       .limit(input.limit)
       .offset((input.page - 1) * input.limit),
-    ctx.db
+    count: ctx.db
       .select({ total: sql<number>`count(*)::int` })
       .from(customers)
       .where(where),
-  ]);
-  const total = Number(counted[0]?.total ?? 0);
-  return { status: "success", data: rows.map(toCustomer), pagination: paginationOf(input, total) };
+  };
 }
 
 /**

@@ -17,22 +17,28 @@ export async function listLeads({
   ctx: LeadContext;
   input: GetLeadsQuery;
 }): Promise<ListLeadsResponse> {
+  const { page, count } = leadListQueries(ctx, input);
+  const [rows, counted] = await Promise.all([page, count]);
+  const total = Number(counted[0]?.total ?? 0);
+  return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
+}
+
+/** The page and the count of a list request (exported so a test can check their plans). */
+export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery) {
   const where = leadFilter(ctx.companyId, input);
-  const [rows, counted] = await Promise.all([
-    ctx.db
+  return {
+    page: ctx.db
       .select()
       .from(leads)
       .where(where)
       .orderBy(...newestFirst(leads.createdAt, leads.id))
       .limit(input.limit)
       .offset((input.page - 1) * input.limit),
-    ctx.db
+    count: ctx.db
       .select({ total: sql<number>`count(*)::int` })
       .from(leads)
       .where(where),
-  ]);
-  const total = Number(counted[0]?.total ?? 0);
-  return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
+  };
 }
 
 /**
