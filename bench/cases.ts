@@ -1,0 +1,411 @@
+/**
+ * The cases `npm run bench` loads, each against our server and the baseline. A case is one
+ * request shape; `vary` gives the i-th request of a load when requests must differ (a new phone
+ * per create, a different id per get), the template request being i = 0.
+ */
+
+export type CaseKind = "list" | "get" | "upsert" | "report" | "other";
+
+export interface RequestSpec {
+  method: "GET" | "POST";
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+export interface BenchCase {
+  id: string;
+  title: string;
+  kind: CaseKind;
+  /** The template request (i = 0). */
+  request: RequestSpec;
+  /** The i-th request of a load (i ≥ 0); absent: every request is the template. */
+  vary?: (i: number) => RequestSpec;
+  expectStatus: number;
+  /** What is wrong with a response body (undefined: it is right). */
+  check(body: unknown): string | undefined;
+}
+
+/** Values taken from the generated data that the cases need (ids, a real phone fragment...). */
+export interface Fixtures {
+  companyId: string;
+  leadIds: string[];
+  customerIds: string[];
+  phoneDigits: string;
+  salesRepId: string;
+  pinTypeId: string;
+  pinUserId: string;
+  /** Unique per run: the phones of created leads never collide with earlier runs. */
+  runTag: string;
+}
+
+export const RANGES = {
+  plansCreated: { start: "2026-08-01", end: "2026-10-31" },
+  jobsService: { start: "2025-06-01", end: "2025-06-30" },
+};
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A list answer: status, data array, pagination; then each item through `item`. */
+function listCheck(
+  options: { page?: number; limit?: number; minTotal?: number; maxTotal?: number } = {},
+  item?: (row: Json) => string | undefined,
+) {
+  return (body: unknown): string | undefined => {
+    if (!isObject(body) || body.status !== "success") return "status is not success";
+    if (!Array.isArray(body.data)) return "data is not an array";
+    const p = body.pagination;
+    if (!isObject(p) || typeof p.total !== "number" || typeof p.has_more !== "boolean")
+      return "pagination is missing or malformed";
+    const limit = options.limit ?? 50;
+    if (p.limit !== limit || p.page !== (options.page ?? 1))
+      return `pagination page/limit ${p.page}/${p.limit}`;
+    if (body.data.length > limit) return `more than ${limit} items`;
+    if (options.minTotal !== undefined && p.total < options.minTotal)
+      return `total ${p.total} < ${options.minTotal}`;
+    if (options.maxTotal !== undefined && p.total > options.maxTotal)
+      return `total ${p.total} > ${options.maxTotal}`;
+    if ((options.page ?? 1) * limit <= p.total && body.data.length !== limit)
+      return `a full page was expected, got ${body.data.length}`;
+    for (const row of body.data) {
+      if (!isObject(row) || typeof row.id !== "string") return "an item without id";
+      const problem = item?.(row);
+      if (problem) return `item ${row.id}: ${problem}`;
+    }
+    return undefined;
+  };
+}
+
+function dataCheck(item: (data: Json) => string | undefined) {
+  return (body: unknown): string | undefined => {
+    if (!isObject(body) || body.status !== "success") return "status is not success";
+    if (!isObject(body.data)) return "data is not an object";
+    return item(body.data);
+  };
+}
+
+const within = (value: unknown, start: string, end: string) =>
+  typeof value === "string" && value >= `${start}T00:00:00.000Z` && value <= `${end}T23:59:59.999Z`;
+
+/** Search terms: a common name fragment, digits of a real phone, and a surname on ten rows. */
+export const SEARCH = { name: "mart", customer: "john", rare: "quillfeather" };
+
+export function buildCases(fx: Fixtures): BenchCase[] {
+  const get = (path: string): RequestSpec => ({ method: "GET", path });
+  const pick = (ids: string[], i: number) => ids[i % ids.length] ?? ids[0] ?? "missing";
+  const leadsList = (id: string, title: string, query: string, check: BenchCase["check"]): BenchCase => ({
+    id,
+    title,
+    kind: "list",
+    request: get(`/api/leads${query}`),
+    expectStatus: 200,
+    check,
+  });
+  const newLead = (i: number): Record<string, unknown> => {
+    const serial = String(i).padStart(7, "0");
+    return {
+      name: `Bench Lead ${fx.runTag} ${i}`,
+      phone: `(999) ${serial.slice(0, 3)}-${serial.slice(3)}`,
+      email: `bench.${fx.runTag}.${i}@bench.example`,
+      source: "Website",
+      stage: "New",
+      service_type: "Pest Control",
+      tags: ["bench"],
+      address_city: "Austin",
+      address_state: "TX",
+    };
+  };
+  // The created phones are (999) + 7 digits: 999 is no area code of the data, and the run tag
+  // (a few digits) leads, so no run re-finds an earlier run's lead.
+  const createBody = (i: number) => newLead(Number(fx.runTag) * 100_000 + i);
+  const updateBody = (i: number) => ({
+    id: pick(fx.leadIds, i),
+    tags: ["bench-updated"],
+    stage: "Contacted",
+  });
+
+  return [
+    leadsList(
+      "leads-default",
+      "GET /leads",
+      "",
+      listCheck({ minTotal: 1 }, (r) => (r.archived ? "archived" : undefined)),
+    ),
+    leadsList("leads-page-1000", "GET /leads?page=1000", "?page=1000", listCheck({ page: 1000 })),
+    leadsList(
+      "leads-stage",
+      "GET /leads?stage=Negotiation",
+      "?stage=Negotiation",
+      listCheck({ minTotal: 1 }, (r) => (r.stage === "Negotiation" ? undefined : `stage ${String(r.stage)}`)),
+    ),
+    leadsList(
+      "leads-tags",
+      "GET /leads?tags=vip,high-value",
+      "?tags=vip,high-value",
+      listCheck({ minTotal: 1 }, (r) =>
+        Array.isArray(r.tags) && r.tags.some((t) => t === "vip" || t === "high-value") ? undefined : "tags",
+      ),
+    ),
+    leadsList("leads-archived", "GET /leads?archived=true", "?archived=true", listCheck({ minTotal: 1 })),
+    leadsList(
+      "leads-search-name",
+      `GET /leads?search=${SEARCH.name}`,
+      `?search=${SEARCH.name}`,
+      listCheck({ minTotal: 1 }),
+    ),
+    leadsList(
+      "leads-search-phone",
+      "GET /leads?search=<7 phone digits>",
+      `?search=${fx.phoneDigits}`,
+      listCheck({ minTotal: 1 }),
+    ),
+    leadsList(
+      "leads-search-rare",
+      `GET /leads?search=${SEARCH.rare}`,
+      `?search=${SEARCH.rare}`,
+      listCheck({ minTotal: 1, maxTotal: 20 }),
+    ),
+    {
+      id: "lead-by-id",
+      title: "GET /leads/{id}",
+      kind: "get",
+      request: get(`/api/leads/${pick(fx.leadIds, 0)}`),
+      vary: (i) => get(`/api/leads/${pick(fx.leadIds, i)}`),
+      expectStatus: 200,
+      check: dataCheck((d) =>
+        typeof d.id === "string" && d.id.startsWith("lead_") ? undefined : "no lead id",
+      ),
+    },
+    {
+      id: "customers-default",
+      title: "GET /customers",
+      kind: "list",
+      request: get("/api/customers"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }),
+    },
+    {
+      id: "customers-search",
+      title: `GET /customers?search=${SEARCH.customer}`,
+      kind: "list",
+      request: get(`/api/customers?search=${SEARCH.customer}`),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }),
+    },
+    {
+      id: "customers-status",
+      title: "GET /customers?status=inactive",
+      kind: "list",
+      request: get("/api/customers?status=inactive"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) =>
+        r.status === "inactive" ? undefined : `status ${String(r.status)}`,
+      ),
+    },
+    {
+      id: "customer-by-id",
+      title: "GET /customers/{id}",
+      kind: "get",
+      request: get(`/api/customers/${pick(fx.customerIds, 0)}`),
+      vary: (i) => get(`/api/customers/${pick(fx.customerIds, i)}`),
+      expectStatus: 200,
+      check: dataCheck((d) =>
+        typeof d.has_payment_method === "boolean" ? undefined : "no has_payment_method",
+      ),
+    },
+    {
+      id: "plans-default",
+      title: "GET /service-plans",
+      kind: "list",
+      request: get("/api/service-plans"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) =>
+        isObject(r.customer) && isObject(r.sold_by) ? undefined : "shape",
+      ),
+    },
+    {
+      id: "plans-status",
+      title: "GET /service-plans?status=inactive",
+      kind: "list",
+      request: get("/api/service-plans?status=inactive"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) => (r.active === false ? undefined : "active")),
+    },
+    {
+      id: "plans-frequency",
+      title: "GET /service-plans?frequency=Monthly",
+      kind: "list",
+      request: get("/api/service-plans?frequency=Monthly"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) => (r.service_frequency === "Monthly" ? undefined : "frequency")),
+    },
+    {
+      id: "plans-service-type",
+      title: "GET /service-plans?service_type=Termite",
+      kind: "list",
+      request: get("/api/service-plans?service_type=Termite"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) => (r.service_type === "Termite" ? undefined : "service_type")),
+    },
+    {
+      id: "plans-sold-by",
+      title: "GET /service-plans?sold_by_user_id=…",
+      kind: "list",
+      request: get(`/api/service-plans?sold_by_user_id=${fx.salesRepId}`),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) =>
+        isObject(r.sold_by) && r.sold_by.user_id === fx.salesRepId ? undefined : "sold_by",
+      ),
+    },
+    {
+      id: "plans-created-range",
+      title: "GET /service-plans?created_at_range_…",
+      kind: "list",
+      request: get(
+        `/api/service-plans?created_at_range_start=${RANGES.plansCreated.start}&created_at_range_end=${RANGES.plansCreated.end}`,
+      ),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) =>
+        within(r.created_at, RANGES.plansCreated.start, RANGES.plansCreated.end) ? undefined : "created_at",
+      ),
+    },
+    {
+      id: "jobs-default",
+      title: "GET /serviced-jobs",
+      kind: "list",
+      request: get("/api/serviced-jobs"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) =>
+        r.status === "Completed" ? undefined : `status ${String(r.status)}`,
+      ),
+    },
+    {
+      id: "jobs-all-statuses",
+      title: "GET /serviced-jobs?only_completed=false",
+      kind: "list",
+      request: get("/api/serviced-jobs?only_completed=false"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }),
+    },
+    {
+      id: "jobs-date-range",
+      title: "GET /serviced-jobs?service_date_range_…",
+      kind: "list",
+      request: get(
+        `/api/serviced-jobs?service_date_range_start=${RANGES.jobsService.start}&service_date_range_end=${RANGES.jobsService.end}`,
+      ),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) =>
+        within(r.service_date, RANGES.jobsService.start, RANGES.jobsService.end) ? undefined : "service_date",
+      ),
+    },
+    {
+      id: "pins-default",
+      title: "GET /pins",
+      kind: "list",
+      request: get("/api/pins"),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }),
+    },
+    {
+      id: "pins-type",
+      title: "GET /pins?pin_type_id=…",
+      kind: "list",
+      request: get(`/api/pins?pin_type_id=${fx.pinTypeId}`),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) =>
+        isObject(r.pin_type) && r.pin_type.id === fx.pinTypeId ? undefined : "pin_type",
+      ),
+    },
+    {
+      id: "pins-user",
+      title: "GET /pins?user_id=…",
+      kind: "list",
+      request: get(`/api/pins?user_id=${fx.pinUserId}`),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }, (r) =>
+        isObject(r.created_by) && r.created_by.user_id === fx.pinUserId ? undefined : "created_by",
+      ),
+    },
+    {
+      id: "pin-types",
+      title: "GET /pin-types",
+      kind: "other",
+      request: get("/api/pin-types"),
+      expectStatus: 200,
+      check: (body) =>
+        isObject(body) && body.status === "success" && Array.isArray(body.data) && body.data.length > 0
+          ? undefined
+          : "no pin types",
+    },
+    {
+      id: "report-plans-range",
+      title: "GET /reports/service-plans?created_at_range_…",
+      kind: "report",
+      request: get(
+        `/api/reports/service-plans?created_at_range_start=${RANGES.plansCreated.start}&created_at_range_end=${RANGES.plansCreated.end}`,
+      ),
+      expectStatus: 200,
+      check: dataCheck((d) =>
+        typeof d.plan_count === "number" && d.plan_count > 0 ? undefined : "plan_count",
+      ),
+    },
+    {
+      id: "report-plans-all",
+      title: "GET /reports/service-plans",
+      kind: "report",
+      request: get("/api/reports/service-plans"),
+      expectStatus: 200,
+      check: dataCheck((d) =>
+        typeof d.plan_count === "number" && d.plan_count > 0 ? undefined : "plan_count",
+      ),
+    },
+    {
+      id: "report-jobs-range",
+      title: "GET /reports/serviced-jobs?service_date_range_…",
+      kind: "report",
+      request: get(
+        `/api/reports/serviced-jobs?service_date_range_start=${RANGES.jobsService.start}&service_date_range_end=${RANGES.jobsService.end}`,
+      ),
+      expectStatus: 200,
+      check: dataCheck((d) => (typeof d.job_count === "number" && d.job_count > 0 ? undefined : "job_count")),
+    },
+    {
+      id: "report-jobs-all",
+      title: "GET /reports/serviced-jobs",
+      kind: "report",
+      request: get("/api/reports/serviced-jobs"),
+      expectStatus: 200,
+      check: dataCheck((d) => (typeof d.job_count === "number" && d.job_count > 0 ? undefined : "job_count")),
+    },
+    // Writes last: the lists above see the same data on both servers.
+    {
+      id: "leads-create",
+      title: "POST /leads (create)",
+      kind: "upsert",
+      request: { method: "POST", path: "/api/leads", body: createBody(0) },
+      vary: (i) => ({ method: "POST", path: "/api/leads", body: createBody(i) }),
+      expectStatus: 201,
+      check: (body) =>
+        isObject(body) && body.status === "success" && body.message === "Lead created"
+          ? undefined
+          : "not created",
+    },
+    {
+      id: "leads-update",
+      title: "POST /leads (update by id)",
+      kind: "upsert",
+      request: { method: "POST", path: "/api/leads", body: updateBody(0) },
+      vary: (i) => ({ method: "POST", path: "/api/leads", body: updateBody(i) }),
+      expectStatus: 200,
+      check: (body) =>
+        isObject(body) &&
+        body.message === "Lead updated" &&
+        Array.isArray(body.tags) &&
+        body.tags.includes("bench-updated")
+          ? undefined
+          : "not updated",
+    },
+  ];
+}

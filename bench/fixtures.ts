@@ -1,0 +1,84 @@
+import { SCOPES } from "@/lib/auth/scopes";
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@/lib/auth/secrets";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import type { Fixtures } from "./cases";
+import { ANCHOR_MS } from "./data/sql";
+import type { RawDb } from "./db";
+
+/** Name of the keys the bench makes (the previous run's are deleted first). */
+const KEY_NAME = "bench";
+
+/**
+ * Removes what earlier runs wrote through the API (leads created after the data's anchor, the
+ * bench keys and their usage), so that every run starts from the generated data.
+ */
+export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<number> {
+  const removed = await db.query<{ n: number }>(
+    `with d as (delete from leads where company_id = $1 and created_at > $2 returning 1) select count(*)::int as n from d`,
+    [companyId, new Date(ANCHOR_MS).toISOString()],
+  );
+  await db.query(`delete from api_keys where company_id = $1 and name = $2`, [companyId, KEY_NAME]);
+  return removed[0]?.n ?? 0;
+}
+
+/** An all-scopes key whose daily limit never interferes with a load. */
+export async function createBenchKey(db: RawDb, companyId: string): Promise<string> {
+  const key = generateApiKey();
+  await db.query(
+    `insert into api_keys (company_id, id, name, prefix, key_hash, scopes, daily_limit)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      companyId,
+      newId(ID_PREFIX.apiKey),
+      KEY_NAME,
+      apiKeyDisplayPrefix(key),
+      hashApiKey(key),
+      [...SCOPES],
+      1e9,
+    ],
+  );
+  return key;
+}
+
+/** The ids and values the cases need, read from the generated data of the large tenant. */
+export async function readFixtures(db: RawDb, companyId: string, runTag: string): Promise<Fixtures> {
+  const one = async (text: string): Promise<string> => {
+    const rows = await db.query<{ v: string }>(text, [companyId]);
+    const value = rows[0]?.v;
+    if (!value) throw new Error(`bench fixtures: nothing found for ${text.replace(/\s+/g, " ")}`);
+    return value;
+  };
+  // Ids spread over the whole table (every k-th row by its number, the id's last 12 hex digits).
+  const spread = async (table: string, count: number): Promise<string[]> => {
+    const [total] = await db.query<{ n: number }>(
+      `select count(*)::int as n from ${table} where company_id = $1`,
+      [companyId],
+    );
+    const step = Math.max(1, Math.floor((total?.n ?? 0) / count));
+    const rows = await db.query<{ id: string }>(
+      `select id from ${table} where company_id = $1 and ('x' || right(id, 12))::bit(48)::bigint % $2 = 0
+       order by id limit $3`,
+      [companyId, step, count],
+    );
+    return rows.map((r) => r.id);
+  };
+  return {
+    companyId,
+    leadIds: await spread("leads", 1000),
+    customerIds: await spread("customers", 1000),
+    // Seven digits in the middle of a real phone: found on digits alone, in the lead's own formatting.
+    phoneDigits: await one(
+      `select substr(phone_normalized, 3, 7) as v from leads
+       where company_id = $1 and phone_normalized is not null and not archived order by id limit 1`,
+    ),
+    salesRepId: await one(
+      `select sold_by as v from service_plans where company_id = $1 and sold_by is not null
+       group by sold_by order by count(*) desc, sold_by limit 1`,
+    ),
+    pinTypeId: await one(`select id as v from pin_types where company_id = $1 and label = 'Callback'`),
+    pinUserId: await one(
+      `select created_by as v from pins where company_id = $1 group by created_by order by count(*) desc, created_by limit 1`,
+    ),
+    runTag,
+  };
+}

@@ -1,0 +1,192 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export const ROOT = path.resolve(__dirname, "..");
+const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
+
+/** The folders and files a production build depends on. */
+const SOURCES = [
+  "app",
+  "lib",
+  "components",
+  "public",
+  "next.config.mjs",
+  "package.json",
+  "tsconfig.json",
+  "postcss.config.mjs",
+];
+
+function newestMtime(entry: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(entry);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of fs.readdirSync(entry)) {
+    if (name === "node_modules" || name.startsWith(".")) continue;
+    newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  }
+  return newest;
+}
+
+export interface BuildState {
+  distDir: string;
+  exists: boolean;
+  /** A source file changed after the build. */
+  stale: boolean;
+}
+
+export function buildState(distDir: string): BuildState {
+  const buildId = path.join(ROOT, distDir, "BUILD_ID");
+  if (!fs.existsSync(buildId)) return { distDir, exists: false, stale: true };
+  const built = fs.statSync(buildId).mtimeMs;
+  const sources = Math.max(...SOURCES.map((s) => newestMtime(path.join(ROOT, s))));
+  return { distDir, exists: true, stale: sources > built };
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/**
+ * Builds the app into distDir unless a build newer than every source is there (or `skip`:
+ * --no-build, any existing build is used as it is).
+ */
+export async function ensureBuild(distDir: string, options: { skip: boolean; log: (m: string) => void }) {
+  const state = buildState(distDir);
+  if (state.exists && (options.skip || !state.stale)) {
+    options.log(
+      `using the existing build in ${distDir}${state.stale ? " (older than the sources: --no-build)" : ""}`,
+    );
+    return;
+  }
+  if (!state.exists && options.skip) throw new Error(`--no-build: there is no build in ${distDir}`);
+  options.log(`building into ${distDir} (next build)…`);
+  const code = await run(bin("next"), ["build"], {
+    ...process.env,
+    NEXT_DIST_DIR: distDir,
+    NEXT_TELEMETRY_DISABLED: "1",
+  });
+  if (code !== 0) throw new Error(`next build failed (exit status ${code})`);
+}
+
+/** A free port in [from, to] (the bench's range is 3400-3499). */
+export async function freePort(from: number, to: number): Promise<number> {
+  for (let port = from; port <= to; port++) {
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`no free port in ${from}-${to}`);
+}
+
+export interface RunningServer {
+  name: string;
+  baseUrl: string;
+  process: ChildProcess;
+  /** What it printed (the last lines), for the error message when it fails. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+): RunningServer {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: false });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString().split("\n").filter(Boolean));
+    if (lines.length > 40) lines.splice(0, lines.length - 40);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return {
+    name,
+    baseUrl: `http://127.0.0.1:${port}`,
+    process: child,
+    output: () => lines.join("\n"),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Waits until the server answers (any status below 500 on /api/auth/test). */
+export async function waitUntilUp(server: RunningServer, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.process.exitCode !== null)
+      throw new Error(`${server.name} exited early (status ${server.process.exitCode}):\n${server.output()}`);
+    try {
+      const response = await fetch(`${server.baseUrl}/api/auth/test`, { signal: AbortSignal.timeout(5000) });
+      if (response.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${server.name} did not answer within ${timeoutMs / 1000} s:\n${server.output()}`);
+}
+
+/** `next start` on the bench database: production mode, errors-only logging. */
+export function startOurs(options: { port: number; databaseUrl: string; distDir: string }): RunningServer {
+  return startProcess(
+    "our server (next start)",
+    bin("next"),
+    ["start", "-p", String(options.port), "-H", "127.0.0.1"],
+    {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_DIST_DIR: options.distDir,
+      DATABASE_URL: options.databaseUrl,
+      LOG_LEVEL: "error",
+      PORT: String(options.port),
+    },
+    options.port,
+  );
+}
+
+/** bench/baseline-server.ts: node:http and the driver, replaying our statements. */
+export function startBaseline(options: {
+  port: number;
+  databaseUrl: string;
+  bookPath: string;
+}): RunningServer {
+  return startProcess(
+    "baseline server",
+    bin("tsx"),
+    [path.join(ROOT, "bench", "baseline-server.ts")],
+    {
+      ...process.env,
+      NODE_ENV: "production",
+      BASELINE_PORT: String(options.port),
+      BASELINE_DATABASE_URL: options.databaseUrl,
+      BASELINE_BOOK: options.bookPath,
+    },
+    options.port,
+  );
+}
