@@ -56,7 +56,7 @@ export function EndpointSection({ endpoint }: { endpoint: ReferenceEndpoint }) {
       <header className="space-y-3 border-b border-slate-100 p-4 sm:p-5">
         <div className="flex flex-wrap items-center gap-2">
           <MethodBadge method={endpoint.method} />
-          <code className="font-mono text-[15px] font-semibold break-all text-slate-900">
+          <code className="font-mono text-[15px] font-semibold [overflow-wrap:anywhere] text-slate-900">
             {endpoint.path}
           </code>
         </div>

@@ -24,9 +24,11 @@ export function FieldList({
           className="grid gap-x-4 gap-y-1 px-3 py-2.5 sm:grid-cols-[minmax(0,15rem)_minmax(0,1fr)]"
         >
           <dt className="min-w-0" style={{ paddingLeft: `${field.depth * 0.75}rem` }}>
-            <span className="font-mono text-[13px] font-semibold break-all text-slate-900">{field.name}</span>
+            <span className="font-mono text-[13px] font-semibold [overflow-wrap:anywhere] text-slate-900">
+              {field.name}
+            </span>
             <span className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs">
-              <span className="font-mono break-all text-violet-700">{field.type}</span>
+              <span className="font-mono [overflow-wrap:anywhere] text-violet-700">{field.type}</span>
               {showIn && "in" in field ? <span className="text-slate-500">{field.in}</span> : null}
               {!output && field.required ? (
                 <span className="rounded bg-rose-50 px-1 text-[10px] font-semibold tracking-wide text-rose-700 uppercase">

@@ -247,7 +247,8 @@ export function fields(
       name,
       type: typeName(raw, resolve),
       required: required.has(key),
-      description: property.description as string | undefined,
+      // An undescribed list of records says what its records are.
+      description: (property.description ?? arrayItems(property, resolve)?.description) as string | undefined,
       constraints: constraints(property),
       depth,
     });
