@@ -59,63 +59,67 @@ export function DataTablePagination({
         {busy ? <span className="sr-only"> (loading)</span> : null}
       </p>
 
-      <div className="flex flex-wrap items-center gap-2">
-        <label htmlFor={sizeId} className="whitespace-nowrap">
-          Rows per page
-        </label>
-        <select
-          id={sizeId}
-          value={pageSize}
-          onChange={(e) => onChange(1, Number(e.target.value))}
-          className="h-9 rounded-md border border-slate-300 bg-white px-2 focus-visible:outline-2 focus-visible:outline-brand-500"
-        >
-          {sizes.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <div className="flex items-center gap-2">
+          <label htmlFor={sizeId} className="whitespace-nowrap">
+            Rows per page
+          </label>
+          <select
+            id={sizeId}
+            value={pageSize}
+            onChange={(e) => onChange(1, Number(e.target.value))}
+            className="h-9 rounded-md border border-slate-300 bg-white px-2 focus-visible:outline-2 focus-visible:outline-brand-500"
+          >
+            {sizes.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </div>
 
-        <span className="whitespace-nowrap px-1">
-          Page {formatNumber(page)}
-          {pageCount !== undefined ? ` of ${formatNumber(pageCount)}` : ""}
-        </span>
-        <button
-          type="button"
-          className={buttonClass}
-          onClick={() => onChange(1, pageSize)}
-          disabled={!canPrev}
-          aria-label="First page"
-        >
-          «
-        </button>
-        <button
-          type="button"
-          className={buttonClass}
-          onClick={() => onChange(page - 1, pageSize)}
-          disabled={!canPrev}
-          aria-label="Previous page"
-        >
-          ‹
-        </button>
-        <button
-          type="button"
-          className={buttonClass}
-          onClick={() => onChange(page + 1, pageSize)}
-          disabled={!canNext}
-          aria-label="Next page"
-        >
-          ›
-        </button>
-        <button
-          type="button"
-          className={buttonClass}
-          onClick={() => pageCount && onChange(pageCount, pageSize)}
-          disabled={!canNext}
-          aria-label="Last page"
-        >
-          »
-        </button>
+        <div className="flex items-center gap-1.5">
+          <span className="whitespace-nowrap pr-1">
+            Page {formatNumber(page)}
+            {pageCount !== undefined ? ` of ${formatNumber(pageCount)}` : ""}
+          </span>
+          <button
+            type="button"
+            className={`${buttonClass} hidden sm:inline-flex`}
+            onClick={() => onChange(1, pageSize)}
+            disabled={!canPrev}
+            aria-label="First page"
+          >
+            «
+          </button>
+          <button
+            type="button"
+            className={buttonClass}
+            onClick={() => onChange(page - 1, pageSize)}
+            disabled={!canPrev}
+            aria-label="Previous page"
+          >
+            ‹
+          </button>
+          <button
+            type="button"
+            className={buttonClass}
+            onClick={() => onChange(page + 1, pageSize)}
+            disabled={!canNext}
+            aria-label="Next page"
+          >
+            ›
+          </button>
+          <button
+            type="button"
+            className={`${buttonClass} hidden sm:inline-flex`}
+            onClick={() => pageCount && onChange(pageCount, pageSize)}
+            disabled={!canNext}
+            aria-label="Last page"
+          >
+            »
+          </button>
+        </div>
       </div>
     </nav>
   );

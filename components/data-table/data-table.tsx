@@ -146,7 +146,8 @@ export function DataTable<TData>({
   return (
     <section aria-label={label} className="flex min-w-0 flex-col gap-3">
       <div className="flex flex-wrap items-end gap-3">
-        {toolbar}
+        {/* Filters take the whole row on phones; the Columns button then sits under them. */}
+        {toolbar ? <div className="flex min-w-0 grow basis-full sm:basis-0">{toolbar}</div> : null}
         <div className="ml-auto">
           <ColumnVisibilityMenu table={table} />
         </div>
@@ -176,7 +177,7 @@ export function DataTable<TData>({
             aria-hidden="true"
           />
         ) : null}
-        <table className="w-full min-w-max border-separate border-spacing-0 text-left text-sm">
+        <table className="w-full border-separate border-spacing-0 text-left text-sm">
           <caption className="sr-only">{label}</caption>
           <thead>
             {table.getHeaderGroups().map((group) => (
@@ -194,9 +195,9 @@ export function DataTable<TData>({
                       aria-sort={
                         sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined
                       }
-                      className={`sticky top-0 z-10 whitespace-nowrap border-b border-slate-200 bg-slate-100 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-600 ${
+                      className={`sticky top-0 z-10 border-b border-slate-200 bg-slate-100 px-3 py-2 align-bottom text-xs font-semibold uppercase tracking-wide text-slate-600 ${
                         align === "right" ? "text-right" : ""
-                      }`}
+                      } ${header.column.columnDef.meta?.wrapHeader ? "" : "whitespace-nowrap"}`}
                     >
                       {header.column.getCanSort() ? (
                         <button
@@ -271,7 +272,7 @@ export function DataTable<TData>({
                           key={cell.id}
                           className={`border-b border-slate-100 px-3 py-2 align-top ${
                             meta?.align === "right" ? "text-right tabular-nums" : ""
-                          } ${meta?.cellClassName ?? ""}`}
+                          } ${meta?.wrap ? "" : "whitespace-nowrap"} ${meta?.cellClassName ?? ""}`}
                         >
                           {flexRender(cell.column.columnDef.cell, cell.getContext())}
                         </td>

@@ -11,6 +11,13 @@ declare module "@tanstack/react-table" {
     align?: "left" | "right";
     /** Extra classes for this column's cells (e.g. "whitespace-nowrap", "min-w-48"). */
     cellClassName?: string;
+    /**
+     * Cells keep to one line by default (the table scrolls sideways instead); `wrap` lets this
+     * column's cells wrap, so it gives way first when space is short (e.g. tags, notes).
+     */
+    wrap?: boolean;
+    /** Lets a long header break onto two lines (e.g. "Projected value") so the column stays narrow. */
+    wrapHeader?: boolean;
     /** The column cannot be hidden from the "Columns" menu (e.g. the name that links to the record). */
     alwaysVisible?: boolean;
   }

@@ -2,6 +2,7 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
+import { EmptyCell, TagList } from "@/components/data-table/cells";
 import { Badge, type BadgeTone } from "@/components/ui";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { Lead } from "@/lib/query/leads";
@@ -12,20 +13,7 @@ const PRIORITY_TONES: Record<NonNullable<Lead["priority"]>, BadgeTone> = {
   low: "neutral",
 };
 
-const dash = <span className="text-slate-400">—</span>;
-
-export function TagList({ tags }: { tags: readonly string[] }) {
-  if (tags.length === 0) return dash;
-  return (
-    <span className="flex max-w-64 flex-wrap gap-1">
-      {tags.map((tag) => (
-        <Badge key={tag} tone="brand">
-          {tag}
-        </Badge>
-      ))}
-    </span>
-  );
-}
+const dash = <EmptyCell />;
 
 /** Columns of the leads table; "name" links to the lead's page and cannot be hidden. */
 export const leadColumns: ColumnDef<Lead>[] = [
@@ -34,7 +22,7 @@ export const leadColumns: ColumnDef<Lead>[] = [
     header: "Name",
     accessorKey: "name",
     enableHiding: false,
-    meta: { alwaysVisible: true, cellClassName: "min-w-44" },
+    meta: { alwaysVisible: true, cellClassName: "min-w-40" },
     cell: ({ row }) => (
       <span className="flex items-center gap-2">
         <Link
@@ -86,7 +74,7 @@ export const leadColumns: ColumnDef<Lead>[] = [
     id: "projected_value",
     header: "Projected value",
     accessorKey: "projected_value",
-    meta: { align: "right", cellClassName: "whitespace-nowrap" },
+    meta: { align: "right", wrapHeader: true, cellClassName: "whitespace-nowrap" },
     cell: ({ row }) =>
       row.original.projected_value == null ? dash : formatMoney(row.original.projected_value),
   },
@@ -94,6 +82,7 @@ export const leadColumns: ColumnDef<Lead>[] = [
     id: "tags",
     header: "Tags",
     accessorKey: "tags",
+    meta: { wrap: true, cellClassName: "min-w-32" },
     cell: ({ row }) => <TagList tags={row.original.tags} />,
   },
   {

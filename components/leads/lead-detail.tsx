@@ -1,12 +1,12 @@
 "use client";
 
-import Link from "next/link";
+import { PageHeader } from "@/components/shell/page-header";
 import { useState } from "react";
 import { Badge, Card, CardBody, CardHeader, ErrorState, LoadingBlock } from "@/components/ui";
 import { ApiClientError } from "@/lib/query/api-client";
 import { formatDate, formatMoney } from "@/lib/format";
 import { type Lead, type LeadSaveResult, useLead } from "@/lib/query/leads";
-import { TagList } from "./lead-columns";
+import { TagList } from "@/components/data-table/cells";
 import { LeadForm } from "./lead-form";
 import { SaveOutcome } from "./save-outcome";
 
@@ -33,16 +33,12 @@ export function LeadDetail({ id }: { id: string }) {
   const query = useLead(id);
   const [outcome, setOutcome] = useState<LeadSaveResult | null>(null);
 
-  const back = (
-    <Link href="/leads" className="text-sm font-medium text-brand-700 hover:underline">
-      ← All leads
-    </Link>
-  );
+  const back = { href: "/leads", label: "All leads" };
 
   if (query.isPending) {
     return (
-      <div className="space-y-4">
-        {back}
+      <div>
+        <PageHeader title="Lead" back={back} />
         <LoadingBlock label="Loading lead" />
       </div>
     );
@@ -50,8 +46,8 @@ export function LeadDetail({ id }: { id: string }) {
   if (query.isError) {
     const notFound = query.error instanceof ApiClientError && query.error.status === 404;
     return (
-      <div className="space-y-4">
-        {back}
+      <div>
+        <PageHeader title="Lead" back={back} />
         <Card>
           <ErrorState
             title={notFound ? "Lead not found" : "Could not load this lead"}
@@ -66,23 +62,30 @@ export function LeadDetail({ id }: { id: string }) {
   const lead = query.data;
   const address = addressLines(lead);
   return (
-    <div className="space-y-4">
-      {back}
-      <div className="flex flex-wrap items-center gap-2">
-        <h1 className="mr-1 text-xl font-semibold text-slate-900">{lead.name || "(no name)"}</h1>
-        {lead.stage ? <Badge tone="info">{lead.stage}</Badge> : null}
-        {lead.priority ? (
-          <Badge
-            tone={lead.priority === "high" ? "danger" : lead.priority === "medium" ? "warning" : "neutral"}
-          >
-            <span className="capitalize">{lead.priority}</span>&nbsp;priority
-          </Badge>
-        ) : null}
-        {lead.archived ? <Badge tone="neutral">Archived</Badge> : null}
-      </div>
+    <div>
+      <PageHeader
+        back={back}
+        title={
+          <span className="flex flex-wrap items-center gap-2">
+            {lead.name || "(no name)"}
+            {lead.stage ? <Badge tone="info">{lead.stage}</Badge> : null}
+            {lead.priority ? (
+              <Badge
+                tone={
+                  lead.priority === "high" ? "danger" : lead.priority === "medium" ? "warning" : "neutral"
+                }
+              >
+                <span className="capitalize">{lead.priority}</span>&nbsp;priority
+              </Badge>
+            ) : null}
+            {lead.archived ? <Badge tone="neutral">Archived</Badge> : null}
+          </span>
+        }
+      />
 
       {outcome ? (
         <SaveOutcome
+          className="mb-4"
           kind="lead"
           showLink={false}
           result={{ ...outcome, id: outcome.lead.id, name: outcome.lead.name, tags: outcome.lead.tags }}
@@ -150,7 +153,7 @@ export function LeadDetail({ id }: { id: string }) {
           </CardBody>
         </Card>
       </div>
-      <p className="text-xs text-slate-500">
+      <p className="mt-4 text-xs text-slate-500">
         Lead id <code className="rounded bg-slate-100 px-1">{lead.id}</code>
       </p>
     </div>

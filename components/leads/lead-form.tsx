@@ -191,12 +191,12 @@ export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
         </Field>
       </fieldset>
 
-      <fieldset className="grid gap-4 sm:grid-cols-2">
+      <fieldset className="grid grid-cols-2 gap-4">
         <legend className="mb-2 text-sm font-semibold text-slate-900">Property address</legend>
-        <Field label="Street" error={err("address_street1")}>
+        <Field label="Street" error={err("address_street1")} className="col-span-2 sm:col-span-1">
           <Input name="address_street1" value={values.address_street1} onChange={set("address_street1")} />
         </Field>
-        <Field label="Street line 2" error={err("address_street2")}>
+        <Field label="Street line 2" error={err("address_street2")} className="col-span-2 sm:col-span-1">
           <Input name="address_street2" value={values.address_street2} onChange={set("address_street2")} />
         </Field>
         <Field label="City" error={err("address_city")}>

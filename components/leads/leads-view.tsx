@@ -2,9 +2,9 @@
 
 import { useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
-import { DebouncedInput } from "@/components/data-table/debounced-input";
+import { FilterBar, FilterField, SearchFilter, TagsFilter } from "@/components/data-table/table-filters";
 import { DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
-import { Button, Checkbox, Dialog, EmptyState, Label, Notice, Select, errorMessage } from "@/components/ui";
+import { Button, Checkbox, Dialog, EmptyState, Notice, Select, errorMessage } from "@/components/ui";
 import { parseTagList } from "@/lib/domain/normalize";
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { PageHeader } from "@/components/shell/page-header";
@@ -48,6 +48,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
   };
   const query = useLeads(params);
   const filtered = Boolean(params.search || params.stage || params.tags || archived);
+  const clearFilters = () => setView({ search: null, stage: null, tags: null, archived: null, page: null });
 
   // Stage is a free string: keep a stage from a shared link selectable even if not in our list.
   const stageOptions = [
@@ -56,19 +57,14 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
   ];
 
   const toolbar = (
-    <div className="flex min-w-0 flex-1 flex-wrap items-end gap-3">
-      <div className="w-full space-y-1.5 sm:w-64">
-        <Label htmlFor="leads-search">Search</Label>
-        <DebouncedInput
-          id="leads-search"
-          type="search"
-          placeholder="Name, email or phone"
-          value={view.search}
-          onValueChange={(search) => setView({ search, page: null })}
-        />
-      </div>
-      <div className="w-[calc(50%-0.375rem)] space-y-1.5 sm:w-44">
-        <Label htmlFor="leads-stage">Stage</Label>
+    <FilterBar>
+      <SearchFilter
+        id="leads-search"
+        placeholder="Name, email or phone"
+        value={view.search}
+        onChange={(search) => setView({ search, page: null })}
+      />
+      <FilterField id="leads-stage" label="Stage">
         <Select
           id="leads-stage"
           value={view.stage}
@@ -76,20 +72,8 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
           placeholder="All stages"
           options={stageOptions.map((s) => ({ value: s, label: s }))}
         />
-      </div>
-      <div className="w-[calc(50%-0.375rem)] space-y-1.5 sm:w-48">
-        <Label htmlFor="leads-tags">Tags</Label>
-        <DebouncedInput
-          id="leads-tags"
-          placeholder="e.g. vip, referral"
-          aria-describedby="leads-tags-hint"
-          value={view.tags}
-          onValueChange={(tags) => setView({ tags, page: null })}
-        />
-        <span id="leads-tags-hint" className="sr-only">
-          Comma-separated; shows leads with any of these tags.
-        </span>
-      </div>
+      </FilterField>
+      <TagsFilter id="leads-tags" value={view.tags} onChange={(tags) => setView({ tags, page: null })} />
       <Checkbox
         className="pb-2.5"
         label="Show archived"
@@ -97,16 +81,11 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
         onChange={(e) => setView({ archived: e.target.checked, page: null })}
       />
       {filtered ? (
-        <Button
-          variant="ghost"
-          size="sm"
-          className="mb-1"
-          onClick={() => setView({ search: null, stage: null, tags: null, archived: null, page: null })}
-        >
+        <Button variant="ghost" size="sm" className="mb-1" onClick={clearFilters}>
           Clear filters
         </Button>
       ) : null}
-    </div>
+    </FilterBar>
   );
 
   return (
@@ -165,13 +144,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
               title="No leads match these filters"
               description="Try another search, or clear the filters."
               action={
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  onClick={() =>
-                    setView({ search: null, stage: null, tags: null, archived: null, page: null })
-                  }
-                >
+                <Button variant="secondary" size="sm" onClick={clearFilters}>
                   Clear filters
                 </Button>
               }

@@ -83,12 +83,17 @@ export function useCustomers(params: CustomerListParams) {
 }
 
 export function useCustomer(id: string) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: customerKeys.detail(id),
-    queryFn: ({ signal }) =>
-      apiFetch<GetCustomerResponse>(`/customers/${encodeURIComponent(id)}`, { signal }).then(
-        (r) => r.data as CustomerRecord,
-      ),
+    queryFn: async ({ signal }) => {
+      const { data } = await apiFetch<GetCustomerResponse>(`/customers/${encodeURIComponent(id)}`, {
+        signal,
+      });
+      // Keep billing/service fields this tab already knows when get-by-id does not send them.
+      const known = queryClient.getQueryData<CustomerRecord>(customerKeys.detail(id));
+      return { ...pickExtras(known), ...data } as CustomerRecord;
+    },
   });
 }
 
@@ -110,13 +115,72 @@ export function useSaveCustomer() {
       const created = customer.message === CUSTOMER_MESSAGES.created;
       return { customer, created, matchedExisting: !created && !body.id };
     },
-    onSuccess: async ({ customer }) => {
-      // The upsert answer has a different shape than the record (no `address`, no payment
-      // flags): refetch the record rather than guess it.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: customerKeys.detail(customer.id) }),
-        queryClient.invalidateQueries({ queryKey: customerKeys.lists() }),
-      ]);
+    onSuccess: async ({ customer, created }) => {
+      // The upsert answer is the server's own view of the record, so the customer's page can
+      // show it at once (and, unlike get-by-id, it carries the billing and service fields).
+      queryClient.setQueryData<CustomerRecord>(customerKeys.detail(customer.id), (old) =>
+        recordFromUpsert(customer, old, created),
+      );
+      await queryClient.invalidateQueries({ queryKey: customerKeys.lists() });
     },
   });
+}
+
+const EXTRA_FIELDS = [
+  "billing_street1",
+  "billing_street2",
+  "billing_city",
+  "billing_state",
+  "billing_zip",
+  "billing_country",
+  "billing_same_as_property",
+  "service_frequency",
+  "service_type",
+] as const;
+
+function pickExtras(record: Partial<CustomerRecord> | undefined): Partial<CustomerRecord> {
+  if (!record || record.billing_same_as_property === undefined) return {};
+  const out: Record<string, unknown> = {};
+  for (const field of EXTRA_FIELDS) if (record[field] !== undefined) out[field] = record[field];
+  return out as Partial<CustomerRecord>;
+}
+
+/**
+ * The record shape (get-by-id) built from a create-or-update answer. Payment facts are not in
+ * the answer: they are kept from the cached record, and a brand-new customer has none. An
+ * updated customer without a cached record is left to load from the server.
+ */
+function recordFromUpsert(
+  response: CustomerUpsertResponse,
+  old: CustomerRecord | undefined,
+  created: boolean,
+): CustomerRecord | undefined {
+  if (!old && !created) return undefined;
+  const extras: Record<string, unknown> = {};
+  for (const field of EXTRA_FIELDS) extras[field] = response[field];
+  return {
+    id: response.id,
+    first_name: response.first_name,
+    last_name: response.last_name,
+    company_name: response.company_name,
+    email: response.email,
+    phone: response.phone,
+    notes: response.notes,
+    source: response.source,
+    address: {
+      street1: response.property_street1 ?? "",
+      ...(response.property_street2 ? { street2: response.property_street2 } : {}),
+      city: response.property_city ?? "",
+      state: response.property_state ?? "",
+      zip: response.property_zip ?? "",
+      country: response.property_country ?? "",
+    },
+    status: response.status,
+    tags: response.tags,
+    created_at: response.created_at,
+    ...(old?.location ? { location: old.location } : {}),
+    is_auto_pay: old?.is_auto_pay ?? false,
+    has_payment_method: old?.has_payment_method ?? false,
+    ...extras,
+  } as CustomerRecord;
 }
