@@ -111,6 +111,21 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("derives the guide's scope table and legacy list from the endpoints", () => {
+    const guide = getOpenApiDocument()["x-guide"] as {
+      id: string;
+      blocks: { kind: string; text?: string; rows?: string[][] }[];
+    }[];
+    const auth = guide.find((s) => s.id === "authentication")!;
+    const table = auth.blocks.find((b) => b.kind === "table")!;
+    const leadsRead = table.rows!.find((r) => r[0] === "`leads:read`")![1]!;
+    expect(leadsRead).toContain("`GET /leads/{id}`");
+    expect(leadsRead).toContain("`GET /customers`");
+    const legacy = auth.blocks.find((b) => b.text?.startsWith("Legacy rule"))!.text!;
+    expect(legacy).toContain("`GET /customers/{id}`");
+    expect(legacy).not.toContain("`GET /leads`");
+  });
+
   it("lists each endpoint's error responses by status with an example per error code", () => {
     for (const { key, op } of operations()) {
       const errors = op["x-error-codes"] as DocumentedError[];

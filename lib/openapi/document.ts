@@ -108,6 +108,7 @@ export function buildOpenApiDocument(resources: readonly ResourceSpec[] = RESOUR
     item[endpoint.method.toLowerCase()] = operation(endpoint, tag);
   }
 
+  const guide = guideSections(resources);
   const headers: JsonObject = {};
   for (const [name, header] of Object.entries(HEADERS)) headers[name] = header;
 
@@ -118,7 +119,7 @@ export function buildOpenApiDocument(resources: readonly ResourceSpec[] = RESOUR
       title: DOCUMENT_TITLE,
       version: DOCUMENT_VERSION,
       summary: "Leads, customers, service plans, serviced jobs and map pins of a field-service company.",
-      description: guideMarkdown(),
+      description: guideMarkdown(guide),
     },
     servers: [{ url: "/api", description: "This server; every path below is relative to <origin>/api." }],
     tags: resources.map((r) => ({ name: r.tag, description: r.description })),
@@ -138,7 +139,7 @@ export function buildOpenApiDocument(resources: readonly ResourceSpec[] = RESOUR
       securitySchemes: SECURITY_SCHEMES,
     },
     "x-scopes": [...SCOPES],
-    "x-guide": guideSections(),
+    "x-guide": guide,
   };
 }
 

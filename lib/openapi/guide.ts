@@ -6,6 +6,7 @@ import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "@/lib/schemas/common";
 import { NOTES_MAX, SHORT_TEXT_MAX, TAG_MAX, TAGS_MAX } from "@/lib/schemas/upsert-fields";
 import { CHECK_ORDER, errorDescription, errorStatus } from "./errors";
+import type { ResourceSpec } from "./types";
 
 /**
  * The introduction of the reference, as data: the document carries it both as markdown
@@ -26,7 +27,32 @@ export interface GuideSection {
 
 const DEFAULT_DAILY_LIMIT = 1000;
 
-export function guideSections(): GuideSection[] {
+/** The endpoints of the original interface's legacy rule: they accept leads:read beside their own scope. */
+function legacyEndpoints(resources: readonly ResourceSpec[]): string[] {
+  return resources
+    .flatMap((r) => r.endpoints)
+    .filter(
+      (e) =>
+        e.scopes && e.scopes.length > 1 && e.scopes.includes("leads:read") && e.scopes[0] !== "leads:read",
+    )
+    .map((e) => `\`${e.method} ${e.path}\``);
+}
+
+/** Per scope, the endpoints that accept it. */
+function scopeRows(resources: readonly ResourceSpec[]): string[][] {
+  const endpoints = resources.flatMap((r) => r.endpoints);
+  return SCOPES.map((scope) => {
+    const accepting = endpoints.filter((e) => e.scopes?.includes(scope));
+    return [
+      `\`${scope}\``,
+      accepting.length > 0
+        ? accepting.map((e) => `\`${e.method} ${e.path}\``).join(", ")
+        : "(no endpoint yet)",
+    ];
+  });
+}
+
+export function guideSections(resources: readonly ResourceSpec[] = []): GuideSection[] {
   return [
     {
       id: "introduction",
@@ -96,14 +122,15 @@ export function guideSections(): GuideSection[] {
         },
         {
           kind: "table",
-          columns: ["Scope", "Grants"],
-          rows: SCOPES.map((scope) => [`\`${scope}\``, SCOPE_TEXT[scope]]),
+          columns: ["Scope", "Accepted by"],
+          rows: scopeRows(resources),
         },
         {
           kind: "text",
           text:
-            "Legacy rule: the customer, serviced-job and pin-type reads also accept `leads:read`, so keys made " +
-            "for the original interface keep working, and their 403 names `leads:read`.",
+            "Legacy rule: keys made for the original interface carry only `leads:read`, so these endpoints " +
+            `accept it beside their own scope, and their 403 names \`leads:read\`: ${legacyEndpoints(resources).join(", ")}. ` +
+            "`GET /auth/test` needs no scope at all.",
         },
         {
           kind: "text",
@@ -234,19 +261,8 @@ export function guideSections(): GuideSection[] {
   ];
 }
 
-const SCOPE_TEXT: Record<(typeof SCOPES)[number], string> = {
-  "leads:read": "List and get leads (and, by the legacy rule, customers, serviced jobs and pin types).",
-  "leads:write": "Create and update leads.",
-  "customers:read": "List and get customers.",
-  "customers:write": "Create and update customers.",
-  "service_plans:read": "List service plans and their reports.",
-  "jobs:read": "List serviced jobs and their reports.",
-  "pins:read": "List map pins.",
-  "pin_types:read": "List pin types.",
-};
-
 /** The guide as markdown, for info.description. */
-export function guideMarkdown(sections = guideSections()): string {
+export function guideMarkdown(sections: GuideSection[]): string {
   const out: string[] = [];
   for (const section of sections) {
     out.push(`## ${section.title}`);
