@@ -8,9 +8,9 @@ export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
   outputDir: "test-results/artifacts",
-  // Two cores are shared with the server: two workers at most, spec files in parallel, tests
-  // of one file in order (they build on each other's sign-ins).
-  workers: 2,
+  // One worker: the server, the browser and the tests share two cores, and the embedded
+  // database answers one query at a time; tests of a file run in order.
+  workers: 1,
   fullyParallel: false,
   retries: 0,
   forbidOnly: process.env.CI === "true",

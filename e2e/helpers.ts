@@ -38,6 +38,11 @@ export async function signIn(page: Page, who: DemoRole | Credentials, options: {
   await expect(page.getByRole("button", { name: /^Account menu for / })).toBeVisible();
 }
 
+/** The error message of the sign-in form (Next's route announcer is an alert too, hence the scope). */
+export function signInError(page: Page) {
+  return page.getByRole("form", { name: "Sign in" }).getByRole("alert");
+}
+
 /** Signs out through the user menu and waits for the sign-in page. */
 export async function signOut(page: Page) {
   await page.getByRole("button", { name: /^Account menu for / }).click();

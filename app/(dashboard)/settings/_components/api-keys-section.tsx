@@ -19,7 +19,7 @@ import { formatDate, formatDateTime, formatNumber } from "@/lib/format";
 import { ApiClientError } from "@/lib/query/api-client";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "@/lib/query/settings";
 import { createApiKeyBodySchema, type ApiKeyRecord, type CreatedApiKey } from "@/lib/schemas/settings";
-import { SettingsTable, Td, Th } from "./table";
+import { MobileDetail, MobileList, SettingsTable, Td, Th } from "./table";
 
 const SCOPE_HELP: Record<Scope, string> = {
   "leads:read": "List and read leads (also customers, jobs and pin types)",
@@ -68,73 +68,108 @@ export function ApiKeysSection() {
           }
         />
       ) : (
-        <SettingsTable label="API keys" minWidth="64rem">
-          <thead>
-            <tr>
-              <Th>Name</Th>
-              <Th>Key</Th>
-              <Th>Scopes</Th>
-              <Th className="text-right">Used today</Th>
-              <Th>Last used</Th>
-              <Th>Created</Th>
-              <Th>Status</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.data.map((key) => (
-              <tr key={key.id} className={key.revoked_at ? "bg-slate-50/60" : undefined}>
-                <Td className="font-medium text-slate-900">{key.name}</Td>
-                <Td>
-                  <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
-                    {key.prefix}…
-                  </code>
-                </Td>
-                <Td>
-                  <div className="flex max-w-72 flex-wrap gap-1">
-                    {key.scopes.map((scope) => (
-                      <Badge key={scope} className="font-mono">
-                        {scope}
-                      </Badge>
-                    ))}
-                  </div>
-                </Td>
-                <Td className="text-right tabular-nums whitespace-nowrap">
-                  {formatNumber(key.used_today)}{" "}
-                  <span className="text-slate-400">/ {formatNumber(key.daily_limit)}</span>
-                </Td>
-                <Td className="whitespace-nowrap">
-                  {key.last_used_at ? formatDateTime(key.last_used_at) : "Never"}
-                </Td>
-                <Td className="whitespace-nowrap">{formatDate(key.created_at)}</Td>
-                <Td>
-                  {key.revoked_at ? (
-                    <Badge tone="danger" title={`Revoked ${formatDateTime(key.revoked_at)}`}>
-                      Revoked {formatDate(key.revoked_at)}
-                    </Badge>
-                  ) : (
-                    <Badge tone="success">Active</Badge>
-                  )}
-                </Td>
-                <Td className="text-right">
-                  {key.revoked_at ? null : (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                      onClick={() => setRevoking(key)}
-                      aria-label={`Revoke ${key.name}`}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </Td>
+        <>
+          <SettingsTable label="API keys" minWidth="64rem">
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Key</Th>
+                <Th>Scopes</Th>
+                <Th className="text-right">Used today</Th>
+                <Th>Last used</Th>
+                <Th>Created</Th>
+                <Th>Status</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
               </tr>
+            </thead>
+            <tbody>
+              {keys.data.data.map((key) => (
+                <tr key={key.id} className={key.revoked_at ? "bg-slate-50/60" : undefined}>
+                  <Td className="font-medium text-slate-900">{key.name}</Td>
+                  <Td>
+                    <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
+                      {key.prefix}…
+                    </code>
+                  </Td>
+                  <Td>
+                    <div className="flex max-w-72 flex-wrap gap-1">
+                      {key.scopes.map((scope) => (
+                        <Badge key={scope} className="font-mono">
+                          {scope}
+                        </Badge>
+                      ))}
+                    </div>
+                  </Td>
+                  <Td className="text-right tabular-nums whitespace-nowrap">
+                    {formatNumber(key.used_today)}{" "}
+                    <span className="text-slate-400">/ {formatNumber(key.daily_limit)}</span>
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    {key.last_used_at ? formatDateTime(key.last_used_at) : "Never"}
+                  </Td>
+                  <Td className="whitespace-nowrap">{formatDate(key.created_at)}</Td>
+                  <Td>
+                    <KeyStatus apiKey={key} />
+                  </Td>
+                  <Td className="text-right">
+                    {key.revoked_at ? null : (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                        onClick={() => setRevoking(key)}
+                        aria-label={`Revoke ${key.name}`}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </SettingsTable>
+          <MobileList label="API keys">
+            {keys.data.data.map((key) => (
+              <li key={key.id} className="space-y-3 px-4 py-4">
+                <div className="flex items-start justify-between gap-3">
+                  <div className="min-w-0">
+                    <p className="font-medium text-slate-900">{key.name}</p>
+                    <code className="font-mono text-xs text-slate-500">{key.prefix}…</code>
+                  </div>
+                  <KeyStatus apiKey={key} />
+                </div>
+                <div className="flex flex-wrap gap-1">
+                  {key.scopes.map((scope) => (
+                    <Badge key={scope} className="font-mono">
+                      {scope}
+                    </Badge>
+                  ))}
+                </div>
+                <dl className="space-y-1">
+                  <MobileDetail label="Used today">
+                    {formatNumber(key.used_today)} / {formatNumber(key.daily_limit)}
+                  </MobileDetail>
+                  <MobileDetail label="Last used">
+                    {key.last_used_at ? formatDateTime(key.last_used_at) : "Never"}
+                  </MobileDetail>
+                  <MobileDetail label="Created">{formatDate(key.created_at)}</MobileDetail>
+                </dl>
+                {key.revoked_at ? null : (
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    className="w-full text-red-700"
+                    onClick={() => setRevoking(key)}
+                  >
+                    Revoke {key.name}
+                  </Button>
+                )}
+              </li>
             ))}
-          </tbody>
-        </SettingsTable>
+          </MobileList>
+        </>
       )}
 
       {creating ? (
@@ -149,6 +184,16 @@ export function ApiKeysSection() {
       <NewKeyDialog created={created} onClose={() => setCreated(null)} />
       <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />
     </Card>
+  );
+}
+
+function KeyStatus({ apiKey }: { apiKey: ApiKeyRecord }) {
+  return apiKey.revoked_at ? (
+    <Badge tone="danger" title={`Revoked ${formatDateTime(apiKey.revoked_at)}`}>
+      Revoked {formatDate(apiKey.revoked_at)}
+    </Badge>
+  ) : (
+    <Badge tone="success">Active</Badge>
   );
 }
 

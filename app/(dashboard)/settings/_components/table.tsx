@@ -1,6 +1,9 @@
 import { cn } from "@/components/ui/cn";
 
-/** The settings tables: a horizontally scrollable table that keeps its columns on phones. */
+/**
+ * The settings tables, from the md breakpoint up (phones get a stacked list instead, see
+ * MobileList); horizontally scrollable when the window is narrow.
+ */
 export function SettingsTable({
   label,
   children,
@@ -11,7 +14,7 @@ export function SettingsTable({
   minWidth?: string;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <div className="hidden overflow-x-auto md:block">
       <table aria-label={label} className="w-full text-left text-sm" style={{ minWidth }}>
         {children}
       </table>
@@ -43,5 +46,24 @@ export function Td({ children, className }: { children?: React.ReactNode; classN
     >
       {children}
     </td>
+  );
+}
+
+/** The phone version of a settings table: one block per record. */
+export function MobileList({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <ul aria-label={label} className="divide-y divide-slate-100 md:hidden">
+      {children}
+    </ul>
+  );
+}
+
+/** A label/value pair inside a MobileList item. */
+export function MobileDetail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4 text-sm">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="text-right text-slate-800">{children}</dd>
+    </div>
   );
 }

@@ -18,7 +18,7 @@ import { ApiClientError } from "@/lib/query/api-client";
 import { useCreateUser, useSetUserActive, useUsers } from "@/lib/query/settings";
 import { ROLE_LABELS, ROLES } from "@/lib/schemas/session";
 import { createUserBodySchema, PASSWORD_MIN_LENGTH, type UserRecord } from "@/lib/schemas/settings";
-import { SettingsTable, Td, Th } from "./table";
+import { MobileList, SettingsTable, Td, Th } from "./table";
 
 const ROLE_HELP: Record<(typeof ROLES)[number], string> = {
   admin: "Everything, including users and API keys",
@@ -61,72 +61,120 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
       ) : users.data.data.length === 0 ? (
         <EmptyState title="No users" />
       ) : (
-        <SettingsTable label="Users" minWidth="44rem">
-          <thead>
-            <tr>
-              <Th>Name</Th>
-              <Th>Email</Th>
-              <Th>Role</Th>
-              <Th>Status</Th>
-              <Th>Added</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.data.map((user) => {
-              const self = user.id === currentUserId;
-              return (
-                <tr key={user.id} className={user.active ? undefined : "bg-slate-50/60"}>
-                  <Td className="font-medium text-slate-900">
-                    <span className={user.active ? undefined : "text-slate-500"}>{user.name}</span>
-                    {self ? (
-                      <Badge tone="brand" className="ml-2">
-                        You
-                      </Badge>
-                    ) : null}
-                  </Td>
-                  <Td className="break-all">{user.email}</Td>
-                  <Td>
-                    <Badge>{ROLE_LABELS[user.role]}</Badge>
-                  </Td>
-                  <Td>
-                    {user.active ? (
-                      <Badge tone="success">Active</Badge>
-                    ) : (
-                      <Badge tone="warning">Deactivated</Badge>
-                    )}
-                  </Td>
-                  <Td className="whitespace-nowrap">{formatDate(user.created_at)}</Td>
-                  <Td className="text-right">
-                    {self ? null : user.active ? (
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                        onClick={() => setDeactivating(user)}
-                        aria-label={`Deactivate ${user.name}`}
-                      >
-                        Deactivate
-                      </Button>
-                    ) : (
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => reactivate(user)}
-                        disabled={setActive.isPending}
-                        aria-label={`Reactivate ${user.name}`}
-                      >
-                        Reactivate
-                      </Button>
-                    )}
-                  </Td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </SettingsTable>
+        <>
+          <SettingsTable label="Users" minWidth="44rem">
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Email</Th>
+                <Th>Role</Th>
+                <Th>Status</Th>
+                <Th>Added</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.data.map((user) => {
+                const self = user.id === currentUserId;
+                return (
+                  <tr key={user.id} className={user.active ? undefined : "bg-slate-50/60"}>
+                    <Td className="font-medium text-slate-900">
+                      <span className={user.active ? undefined : "text-slate-500"}>{user.name}</span>
+                      {self ? (
+                        <Badge tone="brand" className="ml-2">
+                          You
+                        </Badge>
+                      ) : null}
+                    </Td>
+                    <Td className="break-all">{user.email}</Td>
+                    <Td>
+                      <Badge>{ROLE_LABELS[user.role]}</Badge>
+                    </Td>
+                    <Td>
+                      {user.active ? (
+                        <Badge tone="success">Active</Badge>
+                      ) : (
+                        <Badge tone="warning">Deactivated</Badge>
+                      )}
+                    </Td>
+                    <Td className="whitespace-nowrap">{formatDate(user.created_at)}</Td>
+                    <Td className="text-right">
+                      {self ? null : user.active ? (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                          onClick={() => setDeactivating(user)}
+                          aria-label={`Deactivate ${user.name}`}
+                        >
+                          Deactivate
+                        </Button>
+                      ) : (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          onClick={() => reactivate(user)}
+                          disabled={setActive.isPending}
+                          aria-label={`Reactivate ${user.name}`}
+                        >
+                          Reactivate
+                        </Button>
+                      )}
+                    </Td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </SettingsTable>
+          <MobileList label="Users">
+            {users.data.data.map((user) => (
+              <li key={user.id} className="space-y-2 px-4 py-4">
+                <div className="flex items-start justify-between gap-3">
+                  <div className="min-w-0">
+                    <p className="font-medium text-slate-900">
+                      {user.name}
+                      {user.id === currentUserId ? (
+                        <Badge tone="brand" className="ml-2">
+                          You
+                        </Badge>
+                      ) : null}
+                    </p>
+                    <p className="truncate text-sm text-slate-500">{user.email}</p>
+                  </div>
+                  {user.active ? (
+                    <Badge tone="success">Active</Badge>
+                  ) : (
+                    <Badge tone="warning">Deactivated</Badge>
+                  )}
+                </div>
+                <div className="flex items-center justify-between gap-3">
+                  <Badge>{ROLE_LABELS[user.role]}</Badge>
+                  {user.id === currentUserId ? null : user.active ? (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      className="text-red-700"
+                      onClick={() => setDeactivating(user)}
+                    >
+                      Deactivate
+                    </Button>
+                  ) : (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => reactivate(user)}
+                      disabled={setActive.isPending}
+                    >
+                      Reactivate
+                    </Button>
+                  )}
+                </div>
+              </li>
+            ))}
+          </MobileList>
+        </>
       )}
 
       {adding ? <AddUserDialog onClose={() => setAdding(false)} /> : null}
