@@ -89,15 +89,19 @@ function wrapPgClient(client: pg.PoolClient, recorder: StatementRecorder): void 
  * A Database like lib/db/client's, whose statements the recorder sees. PostgreSQL: its own pool
  * (of the API's default size). PGlite: the already open instance (one process per directory).
  */
-export function capturingDatabase(
+export async function capturingDatabase(
   target: DatabaseTarget,
   recorder: StatementRecorder,
   pglite?: PGlite,
-): Database {
+): Promise<Database> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10, application_name: "fieldcrm-bench" });
     pool.on("connect", (client) => wrapPgClient(client, recorder));
     pool.on("error", () => {});
+    // Connected sessions waiting, as in a running server: statements sent together then start
+    // together, and the recorder sees them as one group (a cold pool would serialize them).
+    const warm = await Promise.all(Array.from({ length: 10 }, () => pool.connect()));
+    for (const client of warm) client.release();
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return { db, engine: "postgres", target, migrate: async () => {}, close: () => pool.end() };
   }

@@ -140,10 +140,15 @@ export async function openRawDb(target: DatabaseTarget): Promise<RawDb> {
   const database = await openDatabase(target, { poolSize: 4, statementTimeoutMs: 6 * 3600_000 });
   try {
     await database.migrate();
+    return await rawDbOf(database);
   } catch (error) {
     await database.close();
     throw error;
   }
+}
+
+/** A RawDb over an open, migrated Database (tests pass theirs); closing it closes the Database. */
+export async function rawDbOf(database: Database): Promise<RawDb> {
   const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
   if (database.engine === "pglite") {
     const lite = client as PGlite;

@@ -235,7 +235,11 @@ async function runEngine(
     );
     const recorder = new StatementRecorder();
     const pglite = (raw.database.db as unknown as { $client: PGlite }).$client;
-    const capturing = capturingDatabase(target.target, recorder, engine === "pglite" ? pglite : undefined);
+    const capturing = await capturingDatabase(
+      target.target,
+      recorder,
+      engine === "pglite" ? pglite : undefined,
+    );
     try {
       captures = await captureCases(capturing, recorder, cases, key);
     } finally {
