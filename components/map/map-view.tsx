@@ -2,13 +2,13 @@
 
 import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
-import { useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { MapLegend, type LegendEntry } from "@/components/map/map-legend";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { formatNumber } from "@/lib/format";
-import { pinKeys, useAllPins, usePinTypes, type Pin, type PinUser } from "@/lib/query/pins";
+import { pinKeys, useAllPins, usePinTypes, type Pin, type PinSet, type PinUser } from "@/lib/query/pins";
 import { useUrlState } from "@/lib/query/url-state";
 
 // Leaflet touches `window` on import: the map is rendered in the browser only.
@@ -65,9 +65,9 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
   const percent = total ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
 
   return (
-    <div className="flex h-full flex-col gap-3">
-      <div className="flex flex-wrap items-end gap-3">
-        <Field label="Pin type" className="w-full sm:w-52">
+    <div className="flex min-h-0 flex-1 flex-col gap-3">
+      <div className="grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
+        <Field label="Pin type" className="min-w-0 sm:w-52">
           <Select
             value={view.type}
             onChange={(e) => setView({ type: e.target.value || null })}
@@ -75,7 +75,7 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
             options={(pinTypes.data ?? []).map((t) => ({ value: t.id, label: t.label }))}
           />
         </Field>
-        <Field label="Created by" className="w-full sm:w-60">
+        <Field label="Created by" className="min-w-0 sm:w-60">
           <Select
             value={view.rep}
             onChange={(e) => setView({ rep: e.target.value || null })}
@@ -84,12 +84,16 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           />
         </Field>
         {view.type || view.rep || view.hidden ? (
-          <Button variant="ghost" onClick={() => setView({ type: null, rep: null, hidden: null })}>
+          <Button
+            variant="ghost"
+            className="col-span-2 justify-self-start sm:col-span-1"
+            onClick={() => setView({ type: null, rep: null, hidden: null })}
+          >
             Clear filters
           </Button>
         ) : null}
         <div
-          className="min-h-10 flex-1 basis-full text-sm text-slate-600 sm:basis-auto sm:text-right"
+          className="col-span-2 min-h-5 flex-1 text-sm text-slate-600 sm:min-h-10 sm:text-right"
           aria-live="polite"
         >
           {error ? (
@@ -164,13 +168,12 @@ function useRepChoices(
 ) {
   const queryClient = useQueryClient();
   const wider = filters.userId
-    ? queryClient.getQueryData<InfiniteData<{ data: Pin[] }>>(pinKeys.map({ pinTypeId: filters.pinTypeId }))
+    ? queryClient.getQueryData<PinSet>(pinKeys.map({ pinTypeId: filters.pinTypeId }))
     : undefined;
   return useMemo(() => {
     const byId = new Map<string, PinUser>();
     for (const pin of pins) byId.set(pin.created_by.user_id, pin.created_by);
-    for (const page of wider?.pages ?? [])
-      for (const pin of page.data) byId.set(pin.created_by.user_id, pin.created_by);
+    for (const pin of wider?.pins ?? []) byId.set(pin.created_by.user_id, pin.created_by);
     if (selected && !byId.has(selected))
       byId.set(selected, { user_id: selected, name: "Selected user", email: "" });
     return [...byId.values()].sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email));

@@ -123,7 +123,7 @@ export function PinClusterLayer({ pins, colors, loading, onRendered }: Props) {
       state.timer = null;
       state.lastBuild = Date.now();
       const index = new Supercluster<PointProps, ClusterCounts>({
-        radius: 56,
+        radius: 60,
         maxZoom: CLUSTER_MAX_ZOOM,
         map: (p) => {
           const pin = pins[p.i];
@@ -159,7 +159,7 @@ export function PinClusterLayer({ pins, colors, loading, onRendered }: Props) {
 
 /** A ring split by pin type (conic gradient) with the pin count in the middle. */
 function clusterIcon(count: number, counts: ClusterCounts, colors: ReadonlyMap<string, string>): L.DivIcon {
-  const size = count < 10 ? 30 : count < 100 ? 36 : count < 1000 ? 42 : count < 10_000 ? 48 : 54;
+  const size = count < 10 ? 28 : count < 100 ? 32 : count < 1000 ? 38 : 44;
   const stops: string[] = [];
   let at = 0;
   for (const [type, n] of Object.entries(counts)) {
@@ -169,14 +169,20 @@ function clusterIcon(count: number, counts: ClusterCounts, colors: ReadonlyMap<s
     at = end;
   }
   const ring = stops.length > 0 ? `conic-gradient(${stops.join(", ")})` : "#64748b";
-  const label = count >= 10_000 ? `${Math.round(count / 1000)}k` : formatNumber(count);
+  // Short labels so they fit the ring: 1.2k, 15k.
+  const label =
+    count >= 10_000
+      ? `${formatNumber(Math.round(count / 1000))}k`
+      : count >= 1000
+        ? `${formatNumber(Math.round(count / 100) / 10)}k`
+        : formatNumber(count);
   return L.divIcon({
     className: "pin-cluster",
     iconSize: [size, size],
     html:
       `<div style="width:${size}px;height:${size}px;border-radius:9999px;background:${ring};` +
       `display:flex;align-items:center;justify-content:center;box-shadow:0 1px 3px rgb(0 0 0 / 0.35)">` +
-      `<span style="min-width:${size - 12}px;height:${size - 12}px;border-radius:9999px;background:#fff;` +
+      `<span style="width:${size - 10}px;height:${size - 10}px;border-radius:9999px;background:#fff;` +
       `display:flex;align-items:center;justify-content:center;font:600 11px/1 system-ui,sans-serif;color:#0f172a">` +
       `${label}</span></div>`,
   });

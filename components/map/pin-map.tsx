@@ -50,7 +50,7 @@ export default function PinMap({ pins, colors, loading, fitKey, tileUrl, onRende
       <FitToPins pins={pins} loading={loading} fitKey={fitKey} />
       {tilesFailed ? (
         <p className="pointer-events-none absolute bottom-6 left-1/2 z-[1000] -translate-x-1/2 rounded bg-white/85 px-2 py-1 text-xs text-slate-600 shadow">
-          Map tiles unavailable: pins shown on a plain background
+          Map tiles unavailable offline: pins on a plain background
         </p>
       ) : null}
     </MapContainer>

@@ -1,15 +1,15 @@
 "use client";
 
-import { useEffect, useMemo } from "react";
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/query/api-client";
 import type { ListPinTypesResponse, PinType } from "@/lib/schemas/pin-types";
 import type { ListPinsResponse, Pin } from "@/lib/schemas/pins";
 
 /**
  * Pins and pin types for the map. The map needs every pin of the filtered set, not one page, so
- * the pins are read in pages of 1000 (the API's maximum) one after another, and the page shows
- * how far it got while the pins already read are on the map.
+ * the pins are read in pages of 1000 (the API's maximum), and the page shows how far it got
+ * while the pins already read are on the map.
  */
 
 export type { Pin, PinType };
@@ -50,43 +50,75 @@ export interface AllPinsState {
   refetch: () => void;
 }
 
-/** Every pin matching the filters, read page after page; `pins` grows as pages arrive. */
+/** Pages read at the same time: enough to overlap network and parsing, light on the server. */
+const PARALLEL_PAGES = 3;
+
+export interface PinSet {
+  pins: Pin[];
+  total: number;
+}
+
+interface Partial {
+  key: string;
+  pins: Pin[];
+  total: number | null;
+}
+
+/**
+ * Every pin matching the filters. The first page gives the total; the other pages are read a
+ * few at a time. While they arrive, `pins` holds what is in so far (the map draws it and the
+ * page shows the progress); the finished set is cached by TanStack Query like any query.
+ */
 export function useAllPins(filters: PinFilters): AllPinsState {
-  const query = useInfiniteQuery({
+  const key = JSON.stringify(pinKeys.map(filters));
+  const [partial, setPartial] = useState<Partial | null>(null);
+
+  const query = useQuery({
     queryKey: pinKeys.map(filters),
-    queryFn: ({ pageParam, signal }) =>
-      apiFetch<ListPinsResponse>("/pins", {
-        signal,
-        query: {
-          page: pageParam,
-          limit: PIN_PAGE_SIZE,
-          pin_type_id: filters.pinTypeId,
-          user_id: filters.userId,
-        },
-      }),
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.pagination.has_more ? last.pagination.page + 1 : undefined),
+    queryFn: async ({ signal }): Promise<PinSet> => {
+      const fetchPage = (page: number) =>
+        apiFetch<ListPinsResponse>("/pins", {
+          signal,
+          query: { page, limit: PIN_PAGE_SIZE, pin_type_id: filters.pinTypeId, user_id: filters.userId },
+        });
+      const first = await fetchPage(1);
+      const total = first.pagination.total;
+      const pageCount = Math.ceil(total / PIN_PAGE_SIZE);
+      const pages: Pin[][] = [first.data];
+      const report = () => setPartial({ key, pins: pages.flat(), total });
+      report();
+      let next = 2;
+      const worker = async () => {
+        while (next <= pageCount) {
+          const page = next++;
+          pages[page - 1] = (await fetchPage(page)).data;
+          report();
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL_PAGES, Math.max(pageCount - 1, 0)) }, worker));
+      // Pins added while reading shift the pages: a pin may come twice, never counted twice.
+      const seen = new Set<string>();
+      const pins = pages.flat().filter((pin) => (seen.has(pin.id) ? false : (seen.add(pin.id), true)));
+      return { pins, total };
+    },
     staleTime: 5 * 60_000,
     // A refetch re-reads every page (50 requests for 50,000 pins): not on every window focus.
     refetchOnWindowFocus: false,
   });
 
-  const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = query;
-  // Keep reading until the last page; a failed page stops the loop and shows the error.
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
-
-  const pages = query.data?.pages;
-  const pins = useMemo(() => (pages ? pages.flatMap((p) => p.data) : []), [pages]);
-  const total = pages && pages.length > 0 ? (pages[0]?.pagination.total ?? null) : null;
+  const loading = query.isPending || (query.isFetching && !query.data);
+  const inProgress = loading && partial?.key === key ? partial : null;
+  const pins = query.data?.pins ?? inProgress?.pins ?? EMPTY;
+  const total = query.data?.total ?? inProgress?.total ?? null;
 
   return {
     pins,
     total,
     loaded: pins.length,
-    loading: !query.isError && (query.isPending || Boolean(hasNextPage) || query.isFetchingNextPage),
+    loading: loading && !query.isError,
     error: query.error,
     refetch: () => void query.refetch(),
   };
 }
+
+const EMPTY: Pin[] = [];
