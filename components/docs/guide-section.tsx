@@ -36,24 +36,25 @@ export function GuideSectionView({ section }: { section: GuideSection }) {
             return (
               <div key={i}>
                 {/* Phones: one card per row, every cell labelled by its column. */}
-                <dl className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white sm:hidden">
+                <div className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white sm:hidden">
                   {block.rows.map((row, r) => (
-                    <div key={r} className="space-y-1 px-3 py-2.5 text-sm">
+                    <dl
+                      key={r}
+                      className="grid grid-cols-[minmax(4.5rem,auto)_minmax(0,1fr)] gap-x-3 gap-y-1 px-3 py-2.5 text-sm"
+                    >
                       {row.map((cell, c) => (
-                        <div key={c} className={c === 0 ? "font-medium text-slate-900" : "text-slate-700"}>
-                          {c > 0 ? (
-                            <dt className="text-[11px] font-semibold tracking-wide text-slate-500 uppercase">
-                              {block.columns[c]}
-                            </dt>
-                          ) : null}
-                          <dd>
+                        <div key={c} className="contents">
+                          <dt className="pt-0.5 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">
+                            {block.columns[c]}
+                          </dt>
+                          <dd className={c === 0 ? "font-medium text-slate-900" : "text-slate-700"}>
                             <RichText text={cell} />
                           </dd>
                         </div>
                       ))}
-                    </div>
+                    </dl>
                   ))}
-                </dl>
+                </div>
                 <div className="hidden overflow-x-auto rounded-lg border border-slate-200 bg-white sm:block">
                   <table className="w-full text-left text-sm">
                     <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
