@@ -37,6 +37,25 @@ const TARGETS = {
 } as const;
 type Target = keyof typeof TARGETS;
 
+/** Fields that name another record of the same company (`crew` is a list of them). */
+const REFERENCES: Partial<Record<SectionName, { field: string; target: Target }[]>> = {
+  pins: [
+    { field: "pin_type_id", target: "pin_types" },
+    { field: "created_by", target: "users" },
+  ],
+  leads: [{ field: "assigned_to", target: "users" }],
+  service_plans: [
+    { field: "customer_id", target: "customers" },
+    { field: "sold_by", target: "users" },
+  ],
+  jobs: [
+    { field: "customer_id", target: "customers" },
+    { field: "service_plan_id", target: "service_plans" },
+    { field: "assigned_to", target: "users" },
+    { field: "crew", target: "users" },
+  ],
+};
+
 const LOOKUP_CHUNK = 5000;
 
 async function lookup(
@@ -125,39 +144,17 @@ export async function checkDocument(
     if (inFile.get(target)!.get(id)?.has(companyId)) return;
     pending.push({ target, companyId, id, path });
   };
-  const sectionsWithCompany: SectionName[] = [
-    "users",
-    "api_keys",
-    "pin_types",
-    "pins",
-    "customers",
-    "leads",
-    "service_plans",
-    "jobs",
-  ];
-  for (const section of sectionsWithCompany) {
-    for (const { index, record } of doc[section]) {
-      const companyId = (record as { company_id: string }).company_id;
-      ref("companies", companyId, companyId, [section, index, "company_id"]);
+  for (const r of parsed.references) {
+    ref("companies", r.companyId, r.companyId, [r.section, r.index, "company_id"]);
+    for (const { field, target } of REFERENCES[r.section] ?? []) {
+      if (r.failed.has(field)) continue;
+      const value = r.fields[field];
+      if (typeof value === "string") ref(target, r.companyId, value.trim(), [r.section, r.index, field]);
+      else if (Array.isArray(value))
+        value.forEach((v: unknown, i) => {
+          if (typeof v === "string") ref(target, r.companyId, v.trim(), [r.section, r.index, field, i]);
+        });
     }
-  }
-  for (const { section, index, companyId } of parsed.invalidCompanyRefs)
-    ref("companies", companyId, companyId, [section, index, "company_id"]);
-  for (const { index, record: pin } of doc.pins) {
-    ref("pin_types", pin.company_id, pin.pin_type_id, ["pins", index, "pin_type_id"]);
-    ref("users", pin.company_id, pin.created_by, ["pins", index, "created_by"]);
-  }
-  for (const { index, record: lead } of doc.leads)
-    ref("users", lead.company_id, lead.assigned_to, ["leads", index, "assigned_to"]);
-  for (const { index, record: plan } of doc.service_plans) {
-    ref("customers", plan.company_id, plan.customer_id, ["service_plans", index, "customer_id"]);
-    ref("users", plan.company_id, plan.sold_by, ["service_plans", index, "sold_by"]);
-  }
-  for (const { index, record: job } of doc.jobs) {
-    ref("customers", job.company_id, job.customer_id, ["jobs", index, "customer_id"]);
-    ref("service_plans", job.company_id, job.service_plan_id, ["jobs", index, "service_plan_id"]);
-    ref("users", job.company_id, job.assigned_to, ["jobs", index, "assigned_to"]);
-    job.crew?.forEach((userId, i) => ref("users", job.company_id, userId, ["jobs", index, "crew", i]));
   }
 
   // What the file does not hold is looked up in the database, one query per kind and chunk.

@@ -1,6 +1,14 @@
 import { SECTION_NAMES, SECTION_SCHEMAS, type ParsedDocument, type SectionName } from "./format";
 import { describeIssue, type ImportProblem } from "./problems";
 
+export interface RecordReferences {
+  section: SectionName;
+  index: number;
+  companyId: string;
+  fields: Record<string, unknown>;
+  failed: ReadonlySet<string>;
+}
+
 export interface ParseResult {
   doc: ParsedDocument;
   problems: ImportProblem[];
@@ -9,8 +17,12 @@ export interface ParseResult {
    * reported again as "not found" (one mistake, one problem).
    */
   invalidRecords: { section: SectionName; companyId: string; id: string }[];
-  /** The company of each invalid record, still checked so that a wrong company is reported too. */
-  invalidCompanyRefs: { section: SectionName; index: number; companyId: string }[];
+  /**
+   * Every record that names its company, with its fields (parsed, or as given for an invalid
+   * record, less the fields that failed): the references of invalid records are checked too, so
+   * that the file's every problem is listed at once.
+   */
+  references: RecordReferences[];
   /** Top-level records and job children: the size of the work, for progress reports. */
   recordCount: number;
 }
@@ -31,12 +43,12 @@ export function parseDocument(input: unknown): ParseResult {
   const doc = emptyDocument();
   const problems: ImportProblem[] = [];
   const invalidRecords: ParseResult["invalidRecords"] = [];
-  const invalidCompanyRefs: ParseResult["invalidCompanyRefs"] = [];
+  const references: RecordReferences[] = [];
   let recordCount = 0;
 
   if (!isPlainObject(input)) {
     problems.push({ path: [], message: "the file must be one JSON object with arrays of records" });
-    return { doc, problems, invalidRecords, invalidCompanyRefs, recordCount };
+    return { doc, problems, invalidRecords, references, recordCount };
   }
   for (const key of Object.keys(input)) {
     if (!(SECTION_NAMES as string[]).includes(key))
@@ -56,6 +68,15 @@ export function parseDocument(input: unknown): ParseResult {
       if (result.success) {
         (doc[section] as { index: number; record: unknown }[]).push({ index, record: result.data });
         recordCount += 1 + childCount(result.data);
+        const fields = result.data as Record<string, unknown>;
+        if (section !== "companies")
+          references.push({
+            section,
+            index,
+            companyId: String(fields.company_id),
+            fields,
+            failed: new Set(),
+          });
         return;
       }
       for (const issue of result.error.issues)
@@ -69,11 +90,11 @@ export function parseDocument(input: unknown): ParseResult {
       if (typeof record.company_id !== "string" || !record.company_id.trim()) return;
       const companyId = record.company_id.trim();
       if (typeof record.id === "string") invalidRecords.push({ section, companyId, id: record.id.trim() });
-      if (!result.error.issues.some((issue) => issue.path[0] === "company_id"))
-        invalidCompanyRefs.push({ section, index, companyId });
+      const failed = new Set(result.error.issues.map((issue) => String(issue.path[0])));
+      if (!failed.has("company_id")) references.push({ section, index, companyId, fields: record, failed });
     });
   }
-  return { doc, problems, invalidRecords, invalidCompanyRefs, recordCount };
+  return { doc, problems, invalidRecords, references, recordCount };
 }
 
 function pathPart(part: PropertyKey): string | number {

@@ -1,0 +1,72 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase, type Database } from "@/lib/db/client";
+import { createTestDatabase } from "@/lib/testing/test-database";
+
+/** Test helpers for the CLI scripts: they run as child processes, as a user would run them. */
+
+const TSX = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
+
+export interface ScriptResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `scripts/<name>.ts` with the given arguments and DATABASE_URL. */
+export function runScript(name: string, args: string[], databaseUrl: string): Promise<ScriptResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [TSX, path.join("scripts", `${name}.ts`), ...args],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", NO_COLOR: "1" },
+        timeout: 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+  });
+}
+
+/**
+ * A migrated database that a child process can open: a fresh PostgreSQL database when the run
+ * targets PostgreSQL, otherwise an embedded one in a temporary directory. The embedded database
+ * serves one process at a time, so `withDatabase` opens it for the test and closes it again.
+ */
+export async function createCliDatabase(): Promise<{
+  url: string;
+  withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}> {
+  if (process.env.TEST_DATABASE_URL) {
+    const database = await createTestDatabase();
+    if (database.target.kind !== "postgres") throw new Error("expected a PostgreSQL test database");
+    return {
+      url: database.target.url,
+      withDatabase: (work) => work(database),
+      close: () => database.close(),
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fcrm-cli-"));
+  const withDatabase = async <T>(work: (database: Database) => Promise<T>) => {
+    const database = await openDatabase({ kind: "pglite-file", dir });
+    try {
+      return await work(database);
+    } finally {
+      await database.close();
+    }
+  };
+  await withDatabase((database) => database.migrate());
+  return {
+    url: `file:${dir}`,
+    withDatabase,
+    close: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
