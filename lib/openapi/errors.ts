@@ -112,7 +112,9 @@ export function errorExample(error: DocumentedError, endpoint?: EndpointSpec): R
         error,
         endpoint?.roles
           ? `Only ${endpoint.roles.join(" or ")} users may do this`
-          : "Cross-site request refused",
+          : endpoint?.auth === "session"
+            ? "This endpoint is only available to signed-in dashboard users"
+            : "Cross-site request refused",
       );
     case "INVALID_JSON":
       return coded(error, "The request body is not valid JSON");
