@@ -1,7 +1,8 @@
 "use client";
 
+import { TagList } from "@/components/data-table/cells";
 import { type FormEvent, useId, useState } from "react";
-import { Badge, Button, Checkbox, Field, Input, Notice, Select, Textarea } from "@/components/ui";
+import { Button, Checkbox, Field, Input, Notice, Select, Textarea } from "@/components/ui";
 import {
   type FieldErrors,
   focusFirstError,
@@ -308,19 +309,9 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
         </Field>
         <div className="space-y-2 sm:col-span-2">
           {isEdit ? (
-            <div className="text-sm">
-              <span className="font-medium text-slate-800">Current tags: </span>
-              {customer && customer.tags.length > 0 ? (
-                <span className="inline-flex flex-wrap gap-1 align-middle">
-                  {customer.tags.map((tag) => (
-                    <Badge key={tag} tone="brand">
-                      {tag}
-                    </Badge>
-                  ))}
-                </span>
-              ) : (
-                <span className="text-slate-500">none</span>
-              )}
+            <div className="flex flex-wrap items-center gap-1.5 text-sm">
+              <span className="font-medium text-slate-800">Current tags:</span>
+              <TagList tags={customer?.tags ?? []} label="Current tags" className="max-w-none" />
             </div>
           ) : null}
           <Field

@@ -12,15 +12,25 @@ export function EmptyCell() {
   );
 }
 
-export function TagList({ tags }: { tags: readonly string[] }) {
+export function TagList({
+  tags,
+  label = "Tags",
+  className = "max-w-56",
+}: {
+  tags: readonly string[];
+  /** The list's accessible name. */
+  label?: string;
+  /** Width limits; by default narrow enough for a table cell. */
+  className?: string;
+}) {
   if (tags.length === 0) return <EmptyCell />;
   return (
-    <span className="flex max-w-56 flex-wrap gap-1">
+    <ul aria-label={label} className={`flex flex-wrap gap-1 ${className}`}>
       {tags.map((tag) => (
-        <Badge key={tag} tone="brand">
-          {tag}
-        </Badge>
+        <li key={tag}>
+          <Badge tone="brand">{tag}</Badge>
+        </li>
       ))}
-    </span>
+    </ul>
   );
 }

@@ -18,7 +18,7 @@ export interface DataTablePaginationProps {
 }
 
 const buttonClass =
-  "inline-flex h-9 min-w-9 items-center justify-center rounded-md border border-slate-300 bg-white px-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-500";
+  "h-9 min-w-9 items-center justify-center rounded-md border border-slate-300 bg-white px-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-500";
 
 /** Total count, page-size choice and page buttons under a server-paginated table. */
 export function DataTablePagination({
@@ -94,7 +94,7 @@ export function DataTablePagination({
           </button>
           <button
             type="button"
-            className={buttonClass}
+            className={`${buttonClass} inline-flex`}
             onClick={() => onChange(page - 1, pageSize)}
             disabled={!canPrev}
             aria-label="Previous page"
@@ -103,7 +103,7 @@ export function DataTablePagination({
           </button>
           <button
             type="button"
-            className={buttonClass}
+            className={`${buttonClass} inline-flex`}
             onClick={() => onChange(page + 1, pageSize)}
             disabled={!canNext}
             aria-label="Next page"

@@ -1,7 +1,8 @@
 "use client";
 
+import { TagList } from "@/components/data-table/cells";
 import { type FormEvent, useId, useState } from "react";
-import { Badge, Button, Field, Input, Notice, Select, Textarea } from "@/components/ui";
+import { Button, Field, Input, Notice, Select, Textarea } from "@/components/ui";
 import { parseTagList } from "@/lib/domain/normalize";
 import { type Lead, type LeadSaveResult, type LeadUpsertBody, useSaveLead } from "@/lib/query/leads";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
@@ -259,19 +260,9 @@ export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
         </Field>
         <div className="space-y-2 sm:col-span-2">
           {isEdit ? (
-            <div className="text-sm">
-              <span className="font-medium text-slate-800">Current tags: </span>
-              {lead && lead.tags.length > 0 ? (
-                <span className="inline-flex flex-wrap gap-1 align-middle" data-testid="current-tags">
-                  {lead.tags.map((tag) => (
-                    <Badge key={tag} tone="brand">
-                      {tag}
-                    </Badge>
-                  ))}
-                </span>
-              ) : (
-                <span className="text-slate-500">none</span>
-              )}
+            <div className="flex flex-wrap items-center gap-1.5 text-sm">
+              <span className="font-medium text-slate-800">Current tags:</span>
+              <TagList tags={lead?.tags ?? []} label="Current tags" className="max-w-none" />
             </div>
           ) : null}
           <Field

@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { Badge, Button, Notice } from "@/components/ui";
+import { TagList } from "@/components/data-table/cells";
+import { Button, Notice } from "@/components/ui";
 
 export interface SaveOutcomeProps {
   /** "lead" or "customer": the words of the message. */
@@ -46,12 +47,7 @@ export function SaveOutcome({ kind, result, showLink = true, onDismiss, classNam
         ) : null}
         {result.tags.length > 0 ? (
           <span className="inline-flex flex-wrap items-center gap-1">
-            Tags:
-            {result.tags.map((tag) => (
-              <Badge key={tag} tone="brand">
-                {tag}
-              </Badge>
-            ))}
+            Tags: <TagList tags={result.tags} label="Tags after saving" className="max-w-none" />
           </span>
         ) : null}
         {onDismiss ? (

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 
 /**
  * View state (page, page size, filters, search) kept in the URL's search params, so a reload or
@@ -33,14 +33,24 @@ export function useUrlState<D extends UrlStateDefaults>(
   // Callers usually pass an object literal; key on its content so the memo below is stable.
   const defaultsKey = JSON.stringify(defaults);
 
+  // Next.js applies a History API change to useSearchParams in a transition, a moment later.
+  // Until then the new query is shown from here, so a controlled checkbox or select does not
+  // flick back for a frame. Any change of the real search params (ours arriving, or Back)
+  // ends the override.
+  const live = searchParams.toString();
+  const [pending, setPending] = useState<{ query: string; base: string } | null>(null);
+  if (pending && pending.base !== live) setPending(null);
+  const current = pending && pending.base === live ? pending.query : live;
+
   const values = useMemo(() => {
     const parsed = JSON.parse(defaultsKey) as D;
+    const params = new URLSearchParams(current);
     const out = {} as Record<keyof D, string>;
     for (const key of Object.keys(parsed) as (keyof D & string)[]) {
-      out[key] = searchParams.get(key) ?? parsed[key]!;
+      out[key] = params.get(key) ?? parsed[key]!;
     }
     return out;
-  }, [searchParams, defaultsKey]);
+  }, [current, defaultsKey]);
 
   const setValues = useCallback(
     (patch: UrlStatePatch<D>, options: SetUrlStateOptions = {}) => {
@@ -56,10 +66,11 @@ export function useUrlState<D extends UrlStateDefaults>(
       const query = params.toString();
       const url = `${pathname}${query ? `?${query}` : ""}`;
       if (url === `${window.location.pathname}${window.location.search}`) return;
+      setPending({ query, base: live });
       if (options.history === "push") window.history.pushState(null, "", url);
       else window.history.replaceState(null, "", url);
     },
-    [pathname, defaultsKey],
+    [pathname, defaultsKey, live],
   );
 
   return [values, setValues];

@@ -1,0 +1,109 @@
+import { expect, test, type Page } from "@playwright/test";
+import { screenshotBoth, signIn, unique } from "./helpers";
+
+/*
+ * The customers pages as a sales rep uses them: create a customer whose billing address is the
+ * property address, see both on its page, and filter the list by status.
+ */
+
+const table = (page: Page) => page.getByRole("table", { name: "Customers" });
+const total = (page: Page) => page.getByTestId("table-total");
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "sales_rep");
+});
+
+test("create a customer with billing same as property and see both addresses on its page", async ({
+  page,
+}) => {
+  const id = unique();
+  const last = `Customer${id}`;
+
+  await page.goto("/customers");
+  await expect(table(page).getByRole("row").nth(1)).toBeVisible();
+  await screenshotBoth(page, "list");
+
+  await page.getByRole("button", { name: "New customer" }).click();
+  const dialog = page.getByRole("dialog", { name: "New customer" });
+  await dialog.getByLabel("First name").fill("Casey");
+  await dialog.getByLabel("Last name").fill(last);
+  await dialog.getByLabel("Email").fill(`casey.${id}@example.test`);
+  await dialog.getByLabel("Phone").fill("(512) 555-0199");
+  const property = dialog.getByRole("group", { name: "Property address" });
+  await property.getByLabel("Street", { exact: true }).fill("742 Evergreen Terrace");
+  await property.getByLabel("City").fill("Austin");
+  await property.getByLabel("State").fill("TX");
+  await property.getByLabel("ZIP").fill("78704");
+  await property.getByLabel("Country").fill("US");
+
+  // The billing lines are there until "same as property" is checked, then they go away.
+  const billing = dialog.getByRole("group", { name: "Billing address" });
+  await expect(billing.getByLabel("Street", { exact: true })).toBeVisible();
+  await billing.getByLabel("Billing same as property").check();
+  await expect(billing.getByLabel("Street", { exact: true })).toHaveCount(0);
+  await dialog.getByRole("textbox", { name: "Tags", exact: true }).fill(`e2e-${id}`);
+  await screenshotBoth(page, "new-customer-dialog");
+  await dialog.getByRole("button", { name: "Save customer" }).click();
+
+  await expect(dialog).toBeHidden();
+  const outcome = page.getByRole("status").filter({ hasText: "Customer created" });
+  await expect(outcome).toBeVisible();
+  // In the table without a reload.
+  await expect(table(page).getByRole("link", { name: `Casey ${last}` })).toBeVisible();
+
+  await outcome.getByRole("link", { name: `Casey ${last}` }).click();
+  await expect(page).toHaveURL(/\/customers\/cus_/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`Casey ${last}`);
+  const propertyText = page.getByTestId("property-address");
+  await expect(propertyText).toHaveText("742 Evergreen TerraceAustin, TX 78704US");
+  await expect(page.getByTestId("billing-address")).toHaveText(
+    (await propertyText.textContent()) ?? "property address missing",
+  );
+  await expect(page.getByText("Same as property", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("customer-tags").getByRole("listitem")).toHaveText([`e2e-${id}`]);
+  await screenshotBoth(page, "detail");
+});
+
+test("the status filter shows active or inactive customers only, and survives a reload", async ({ page }) => {
+  const id = unique();
+  // Two customers of our own, one of each status, findable by a unique search.
+  for (const status of ["active", "inactive"] as const) {
+    await page.goto("/customers");
+    await page.getByRole("button", { name: "New customer" }).click();
+    const dialog = page.getByRole("dialog", { name: "New customer" });
+    await dialog.getByLabel("Company name").fill(`Status ${status} ${id}`);
+    await dialog.getByLabel("Email").fill(`${status}.${id}@example.test`);
+    await dialog.getByLabel("Status").selectOption(status);
+    await dialog.getByRole("button", { name: "Save customer" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Customer created" })).toBeVisible();
+  }
+
+  await page.goto(`/customers?search=${id}`);
+  await expect(total(page)).toHaveText(/of 2 customers/);
+
+  await page.getByLabel("Status").selectOption("inactive");
+  await expect(page).toHaveURL(/status=inactive/);
+  await expect(total(page)).toHaveText(/of 1 customers/);
+  await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toBeVisible();
+  await expect(table(page).getByRole("row").nth(1)).toContainText("Inactive");
+
+  await page.reload();
+  await expect(page.getByLabel("Status")).toHaveValue("inactive");
+  await expect(page.getByLabel("Search", { exact: true })).toHaveValue(id);
+  await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toBeVisible();
+
+  await page.getByLabel("Status").selectOption("active");
+  await expect(total(page)).toHaveText(/of 1 customers/);
+  await expect(table(page).getByRole("link", { name: `Status active ${id}` })).toBeVisible();
+  await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toHaveCount(0);
+
+  // Without a search, every row of the "inactive" view is inactive.
+  await page.goto("/customers?status=inactive&limit=100");
+  await expect(table(page).getByRole("row").nth(1)).toBeVisible();
+  await expect(
+    table(page)
+      .getByRole("row")
+      .filter({ hasText: /\bActive\b/ }),
+  ).toHaveCount(0);
+  await screenshotBoth(page, "inactive");
+});
