@@ -9,9 +9,9 @@ import {
   importDocument,
   ImportRefusedError,
   PROGRESS_THRESHOLD,
-  type ImportCounts,
 } from "@/lib/import";
 import { CliError, runCli } from "./cli";
+import { formatCounts } from "./import-output";
 
 const USAGE = "Usage: npm run db:import -- <file.json>";
 
@@ -27,20 +27,6 @@ function readFile(file: string): unknown {
   } catch (error) {
     throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
-}
-
-export function formatCounts(counts: ImportCounts): string[] {
-  const lines: string[] = [];
-  for (const [section, c] of Object.entries(counts)) {
-    if (typeof c === "number") {
-      if (c > 0) lines.push(`  job visits, crew, line items, payments: ${c} written`);
-    } else if (c.total > 0) {
-      lines.push(
-        `  ${section}: ${c.total} (${c.inserted} new, ${c.updated} updated, ${c.unchanged} unchanged)`,
-      );
-    }
-  }
-  return lines;
 }
 
 runCli(async () => {
