@@ -37,6 +37,14 @@ export const jobs = pgTable(
      * the service-date filter and its index need it on the job row.
      */
     serviceDate: timestamp("service_date", { withTimezone: true }),
+    /**
+     * Sum of the job's line items' total_price, and net received (succeeded payments minus
+     * succeeded refunds): kept by database triggers on job_line_items and job_payments
+     * (drizzle/0001_job_money.sql), so that reports over a million jobs read the job rows only.
+     * Writers never set them.
+     */
+    lineItemsTotal: money("line_items_total").notNull().default(0),
+    totalReceived: money("total_received").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -71,9 +79,20 @@ export const jobs = pgTable(
     index("jobs_listed_service_date_idx")
       .on(t.companyId, t.serviceDate)
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
+    // Covering (money columns included): plan numbers of a whole tenant by index-only scan.
     index("jobs_plan_idx")
-      .on(t.companyId, t.servicePlanId, t.status)
+      .on(t.companyId, t.servicePlanId, t.status, t.lineItemsTotal, t.totalReceived)
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
+    // Exact totals of the job list: index-only counts over the narrowest possible entries.
+    index("jobs_listed_count_idx")
+      .on(t.companyId)
+      .where(sql`not ${t.isQuote} and not ${t.archived}`),
+    index("jobs_completed_count_idx")
+      .on(t.companyId)
+      .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
+    index("jobs_completed_service_date_idx")
+      .on(t.companyId, t.serviceDate)
+      .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
   ],
 );
 
