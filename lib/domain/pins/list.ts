@@ -3,7 +3,7 @@ import type { RequestContext } from "@/lib/api/handler";
 import { queryRows } from "@/lib/db/client";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetPinsQuery, ListPinsResponse, Pin } from "@/lib/schemas/pins";
-import { allOf, isoUtc, toNumber } from "@/lib/domain/reports/sql";
+import { allOf, isoUtc, newestFirst, toNumber } from "@/lib/domain/reports/sql";
 
 interface PinRow extends Record<string, unknown> {
   id: string;
@@ -53,12 +53,12 @@ export async function listPins({
         select p.company_id, p.id, p.created_at, p.latitude, p.longitude, p.created_by, p.pin_type_id
         from pins p
         where ${where}
-        order by p.created_at desc, p.id desc
+        order by ${newestFirst("p")}
         limit ${limit} offset ${(page - 1) * limit}
       ) page
       join pin_types t on t.company_id = page.company_id and t.id = page.pin_type_id
       left join users u on u.company_id = page.company_id and u.id = page.created_by
-      order by page.created_at desc, page.id desc`,
+      order by ${newestFirst("page")}`,
     ),
     queryRows<{ total: number }>(ctx.db, sql`select count(*)::int as total from pins p where ${where}`),
   ]);

@@ -8,7 +8,7 @@ import type {
   ServicedJobReportResponse,
 } from "@/lib/schemas/reports";
 import { jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
-import { jobMoneyCte } from "@/lib/domain/serviced-jobs/money";
+import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "@/lib/domain/serviced-jobs/money";
 import { isoUtc, toNumber } from "./sql";
 
 interface ReportRow extends Record<string, unknown> {
@@ -51,16 +51,11 @@ export async function getServicedJobReport({
   const rows = await queryRows<ReportRow>(
     ctx.db,
     sql`with fj as (
-      select j.id, j.service_date, j.assigned_to
+      select j.id, j.assigned_to, date_trunc(${unit}, j.service_date at time zone 'UTC') as period,
+        ${jobTotalSql("j")} as line_total, ${jobReceivedSql("j")} as received,
+        ${jobOutstandingSql("j")} as outstanding
       from jobs j
       where ${jobFilterSql(ctx.companyId, input)}
-    ),
-    ${jobMoneyCte(ctx.companyId, "fj", "fj_money")},
-    jm as (
-      select fj.id, date_trunc(${unit}, fj.service_date at time zone 'UTC') as period,
-        m.line_total, m.received, m.outstanding
-      from fj
-      join fj_money m on m.job_id = fj.id
     ),
     techs as (
       select fj.id as job_id, fj.assigned_to as user_id from fj where fj.assigned_to is not null
@@ -72,17 +67,17 @@ export async function getServicedJobReport({
       select t.user_id, count(*) as job_count, sum(m.line_total) as total, sum(m.received) as total_received,
         sum(m.outstanding) as total_outstanding
       from techs t
-      join jm m on m.id = t.job_id
+      join fj m on m.id = t.job_id
       group by t.user_id
     )
     select 'all' as kind, null as period_start, null as user_id, null as user_name, null as user_email,
       count(*)::int as job_count, sum(line_total)::float8 as total, sum(received)::float8 as total_received,
       sum(outstanding)::float8 as total_outstanding
-    from jm
+    from fj
     union all
     select 'period', ${isoUtc(sql`(period at time zone 'UTC')`)}, null, null, null,
       count(*)::int, sum(line_total)::float8, sum(received)::float8, sum(outstanding)::float8
-    from jm
+    from fj
     group by period
     union all
     select 'technician', null, b.user_id, u.name, u.email,

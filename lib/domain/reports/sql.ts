@@ -30,6 +30,16 @@ export interface CreatedCursor {
   id: string;
 }
 
+/**
+ * `created_at desc, id desc`, spelled as the indexes are built: drizzle writes `.desc()` as
+ * DESC NULLS LAST while a bare DESC means NULLS FIRST, and PostgreSQL only walks an index for an
+ * ORDER BY whose null placement matches (NOT NULL columns do not change that). Without this the
+ * planner sorts the whole tenant to return 50 rows.
+ */
+export function newestFirst(alias: string): SQL {
+  return sql.raw(`${alias}.created_at desc nulls last, ${alias}.id desc nulls last`);
+}
+
 /** Rows strictly after the cursor in `created_at desc, id desc` order. */
 export function afterCreatedCursor(alias: string, cursor: CreatedCursor | undefined): SQL {
   if (!cursor) return sql`true`;

@@ -10,6 +10,7 @@ import type {
 } from "@/lib/schemas/service-plans";
 import {
   afterCreatedCursor,
+  newestFirst,
   cursorUtc,
   isoUtc,
   toNumber,
@@ -60,7 +61,7 @@ export function plansWithNumbersSql(companyId: string, filters: ServicePlanFilte
       p.service_type, p.customer_id, p.sold_by, p.total_visits, p.price_per_visit
     from service_plans p
     where ${planFilterSql(companyId, filters)} and ${afterCreatedCursor("p", window.after)}
-    order by p.created_at desc, p.id desc
+    order by ${newestFirst("p")}
     limit ${window.limit} offset ${window.offset ?? 0}
   ),
   ${planNumbersCtes(companyId, "plans")}
@@ -76,7 +77,7 @@ export function plansWithNumbersSql(companyId: string, filters: ServicePlanFilte
   join plan_numbers n on n.plan_id = p.id
   left join customers c on c.company_id = p.company_id and c.id = p.customer_id
   left join users u on u.company_id = p.company_id and u.id = p.sold_by
-  order by p.created_at desc, p.id desc`;
+  order by ${newestFirst("p")}`;
 }
 
 export function toServicePlan(row: PlanRow): ServicePlan {

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { PlanFrequency } from "@/lib/db/schema/service-plans";
-import { jobMoneyCte, listableJob } from "@/lib/domain/serviced-jobs/money";
+import { jobReceivedSql, jobTotalSql, listableJob } from "@/lib/domain/serviced-jobs/money";
 import { ident } from "@/lib/domain/reports/sql";
 
 /**
@@ -12,7 +12,8 @@ import { ident } from "@/lib/domain/reports/sql";
  * - num_pending_jobs: max(planned visits − num_scheduled_jobs, 0);
  * - sale_value: line item totals of its non-Cancelled jobs + max(planned visits − non-Cancelled
  *   jobs, 0) × price_per_visit;
- * - total_received: the sum of its jobs' received (lib/domain/serviced-jobs/money.ts).
+ * - total_received: the sum of its jobs' received.
+ * A job's line item total and received are those of lib/domain/serviced-jobs/money.ts.
  * Quotes and archived jobs are not the plan's jobs for any of these.
  */
 
@@ -48,27 +49,22 @@ export function plannedVisitsSql(alias: string): SQL {
  * CTEs that follow a CTE of plans (columns id, frequency, total_visits, price_per_visit) and
  * end with `plan_numbers(plan_id, num_completed_jobs, num_scheduled_jobs, num_pending_jobs,
  * sale_value, total_received)`, one row per plan. The same SQL serves a page of 50 plans
- * (index probes) and a report over every plan of a tenant (hash joins): the planner chooses.
+ * (index probes) and a report over every plan of a tenant (a scan of the covering index
+ * jobs_plan_idx): the planner chooses.
  */
 export function planNumbersCtes(companyId: string, plansCte: string): SQL {
   const plans = ident(plansCte);
-  return sql`plan_jobs as (
-    select j.id, j.service_plan_id, j.status
+  return sql`plan_job_totals as (
+    select j.service_plan_id,
+      count(*) filter (where j.status = 'Completed') as completed,
+      count(*) filter (where j.status in ('Scheduled', 'In Progress', 'Completed')) as scheduled,
+      count(*) filter (where j.status <> 'Cancelled') as not_cancelled,
+      coalesce(sum(${jobTotalSql("j")}) filter (where j.status <> 'Cancelled'), 0) as line_total,
+      sum(${jobReceivedSql("j")}) as received
     from jobs j
     where j.company_id = ${companyId} and ${listableJob("j")}
       and j.service_plan_id in (select id from ${plans})
-  ),
-  ${jobMoneyCte(companyId, "plan_jobs", "plan_job_money")},
-  plan_job_totals as (
-    select pj.service_plan_id,
-      count(*) filter (where pj.status = 'Completed') as completed,
-      count(*) filter (where pj.status in ('Scheduled', 'In Progress', 'Completed')) as scheduled,
-      count(*) filter (where pj.status <> 'Cancelled') as not_cancelled,
-      coalesce(sum(m.line_total) filter (where pj.status <> 'Cancelled'), 0) as line_total,
-      sum(m.received) as received
-    from plan_jobs pj
-    join plan_job_money m on m.job_id = pj.id
-    group by pj.service_plan_id
+    group by j.service_plan_id
   ),
   plan_numbers as (
     select p.id as plan_id,

@@ -11,13 +11,14 @@ import type {
 } from "@/lib/schemas/serviced-jobs";
 import {
   afterCreatedCursor,
+  newestFirst,
   cursorUtc,
   isoUtc,
   toNumber,
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
 import { jobFilterSql } from "./filters";
-import { jobMoneyCte } from "./money";
+import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "./money";
 
 /** One job row with its money and embedded arrays, as the database answers it. */
 export interface JobRow extends Record<string, unknown> {
@@ -84,8 +85,8 @@ const paymentsSql = sql`(
 
 /**
  * The jobs matching the filters, in the list order (created_at desc, id desc), one window of
- * them, each with its customer, technicians, line items, payments and money. The window is cut
- * first, so everything else is read for its jobs only.
+ * them, each with its customer, technicians, line items, payments and money (kept on the job
+ * row, see ./money.ts). The window is cut first, so everything else is read for its jobs only.
  */
 export function jobsWithDetailsSql(
   companyId: string,
@@ -96,13 +97,13 @@ export function jobsWithDetailsSql(
   const details = options.details ?? true;
   return sql`with page as (
     select j.company_id, j.id, j.customer_id, j.service_plan_id, j.status, j.service_date, j.created_at,
-      j.assigned_to
+      j.assigned_to, ${jobTotalSql("j")} as line_total, ${jobReceivedSql("j")} as received,
+      ${jobOutstandingSql("j")} as outstanding
     from jobs j
     where ${jobFilterSql(companyId, filters)} and ${afterCreatedCursor("j", window.after)}
-    order by j.created_at desc, j.id desc
+    order by ${newestFirst("j")}
     limit ${window.limit} offset ${window.offset ?? 0}
-  ),
-  ${jobMoneyCte(companyId, "page", "page_money")}
+  )
   select page.id, ${isoUtc(sql`page.created_at`)} as created_at,
     ${cursorUtc(sql`page.created_at`)} as cursor_created_at,
     ${isoUtc(sql`page.service_date`)} as service_date, page.service_plan_id, page.status,
@@ -111,12 +112,11 @@ export function jobsWithDetailsSql(
     ${techniciansSql} as technicians,
     ${details ? lineItemsSql : sql`null`} as line_items,
     ${details ? paymentsSql : sql`null`} as payments,
-    m.line_total::float8 as line_total, m.received::float8 as total_received,
-    m.outstanding::float8 as total_outstanding
+    page.line_total::float8 as line_total, page.received::float8 as total_received,
+    page.outstanding::float8 as total_outstanding
   from page
-  join page_money m on m.job_id = page.id
   left join customers c on c.company_id = page.company_id and c.id = page.customer_id
-  order by page.created_at desc, page.id desc`;
+  order by ${newestFirst("page")}`;
 }
 
 /** json columns: parsed by one driver, text from the other. */

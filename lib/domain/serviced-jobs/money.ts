@@ -2,44 +2,27 @@ import { sql, type SQL } from "drizzle-orm";
 import { ident } from "@/lib/domain/reports/sql";
 
 /**
- * The money of a job (contract section 7), the one place for these rules:
- * - total: the sum of its line items' total_price;
+ * The money of a job (contract section 7):
+ * - total: the sum of its line items' total_price               → jobs.line_items_total
  * - received: succeeded payments of type `payment` minus succeeded payments of type `refund`
- *   (pending and failed ones do not count);
- * - outstanding: total − received, never below 0.
+ *   (pending and failed ones do not count)                       → jobs.total_received
+ * - outstanding: total − received, never below 0                 → jobOutstandingSql
  *
- * `jobMoneyCte` adds, after a CTE of jobs (column `id`), a CTE `<name>(job_id, line_total,
- * received, outstanding)` with one row per job of it. The line items and payments are read
- * with a semi-join on that CTE, so the planner probes the job indexes for a page of jobs and
- * scans and hashes for a whole report; the rows never leave the database.
+ * The two sums are kept on the job row by statement-level triggers on job_line_items and
+ * job_payments (drizzle/0001_job_money.sql), so that a report over a million jobs reads the job
+ * rows (or a covering index) instead of three million child rows. Writers never set them; the
+ * tests check them against the children after inserts, updates and deletes.
  */
-export function jobMoneyCte(companyId: string, jobsCte: string, name: string): SQL {
-  const jobsRef = ident(jobsCte);
-  const lines = ident(`${name}_lines`);
-  const received = ident(`${name}_received`);
-  return sql`${lines} as (
-    select li.job_id, sum(li.total_price) as line_total
-    from job_line_items li
-    where li.company_id = ${companyId} and li.job_id in (select id from ${jobsRef})
-    group by li.job_id
-  ),
-  ${received} as (
-    select pay.job_id,
-      sum(case when pay.payment_type = 'refund' then -pay.amount else pay.amount end) as received
-    from job_payments pay
-    where pay.company_id = ${companyId} and pay.status = 'succeeded'
-      and pay.job_id in (select id from ${jobsRef})
-    group by pay.job_id
-  ),
-  ${ident(name)} as (
-    select f.id as job_id,
-      coalesce(l.line_total, 0) as line_total,
-      coalesce(r.received, 0) as received,
-      greatest(coalesce(l.line_total, 0) - coalesce(r.received, 0), 0) as outstanding
-    from ${jobsRef} f
-    left join ${lines} l on l.job_id = f.id
-    left join ${received} r on r.job_id = f.id
-  )`;
+export function jobTotalSql(alias: string): SQL {
+  return sql`${ident(alias)}.line_items_total`;
+}
+
+export function jobReceivedSql(alias: string): SQL {
+  return sql`${ident(alias)}.total_received`;
+}
+
+export function jobOutstandingSql(alias: string): SQL {
+  return sql`greatest(${ident(alias)}.line_items_total - ${ident(alias)}.total_received, 0)`;
 }
 
 /**
