@@ -43,7 +43,7 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
   await dialog.getByLabel("Name", { exact: true }).fill(name);
   await dialog.getByLabel("Email").fill(`pat.${id}@example.test`);
   await dialog.getByLabel("Phone").fill(phone.display);
-  await dialog.getByLabel("Stage").fill("Qualified");
+  await dialog.getByLabel("Stage").fill("contacted");
   await dialog.getByLabel("Priority").selectOption("high");
   await dialog.getByLabel("Projected value ($)").fill("1234.5");
   await dialog.getByLabel("City").fill("Austin");
@@ -78,7 +78,7 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
   await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
   await expect(page.getByTestId("lead-tags").getByRole("listitem")).toHaveText([`e2e-alpha-${id}`, "spring"]);
   await page.getByLabel("Add tags").fill(`spring, e2e-beta-${id}`);
-  await page.getByLabel("Stage").fill("Proposal Sent");
+  await page.getByLabel("Stage").fill("quoted");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Lead updated" })).toBeVisible();
   await expect(page.getByTestId("lead-tags").getByRole("listitem")).toHaveText([
@@ -86,7 +86,7 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
     "spring",
     `e2e-beta-${id}`,
   ]);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Proposal Sent");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Quoted");
   await screenshotBoth(page, "detail");
 
   // A "new" lead with the same phone (other punctuation) updates this one: 200, not 201.

@@ -6,6 +6,7 @@ import { EmptyCell, TagList } from "@/components/data-table/cells";
 import { Badge, type BadgeTone } from "@/components/ui";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { Lead } from "@/lib/query/leads";
+import { stageLabel } from "./lead-options";
 
 const PRIORITY_TONES: Record<NonNullable<Lead["priority"]>, BadgeTone> = {
   high: "danger",
@@ -53,7 +54,8 @@ export const leadColumns: ColumnDef<Lead>[] = [
     header: "Stage",
     accessorKey: "stage",
     meta: { cellClassName: "whitespace-nowrap" },
-    cell: ({ row }) => (row.original.stage ? <Badge tone="info">{row.original.stage}</Badge> : dash),
+    cell: ({ row }) =>
+      row.original.stage ? <Badge tone="info">{stageLabel(row.original.stage)}</Badge> : dash,
   },
   {
     id: "priority",

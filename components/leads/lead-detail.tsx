@@ -8,6 +8,7 @@ import { formatDate, formatMoney } from "@/lib/format";
 import { type Lead, type LeadSaveResult, useLead } from "@/lib/query/leads";
 import { TagList } from "@/components/data-table/cells";
 import { LeadForm } from "./lead-form";
+import { stageLabel } from "./lead-options";
 import { SaveOutcome } from "./save-outcome";
 
 function addressLines(lead: Lead): string[] {
@@ -68,7 +69,7 @@ export function LeadDetail({ id }: { id: string }) {
         title={
           <span className="flex flex-wrap items-center gap-2">
             {lead.name || "(no name)"}
-            {lead.stage ? <Badge tone="info">{lead.stage}</Badge> : null}
+            {lead.stage ? <Badge tone="info">{stageLabel(lead.stage)}</Badge> : null}
             {lead.priority ? (
               <Badge
                 tone={

@@ -289,7 +289,9 @@ export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
 
       <datalist id={`${formId}-stages`}>
         {LEAD_STAGES.map((s) => (
-          <option key={s} value={s} />
+          <option key={s.value} value={s.value}>
+            {s.label}
+          </option>
         ))}
       </datalist>
       <datalist id={`${formId}-services`}>

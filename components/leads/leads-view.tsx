@@ -53,7 +53,9 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
   // Stage is a free string: keep a stage from a shared link selectable even if not in our list.
   const stageOptions = [
     ...LEAD_STAGES,
-    ...(view.stage && !LEAD_STAGES.some((s) => s === view.stage) ? [view.stage] : []),
+    ...(view.stage && !LEAD_STAGES.some((s) => s.value === view.stage)
+      ? [{ value: view.stage, label: view.stage }]
+      : []),
   ];
 
   const toolbar = (
@@ -70,7 +72,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
           value={view.stage}
           onChange={(e) => setView({ stage: e.target.value, page: null })}
           placeholder="All stages"
-          options={stageOptions.map((s) => ({ value: s, label: s }))}
+          options={stageOptions}
         />
       </FilterField>
       <TagsFilter id="leads-tags" value={view.tags} onChange={(tags) => setView({ tags, page: null })} />
