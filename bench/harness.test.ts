@@ -94,6 +94,19 @@ describe("generated data", () => {
     ).toBe(0);
   });
 
+  it("keeps the jobs' money totals (schema triggers stay on during the load)", async () => {
+    expect(
+      await count(`select count(*)::int as n from jobs j where line_items_total <>
+        (select coalesce(sum(total_price), 0) from job_line_items li where li.company_id = j.company_id and li.job_id = j.id)`),
+    ).toBe(0);
+    expect(
+      await count(`select count(*)::int as n from jobs j where total_received <>
+        (select coalesce(sum(case when payment_type = 'refund' then -amount else amount end), 0)
+         from job_payments p where p.company_id = j.company_id and p.job_id = j.id and p.status = 'succeeded')`),
+    ).toBe(0);
+    expect(await count(`select count(*)::int as n from jobs where total_received > 0`)).toBeGreaterThan(0);
+  });
+
   it("has the rare search term on exactly the planned rows", async () => {
     expect(
       await count(

@@ -30,7 +30,8 @@ export interface LoadResult {
 
 /** Hands out request numbers for a case across all of its loads (both servers, every round). */
 export class RequestCounter {
-  private value = 0;
+  /** Request 0 is the template, already sent once by the in-process capture. */
+  constructor(private value = 1) {}
   next(): number {
     return this.value++;
   }

@@ -110,7 +110,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     engines,
     duration: number("duration", values.duration, scale === "large" ? 10 : 5),
     connections: number("connections", values.connections, tiny ? 2 : 8),
-    amount: values.requests ? number("requests", values.requests, 0) : tiny ? 20 : undefined,
+    amount: values.requests ? number("requests", values.requests, 0) : tiny ? 10 : undefined,
     rounds: tiny ? 1 : 2,
     build: !values["no-build"] && !(tiny && buildState(distDir).exists),
     distDir,
@@ -172,8 +172,10 @@ async function verify(
   counter: RequestCounter,
 ): Promise<string | undefined> {
   const spec = (i: number) => (benchCase.vary ? benchCase.vary(i) : benchCase.request);
-  const a = await send(ours.baseUrl, key, spec(counter.next()));
-  const b = await send(baseline.baseUrl, key, spec(benchCase.request.method === "GET" ? 0 : counter.next()));
+  const i = counter.next();
+  const a = await send(ours.baseUrl, key, spec(i));
+  // A read asks both for the same; a write asks each for a new lead (or another lead to update).
+  const b = await send(baseline.baseUrl, key, spec(benchCase.request.method === "GET" ? i : counter.next()));
   for (const [name, answer] of [
     ["ours", a],
     ["baseline", b],
@@ -183,9 +185,27 @@ async function verify(
     const problem = benchCase.check(answer.body);
     if (problem) return `${name}: ${problem}`;
   }
-  if (benchCase.request.method === "GET" && !benchCase.vary && !isDeepStrictEqual(a.body, b.body))
-    return "ours and the baseline answered different JSON";
+  if (benchCase.request.method === "GET" && !isDeepStrictEqual(a.body, b.body))
+    return `ours and the baseline answered different JSON: ${firstDifference(a.body, b.body)}`;
   return undefined;
+}
+
+/** Where two JSON values first differ, as `path: ours ≠ baseline`. */
+export function firstDifference(a: unknown, b: unknown, at = "$"): string {
+  if (isDeepStrictEqual(a, b)) return "";
+  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const k of keys) {
+      const difference = firstDifference(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        Array.isArray(a) ? `${at}[${k}]` : `${at}.${k}`,
+      );
+      if (difference) return difference;
+    }
+  }
+  const show = (v: unknown) => (v === undefined ? "(absent)" : JSON.stringify(v).slice(0, 80));
+  return `${at}: ${show(a)} ≠ ${show(b)}`;
 }
 
 /** The EXPLAIN of a create re-inserts the captured lead: under another id, or the key would clash. */
@@ -306,8 +326,9 @@ async function runEngine(
           counter,
         );
       // Warm both (JIT, plans, caches), then measure; two halves in opposite order cancel drift.
-      await load(ours, 1, options.amount ? undefined : options.connections * 20);
-      await load(baseline, 1, options.amount ? undefined : options.connections * 20);
+      const warmUp = options.amount ? options.connections : undefined;
+      await load(ours, 1, warmUp);
+      await load(baseline, 1, warmUp);
       const oursParts: RawLoad[] = [];
       const baseParts: RawLoad[] = [];
       const slice = options.duration / options.rounds;

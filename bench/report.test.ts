@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import { recordIdOf } from "./data/sql";
+import { heaviestNode, type PlanNode } from "./explain";
+import { percentile, summarize } from "./load";
+import { formatProgress } from "./progress";
+import { checkTargets, markdownTable, p95Chart, replaceSection, type EngineRun } from "./report";
+import { matchPattern } from "./routes";
+import { firstDifference, parseOptions } from "./run";
+
+const load = (p95: number, rps: number) => ({
+  requests: 100,
+  seconds: 1,
+  rps,
+  p50: p95 / 2,
+  p95,
+  p99: p95 * 1.5,
+  max: p95 * 2,
+  mean: p95 / 2,
+  unexpected: 0,
+  errors: 0,
+  statuses: { 200: 100 },
+});
+
+const engine: EngineRun = {
+  engine: "postgres",
+  database: "PostgreSQL (test)",
+  generate: { reused: true, seconds: 1, counts: { leads: 10 } },
+  cases: [
+    { id: "leads-default", title: "GET /leads", kind: "list", ours: load(40, 300), baseline: load(20, 600) },
+    { id: "lead-by-id", title: "GET /leads/{id}", kind: "get", ours: load(8, 1600), baseline: load(5, 1800) },
+    {
+      id: "leads-create",
+      title: "POST /leads",
+      kind: "upsert",
+      ours: load(25, 200),
+      baseline: load(10, 230),
+    },
+    { id: "pins-default", title: "GET /pins", kind: "list", broken: "ours: status 500 | boom" },
+  ],
+};
+
+describe("percentiles", () => {
+  it("are nearest-rank over the sorted latencies", () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 95)).toBe(95);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile([], 95)).toBe(0);
+    expect(percentile([7], 99)).toBe(7);
+  });
+
+  it("merge the halves of a load: all latencies, summed time, summed statuses", () => {
+    const result = summarize([
+      { latencies: [1, 2, 3], seconds: 1, unexpected: 1, errors: 0, statuses: { 200: 2, 500: 1 } },
+      { latencies: [4, 5, 6, 7], seconds: 1, unexpected: 0, errors: 2, statuses: { 200: 4 } },
+    ]);
+    expect(result.requests).toBe(7);
+    expect(result.rps).toBe(3.5);
+    expect(result.p50).toBe(4);
+    expect(result.max).toBe(7);
+    expect(result.statuses).toEqual({ 200: 6, 500: 1 });
+    expect(result.unexpected + result.errors).toBe(3);
+  });
+});
+
+describe("targets", () => {
+  it("checks each case's kind against issue #6's targets and the baseline ratio", () => {
+    const checks = checkTargets(engine, { leads: 1_000_000, seconds: 150, rowsPerSecond: 6666 });
+    const find = (caseId: string, target: string) =>
+      checks.find((c) => c.caseId === caseId && c.target === target);
+    expect(find("leads-default", "p95 ≤ 50 ms")?.met).toBe(true);
+    expect(find("leads-default", "req/s ≥ 0.8 × baseline")?.met).toBe(false);
+    expect(find("lead-by-id", "p95 ≤ 10 ms")?.met).toBe(true);
+    expect(find("lead-by-id", "≥ 1,500 req/s")?.met).toBe(true);
+    expect(find("leads-create", "p95 ≤ 20 ms")?.met).toBe(false);
+    expect(find("pins-default", "works")?.met).toBe(false);
+    expect(find("import-1m-leads", "≤ 120 s")?.met).toBe(false);
+  });
+});
+
+describe("report", () => {
+  it("tables ours and the baseline side by side with their ratios, and names broken cases", () => {
+    const table = markdownTable(engine);
+    expect(table).toContain("| GET /leads | 20 / 40 / 60 | 300 | 10 / 20 / 30 | 600 | 2.00 | 0.50 |");
+    expect(table).toContain("**broken**: ours: status 500 \\| boom");
+  });
+
+  it("draws one pair of bars per measured case", () => {
+    const svg = p95Chart(engine, "test <chart>");
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg).toContain("test &lt;chart&gt;");
+    expect(svg.match(/fill="#2563eb"/g)?.length).toBe(1 + 3);
+  });
+
+  it("replaces only its own section of RESULTS.md", () => {
+    const doc = "# Results\n\nhand-written findings\n";
+    const once = replaceSection(doc, "large", "first");
+    expect(once).toContain("hand-written findings");
+    expect(once).toContain("<!-- bench:large -->\nfirst\n<!-- /bench:large -->");
+    const twice = replaceSection(`${once}\nmore notes\n`, "large", "second");
+    expect(twice).not.toContain("first");
+    expect(twice).toContain("second");
+    expect(twice).toContain("more notes");
+    expect(replaceSection(twice, "small", "other")).toContain("second");
+  });
+
+  it("names the heaviest plan node by its own time, children's time taken out", () => {
+    const plan: PlanNode = {
+      "Node Type": "Limit",
+      "Actual Total Time": 10,
+      "Actual Loops": 1,
+      Plans: [
+        {
+          "Node Type": "Index Scan",
+          "Index Name": "leads_active_created_idx",
+          "Relation Name": "leads",
+          "Actual Total Time": 9,
+          "Actual Rows": 50,
+          "Actual Loops": 1,
+        },
+      ],
+    };
+    expect(heaviestNode(plan)).toBe("Index Scan using leads_active_created_idx on leads (9.0 ms, 50 rows)");
+  });
+
+  it("formats progress with the rate and what is being done", () => {
+    expect(formatProgress("generate", 0.5, 500, 1000, 2, "leads")).toBe(
+      "generate [############............]  50% 500/1,000 rows 2s 250/s leads",
+    );
+  });
+});
+
+/** An environment with only the given variables (NODE_ENV is required by the type). */
+const env = (vars: Record<string, string> = {}): NodeJS.ProcessEnv => ({ NODE_ENV: "test", ...vars });
+
+describe("options and routes", () => {
+  it("runs the smoke scale on PGlite unless a server is given, with a fixed request count", () => {
+    const tiny = parseOptions(["--scale", "tiny"], env());
+    expect(tiny.engines).toEqual(["pglite"]);
+    expect(tiny.amount).toBe(10);
+    expect(tiny.writeResultsMd).toBe(false);
+    expect(parseOptions(["--scale", "tiny"], env({ TEST_DATABASE_URL: "postgres://x/y" })).engines).toEqual([
+      "postgres",
+    ]);
+    const large = parseOptions(["--scale", "large", "--connections", "4"], env());
+    expect(large.engines).toEqual(["postgres"]);
+    expect(large.duration).toBe(10);
+    expect(large.connections).toBe(4);
+    expect(large.importLeads).toBe(1_000_000);
+    expect(parseOptions(["--scale", "small"], env()).engines).toEqual(["postgres", "pglite"]);
+    expect(() => parseOptions(["--scale", "huge"], env())).toThrow(/--scale/);
+    expect(() => parseOptions(["--duration", "-1"], env())).toThrow(/--duration/);
+  });
+
+  it("matches paths with an :id and decodes it", () => {
+    expect(matchPattern("/api/leads/lead_1%20x", ["/api/leads", "/api/leads/:id"])).toEqual({
+      pattern: "/api/leads/:id",
+      params: { id: "lead_1 x" },
+    });
+    expect(matchPattern("/api/leads", ["/api/leads/:id"])).toBeUndefined();
+  });
+
+  it("says where two answers first differ", () => {
+    expect(firstDifference({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] })).toBe("$.a[1].b: 2 ≠ 3");
+    expect(firstDifference({ a: 1 }, { a: 1, c: "x" })).toBe('$.c: (absent) ≠ "x"');
+    expect(firstDifference([1], [1])).toBe("");
+  });
+
+  it("makes ids in the shape of lib/ids.ts", () => {
+    expect(recordIdOf("lead", 3, Date.UTC(2026, 0, 1), 42)).toMatch(/^lead_[0-9a-hjkmnp-tv-z]{26}$/);
+  });
+});
