@@ -20,6 +20,8 @@ const envSchema = z.object({
   /** Milliseconds a database statement may take before the request answers 503. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
   DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  /** HTTP port of `npm run dev` / `npm start` (as in Next.js). */
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 
 export type Env = z.infer<typeof envSchema>;

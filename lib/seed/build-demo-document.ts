@@ -485,7 +485,8 @@ class CompanyBuilder {
       // Frequent plans start recently, so their jobs reach up to today.
       const maxStartDays = INTERVAL_DAYS[frequency] * Math.min(MAX_JOBS_PER_PLAN - 2, 6) || 400;
       const earliest = Math.max(entry.createdAt, anchor - maxStartDays * DAY);
-      const planCreated = Math.min(anchor - DAY, earliest + r.int(0, 20) * DAY + r.int(0, 300) * 60_000);
+      const spareDays = Math.max(0, Math.min(20, Math.floor((anchor - DAY - earliest) / DAY)));
+      const planCreated = earliest + r.int(0, spareDays) * DAY + r.int(1, 300) * 60_000;
       const startDate = planCreated + r.int(1, 14) * DAY;
       const active = entry.active && r.chance(0.88);
       const plan: Plan = {
@@ -526,14 +527,20 @@ class CompanyBuilder {
     }
     for (const visitAt of dates.slice(-MAX_JOBS_PER_PLAN)) {
       const start = Math.floor(visitAt / DAY) * DAY + 14 * HOUR + r.int(0, 16) * 30 * 60_000;
-      this.job(entry.customer, plan, start, Math.max(planCreated, start - r.int(7, 30) * DAY));
+      this.job(entry.customer, plan, start, Math.max(planCreated, start - r.int(7, 30) * DAY), planCreated);
     }
   }
 
   private oneOffJob(entry: { customer: Customer; createdAt: number }) {
     const r = this.random;
     const start = Math.max(entry.createdAt + DAY, this.daysAgo(this.recentDays(400)));
-    this.job(entry.customer, null, start, Math.max(entry.createdAt, start - r.int(2, 20) * DAY));
+    this.job(
+      entry.customer,
+      null,
+      start,
+      Math.max(entry.createdAt, start - r.int(2, 20) * DAY),
+      entry.createdAt,
+    );
   }
 
   private jobStatus(start: number): Job["status"] {
@@ -548,11 +555,14 @@ class CompanyBuilder {
     plan: Plan | null,
     start: number,
     createdAt: number,
+    notBefore: number,
     options: { quote?: boolean; archived?: boolean } = {},
   ): Job {
     const r = this.random;
     const status = options.quote ? "Unscheduled" : this.jobStatus(start);
-    const created = Math.min(createdAt, anchor - HOUR);
+    // A job planned far ahead was created in the last few days (never after "now").
+    const created =
+      createdAt <= anchor - HOUR ? createdAt : Math.max(notBefore, anchor - r.int(60, 72 * 60) * 60_000);
     const serviceType = plan?.service_type ?? customer.service_type ?? r.pick(this.profile.serviceTypes);
     const price =
       plan?.price_per_visit ??
@@ -679,17 +689,23 @@ class CompanyBuilder {
     for (let i = 0; i < this.profile.jobsToday; i++) {
       const entry = r.pick(customers);
       const start = anchor - r.int(1, 4) * 30 * 60_000;
-      this.job(entry.customer, null, start, Math.max(entry.createdAt, start - r.int(2, 10) * DAY));
+      this.job(
+        entry.customer,
+        null,
+        start,
+        Math.max(entry.createdAt, start - r.int(2, 10) * DAY),
+        entry.createdAt,
+      );
     }
     for (let i = 0; i < this.profile.quotes; i++) {
       const entry = r.pick(customers);
       const created = Math.max(entry.createdAt, this.daysAgo(r.int(1, 60)));
-      this.job(entry.customer, null, created + r.int(3, 20) * DAY, created, { quote: true });
+      this.job(entry.customer, null, created + r.int(3, 20) * DAY, created, entry.createdAt, { quote: true });
     }
     for (let i = 0; i < this.profile.archivedJobs; i++) {
       const entry = r.pick(customers);
       const start = Math.max(entry.createdAt + DAY, this.daysAgo(r.int(90, 400)));
-      this.job(entry.customer, null, start, start - r.int(2, 10) * DAY, { archived: true });
+      this.job(entry.customer, null, start, start - r.int(2, 10) * DAY, entry.createdAt, { archived: true });
     }
   }
 }
