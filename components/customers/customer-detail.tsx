@@ -158,7 +158,7 @@ export function CustomerDetail({ id }: { id: string }) {
               </Fact>
               <Fact label="Billing address">
                 {!billingKnown ? (
-                  <span className="text-slate-500">Not on this page</span>
+                  <span className="text-slate-500">Not available</span>
                 ) : (
                   <>
                     <Address

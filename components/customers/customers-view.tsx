@@ -7,7 +7,7 @@ import { DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
 import { SaveOutcome } from "@/components/leads/save-outcome";
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { PageHeader } from "@/components/shell/page-header";
-import { Button, Checkbox, Dialog, EmptyState, Notice, Select, errorMessage } from "@/components/ui";
+import { Button, Checkbox, Dialog, EmptyState, Notice, Select } from "@/components/ui";
 import { parseTagList } from "@/lib/domain/normalize";
 import { type CustomerSaveResult, type CustomerStatus, useCustomers } from "@/lib/query/customers";
 import { useSession } from "@/lib/query/session";
@@ -71,7 +71,7 @@ function CustomersList({ canWrite }: { canWrite: boolean }) {
       </FilterField>
       <TagsFilter
         id="customers-tags"
-        placeholder="e.g. residential"
+        placeholder="e.g. vip, commercial"
         value={view.tags}
         onChange={(tags) => setView({ tags, page: null })}
       />
@@ -127,7 +127,7 @@ function CustomersList({ canWrite }: { canWrite: boolean }) {
         getRowId={(customer) => customer.id}
         isLoading={query.isPending}
         isFetching={query.isFetching}
-        error={query.error ? new Error(errorMessage(query.error)) : null}
+        error={query.error}
         onRetry={() => void query.refetch()}
         storageKey="customers"
         sorting={SORTING}

@@ -11,6 +11,7 @@ import {
 } from "@tanstack/react-table";
 import { useRouter } from "next/navigation";
 import { Fragment, type MouseEvent, type ReactNode } from "react";
+import { ErrorState, errorMessage } from "@/components/ui/error-state";
 import { ColumnVisibilityMenu } from "./column-visibility-menu";
 import { DataTablePagination, type DataTablePaginationProps } from "./data-table-pagination";
 import "./types";
@@ -54,7 +55,8 @@ export interface DataTableProps<TData> {
   isLoading?: boolean;
   /** Any request in flight, e.g. the next page while the previous rows are still shown. */
   isFetching?: boolean;
-  error?: Error | null;
+  /** The query's error; an ApiClientError's message is shown as is (see errorMessage). */
+  error?: unknown;
   onRetry?: () => void;
   /** Shown when the page has no rows (e.g. "No leads match these filters"). */
   emptyState?: ReactNode;
@@ -128,7 +130,8 @@ export function DataTable<TData>({
   const visibleColumnCount = Math.max(table.getVisibleLeafColumns().length, 1);
   const rows = table.getRowModel().rows;
   const showSkeleton = isLoading && !data;
-  const showError = Boolean(error) && !data;
+  const hasError = error !== null && error !== undefined;
+  const showError = hasError && !data;
   // Columns with a `footer` (e.g. sums over the whole filtered set) get a footer row.
   const hasFooter = table.getVisibleLeafColumns().some((column) => column.columnDef.footer !== undefined);
 
@@ -153,12 +156,12 @@ export function DataTable<TData>({
         </div>
       </div>
 
-      {error && data ? (
+      {hasError && data ? (
         <div
           role="alert"
           className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
         >
-          Could not refresh: {error.message}{" "}
+          Could not refresh: {errorMessage(error)}{" "}
           {onRetry ? (
             <button type="button" className="font-medium underline" onClick={onRetry}>
               Retry
@@ -236,20 +239,12 @@ export function DataTable<TData>({
               )
             ) : showError ? (
               <tr>
-                <td colSpan={visibleColumnCount} className="px-3 py-12 text-center">
-                  <div role="alert" className="mx-auto flex max-w-md flex-col items-center gap-3">
-                    <p className="font-medium text-red-800">Could not load {label.toLowerCase()}.</p>
-                    <p className="text-sm text-slate-600">{error?.message}</p>
-                    {onRetry ? (
-                      <button
-                        type="button"
-                        onClick={onRetry}
-                        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-500"
-                      >
-                        Retry
-                      </button>
-                    ) : null}
-                  </div>
+                <td colSpan={visibleColumnCount}>
+                  <ErrorState
+                    title={`Could not load ${label.toLowerCase()}`}
+                    error={error}
+                    onRetry={onRetry}
+                  />
                 </td>
               </tr>
             ) : rows.length === 0 ? (
@@ -317,7 +312,8 @@ export function DataTable<TData>({
         </table>
       </div>
 
-      {pagination ? <DataTablePagination {...pagination} busy={isFetching} /> : null}
+      {/* Nothing to page through when the list could not load. */}
+      {pagination && !showError ? <DataTablePagination {...pagination} busy={isFetching} /> : null}
     </section>
   );
 }

@@ -67,7 +67,7 @@ export function TagsFilter({
   id,
   value,
   onChange,
-  placeholder = "e.g. vip, referral",
+  placeholder = "e.g. referral, repeat",
 }: {
   id: string;
   value: string;

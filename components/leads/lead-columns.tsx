@@ -23,9 +23,9 @@ export const leadColumns: ColumnDef<Lead>[] = [
     header: "Name",
     accessorKey: "name",
     enableHiding: false,
-    meta: { alwaysVisible: true, cellClassName: "min-w-40" },
+    meta: { alwaysVisible: true, wrap: true, cellClassName: "min-w-40" },
     cell: ({ row }) => (
-      <span className="flex items-center gap-2">
+      <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <Link
           href={`/leads/${encodeURIComponent(row.original.id)}`}
           className="font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"

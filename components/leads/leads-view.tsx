@@ -4,7 +4,7 @@ import { useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
 import { FilterBar, FilterField, SearchFilter, TagsFilter } from "@/components/data-table/table-filters";
 import { DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
-import { Button, Checkbox, Dialog, EmptyState, Notice, Select, errorMessage } from "@/components/ui";
+import { Button, Checkbox, Dialog, EmptyState, Notice, Select } from "@/components/ui";
 import { parseTagList } from "@/lib/domain/normalize";
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { PageHeader } from "@/components/shell/page-header";
@@ -122,7 +122,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
         getRowId={(lead) => lead.id}
         isLoading={query.isPending}
         isFetching={query.isFetching}
-        error={query.error ? new Error(errorMessage(query.error)) : null}
+        error={query.error}
         onRetry={() => void query.refetch()}
         storageKey="leads"
         sorting={SORTING}
