@@ -17,7 +17,8 @@ const PinMap = dynamic(() => import("@/components/map/pin-map"), {
   loading: () => <div className="h-full w-full animate-pulse bg-slate-200" aria-hidden="true" />,
 });
 
-const URL_DEFAULTS = { type: "", rep: "", hidden: "" };
+/** type: pin type id; rep: creator's user id; hidden: pin type ids hidden by the legend; pin: a linked pin. */
+const URL_DEFAULTS = { type: "", rep: "", hidden: "", pin: "" };
 
 /** The map page: filters in the URL, every matching pin loaded page by page, a legend that toggles types. */
 export function MapView({ tileUrl }: { tileUrl?: string }) {
@@ -87,7 +88,7 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           <Button
             variant="ghost"
             className="col-span-2 justify-self-start sm:col-span-1"
-            onClick={() => setView({ type: null, rep: null, hidden: null })}
+            onClick={() => setView({ type: null, rep: null, hidden: null, pin: null })}
           >
             Clear filters
           </Button>
@@ -145,6 +146,7 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           fitKey={fitKey}
           tileUrl={tileUrl}
           onRendered={setRenderedCount}
+          focusPinId={view.pin || undefined}
         />
         <MapLegend
           entries={entries}

@@ -33,9 +33,25 @@ interface Props {
   loading: boolean;
   /** Called with the number of pins in the layer after each rebuild. */
   onRendered: (count: number) => void;
+  /** A pin to show (a shared link `?pin=<id>`): the map zooms to it and opens its popup, once. */
+  focusPinId?: string;
 }
 
-export function PinClusterLayer({ pins, colors, loading, onRendered }: Props) {
+/** Single pins are drawn from this zoom on (a cluster's click zooms at most to it). */
+export const SINGLE_PIN_ZOOM = CLUSTER_MAX_ZOOM + 1;
+
+/**
+ * Opens a pin's popup on the map itself, not bound to its circle: the circles are redrawn on
+ * every move (including the popup's own auto-pan), which would close a bound popup at once.
+ */
+function openPinPopup(map: L.Map, pin: Pin) {
+  L.popup({ offset: [0, -4] })
+    .setLatLng([pin.location[0], pin.location[1]])
+    .setContent(popupContent(pin))
+    .openOn(map);
+}
+
+export function PinClusterLayer({ pins, colors, loading, onRendered, focusPinId }: Props) {
   const map = useMap();
   const stateRef = useRef<{
     index: Supercluster<PointProps, ClusterCounts> | null;
@@ -83,7 +99,7 @@ export function PinClusterLayer({ pins, colors, loading, onRendered }: Props) {
             title: `${formatNumber(props.point_count)} pins: zoom in`,
           });
           marker.on("click", () => {
-            const next = Math.min(index.getClusterExpansionZoom(props.cluster_id), CLUSTER_MAX_ZOOM + 1);
+            const next = Math.min(index.getClusterExpansionZoom(props.cluster_id), SINGLE_PIN_ZOOM);
             map.setView([lat, lng], next);
           });
           group.addLayer(marker);
@@ -98,7 +114,7 @@ export function PinClusterLayer({ pins, colors, loading, onRendered }: Props) {
             fillColor: colorOf(pin),
             fillOpacity: 0.95,
           });
-          circle.bindPopup(() => popupContent(pin));
+          circle.on("click", () => openPinPopup(map, pin));
           group.addLayer(circle);
         }
       }
@@ -153,6 +169,17 @@ export function PinClusterLayer({ pins, colors, loading, onRendered }: Props) {
       state.timer = null;
     };
   }, [pins, loading]);
+
+  // A linked pin: as soon as it is among the loaded pins, zoom to it and open its popup.
+  const focusedRef = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusPinId || focusedRef.current === focusPinId) return;
+    const pin = pins.find((p) => p.id === focusPinId);
+    if (!pin) return;
+    focusedRef.current = focusPinId;
+    map.setView([pin.location[0], pin.location[1]], SINGLE_PIN_ZOOM, { animate: false });
+    openPinPopup(map, pin);
+  }, [map, pins, focusPinId]);
 
   return null;
 }

@@ -25,9 +25,19 @@ export interface PinMapProps {
   fitKey: string;
   tileUrl?: string;
   onRendered: (count: number) => void;
+  /** A pin to zoom to and open (`?pin=<id>`); the view is then not fitted to all pins. */
+  focusPinId?: string;
 }
 
-export default function PinMap({ pins, colors, loading, fitKey, tileUrl, onRendered }: PinMapProps) {
+export default function PinMap({
+  pins,
+  colors,
+  loading,
+  fitKey,
+  tileUrl,
+  onRendered,
+  focusPinId,
+}: PinMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const url = tileUrl || DEFAULT_TILE_URL;
   return (
@@ -46,8 +56,14 @@ export default function PinMap({ pins, colors, loading, fitKey, tileUrl, onRende
         attribution={url === DEFAULT_TILE_URL ? OSM_ATTRIBUTION : undefined}
         eventHandlers={{ tileerror: () => setTilesFailed(true) }}
       />
-      <PinClusterLayer pins={pins} colors={colors} loading={loading} onRendered={onRendered} />
-      <FitToPins pins={pins} loading={loading} fitKey={fitKey} />
+      <PinClusterLayer
+        pins={pins}
+        colors={colors}
+        loading={loading}
+        onRendered={onRendered}
+        focusPinId={focusPinId}
+      />
+      <FitToPins pins={pins} loading={loading} fitKey={fitKey} auto={!focusPinId} />
       {tilesFailed ? (
         <p className="pointer-events-none absolute bottom-6 left-1/2 z-[1000] -translate-x-1/2 rounded bg-white/85 px-2 py-1 text-xs text-slate-600 shadow">
           Map tiles unavailable offline: pins on a plain background
@@ -77,7 +93,18 @@ function boundsOf(pins: readonly Pin[]): L.LatLngBounds | null {
  * Fits the view to the pins: when the first page of a new filter set arrives, and again when
  * the last page is in — unless the user has moved the map meanwhile. Also draws a "Fit" button.
  */
-function FitToPins({ pins, loading, fitKey }: { pins: readonly Pin[]; loading: boolean; fitKey: string }) {
+function FitToPins({
+  pins,
+  loading,
+  fitKey,
+  auto,
+}: {
+  pins: readonly Pin[];
+  loading: boolean;
+  fitKey: string;
+  /** false: only the button fits (a linked pin has the view). */
+  auto: boolean;
+}) {
   const map = useMap();
   const track = useRef({ key: "", firstFitDone: false, finalFitDone: false, userMoved: false });
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -115,7 +142,7 @@ function FitToPins({ pins, loading, fitKey }: { pins: readonly Pin[]; loading: b
       track.current = { key: fitKey, firstFitDone: false, finalFitDone: false, userMoved: false };
     }
     const now = track.current;
-    if (pins.length === 0) return;
+    if (pins.length === 0 || !auto) return;
     if (!now.firstFitDone) {
       now.firstFitDone = true;
       fit(false);
@@ -126,7 +153,7 @@ function FitToPins({ pins, loading, fitKey }: { pins: readonly Pin[]; loading: b
     }
     // fit reads the latest pins through a ref
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pins, loading, fitKey]);
+  }, [pins, loading, fitKey, auto]);
 
   return (
     <button

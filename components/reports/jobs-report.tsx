@@ -57,10 +57,10 @@ export function JobsReport() {
     {
       kind: "select",
       key: "only_completed",
-      label: "Jobs",
+      label: "Show",
       value: filters.only_completed ?? "true",
       options: [
-        { value: "true", label: "Completed only" },
+        { value: "true", label: "Completed jobs only" },
         { value: "false", label: "All jobs" },
       ],
     },

@@ -1,0 +1,261 @@
+import fs from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { API_HEADERS, screenshotBoth, signIn } from "./helpers";
+
+/*
+ * The report pages show the API's numbers: every total on the page is compared with what the
+ * report endpoint answers for the same filters (the test asks the API itself, with the page's
+ * session), before and after a filter changes; the CSV export holds the filtered set.
+ */
+
+interface PlanReport {
+  plan_count: number;
+  sale_value: number;
+  total_received: number;
+  collection_rate: number;
+  num_completed_jobs: number;
+  num_scheduled_jobs: number;
+  num_pending_jobs: number;
+  by_frequency: { frequency: string; plan_count: number }[];
+  by_sales_rep: { sold_by: { user_id: string; name: string; email: string }; plan_count: number }[];
+}
+
+interface JobReport {
+  job_count: number;
+  total: number;
+  total_received: number;
+  total_outstanding: number;
+  over_time: { period_start: string | null; job_count: number }[];
+}
+
+interface Job {
+  id: string;
+  line_items: { id: string; title: string; total_price: number }[];
+  payments: { id: string; amount: number }[];
+}
+
+async function apiGet<T>(page: Page, path: string, params: Record<string, string> = {}): Promise<T> {
+  const response = await page.request.get(path, { headers: API_HEADERS, params });
+  expect(response.status(), `GET ${path} answers 200`).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** Money as the page formats it: the browser's locale, US dollars (lib/format.ts). */
+async function money(page: Page, value: number): Promise<string> {
+  return page.evaluate(
+    (v) => new Intl.NumberFormat(undefined, { style: "currency", currency: "USD" }).format(v),
+    value,
+  );
+}
+
+/** A summary card shows the API's number (kept in data-value) and, for money, its formatted text. */
+async function expectCard(page: Page, key: string, value: number, options: { money?: boolean } = {}) {
+  const card = page.getByTestId(`summary-${key}`);
+  await expect(card).toHaveAttribute("data-value", String(value));
+  if (options.money) await expect(card.locator("dd").first()).toHaveText(await money(page, value));
+}
+
+async function expectPlanTotals(page: Page, report: PlanReport) {
+  await expectCard(page, "plan_count", report.plan_count);
+  await expectCard(page, "sale_value", report.sale_value, { money: true });
+  await expectCard(page, "total_received", report.total_received, { money: true });
+  await expectCard(page, "collection_rate", report.collection_rate);
+  await expectCard(page, "num_completed_jobs", report.num_completed_jobs);
+  await expectCard(page, "num_scheduled_jobs", report.num_scheduled_jobs);
+  await expectCard(page, "num_pending_jobs", report.num_pending_jobs);
+  // The table's footer row: sums over the whole filtered set, not the page.
+  await expect(page.getByTestId("sum-sale_value")).toHaveAttribute("data-value", String(report.sale_value));
+  await expect(page.getByTestId("sum-total_received")).toHaveAttribute(
+    "data-value",
+    String(report.total_received),
+  );
+  await expect(page.getByTestId("sum-num_pending_jobs")).toHaveAttribute(
+    "data-value",
+    String(report.num_pending_jobs),
+  );
+}
+
+async function expectJobTotals(page: Page, report: JobReport) {
+  await expectCard(page, "job_count", report.job_count);
+  await expectCard(page, "total", report.total, { money: true });
+  await expectCard(page, "total_received", report.total_received, { money: true });
+  await expectCard(page, "total_outstanding", report.total_outstanding, { money: true });
+  await expect(page.getByTestId("sum-total")).toHaveAttribute("data-value", String(report.total));
+  await expect(page.getByTestId("sum-total_outstanding")).toHaveAttribute(
+    "data-value",
+    String(report.total_outstanding),
+  );
+}
+
+/** Counts CSV records (RFC 4180: quoted fields may hold commas, quotes and line breaks). */
+function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      record.push(field);
+      field = "";
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = "";
+    } else field += c;
+  }
+  if (field !== "" || record.length > 0) {
+    record.push(field);
+    records.push(record);
+  }
+  return records;
+}
+
+async function exportCsv(page: Page): Promise<string[][]> {
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const file = await (await download).path();
+  return csvRecords(fs.readFileSync(file, "utf8"));
+}
+
+test.describe("service plans report", () => {
+  test("totals, charts and sums are the API's, follow the filters in the URL, and the CSV holds the filtered set", async ({
+    page,
+  }) => {
+    await signIn(page, "manager");
+    await page.goto("/reports/service-plans");
+    await expect(page.getByRole("heading", { level: 1, name: "Service plans" })).toBeVisible();
+
+    const all = (await apiGet<{ data: PlanReport }>(page, "/api/reports/service-plans")).data;
+    expect(all.plan_count, "the demo data has service plans").toBeGreaterThan(0);
+    await expectPlanTotals(page, all);
+    // The table's count is the list endpoint's total, the same set as the report.
+    await expect(page.getByTestId("table-total")).toContainText(
+      await page.evaluate((n) => new Intl.NumberFormat().format(n), all.plan_count),
+    );
+    await screenshotBoth(page, "service-plans");
+
+    // A frequency that holds some but not all plans: the numbers and the URL change.
+    const frequency = all.by_frequency.find((f) => f.plan_count > 0 && f.plan_count < all.plan_count);
+    expect(frequency, "the demo plans have more than one frequency").toBeDefined();
+    await page.getByLabel("Frequency", { exact: true }).selectOption(frequency!.frequency);
+    await expect(page).toHaveURL(
+      new RegExp(`[?&]frequency=${encodeURIComponent(frequency!.frequency)}(&|$)`),
+    );
+    const byFrequency = (
+      await apiGet<{ data: PlanReport }>(page, "/api/reports/service-plans", {
+        frequency: frequency!.frequency,
+      })
+    ).data;
+    expect(byFrequency.plan_count).toBe(frequency!.plan_count);
+    await expectPlanTotals(page, byFrequency);
+
+    // Then a seller on top of it (the choices come from the report's sales reps).
+    const seller = all.by_sales_rep.find((r) => r.sold_by.user_id)!.sold_by;
+    await page.getByLabel("Sold by", { exact: true }).selectOption(seller.user_id);
+    await expect(page).toHaveURL(/[?&]sold_by_user_id=/);
+    await expect(page).toHaveURL(/[?&]frequency=/);
+    const both = (
+      await apiGet<{ data: PlanReport }>(page, "/api/reports/service-plans", {
+        frequency: frequency!.frequency,
+        sold_by_user_id: seller.user_id,
+      })
+    ).data;
+    await expectPlanTotals(page, both);
+
+    // A reload restores the view from the URL.
+    await page.reload();
+    await expect(page.getByLabel("Frequency", { exact: true })).toHaveValue(frequency!.frequency);
+    await expectPlanTotals(page, both);
+
+    // The export: one row per plan of the filtered set, plus the header.
+    const rows = await exportCsv(page);
+    expect(rows[0]?.[0]).toBe("id");
+    expect(rows.length).toBe(both.plan_count + 1);
+    const frequencyColumn = rows[0]!.indexOf("service_frequency");
+    for (const row of rows.slice(1)) expect(row[frequencyColumn]).toBe(frequency!.frequency);
+
+    // Clearing the filters brings back the whole set.
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect(page).not.toHaveURL(/frequency=/);
+    await expectPlanTotals(page, all);
+  });
+});
+
+test.describe("jobs report", () => {
+  test("totals are the API's for completed or all jobs and a date range, rows open to line items and payments, CSV", async ({
+    page,
+  }) => {
+    await signIn(page, "manager");
+    await page.goto("/reports/jobs");
+    await expect(page.getByRole("heading", { level: 1, name: "Jobs" })).toBeVisible();
+
+    // Completed only is the default, as in the API.
+    const completed = (await apiGet<{ data: JobReport }>(page, "/api/reports/serviced-jobs")).data;
+    expect(completed.job_count, "the demo data has completed jobs").toBeGreaterThan(0);
+    await expectJobTotals(page, completed);
+
+    await page.getByLabel("Show", { exact: true }).selectOption("false");
+    await expect(page).toHaveURL(/[?&]only_completed=false(&|$)/);
+    const allJobs = (
+      await apiGet<{ data: JobReport }>(page, "/api/reports/serviced-jobs", { only_completed: "false" })
+    ).data;
+    expect(allJobs.job_count, "the demo data has jobs that are not completed").toBeGreaterThan(
+      completed.job_count,
+    );
+    await expectJobTotals(page, allJobs);
+
+    // Weekly buckets: the switch is kept in the URL.
+    await page.getByRole("radio", { name: "Week" }).click();
+    await expect(page).toHaveURL(/[?&]interval=week(&|$)/);
+    await expect(page.getByRole("radio", { name: "Week" })).toHaveAttribute("aria-checked", "true");
+
+    // A service date range starting at a period in the middle of the data.
+    const periods = allJobs.over_time.filter((p) => p.period_start !== null);
+    const from = periods[Math.floor(periods.length / 2)]!.period_start!.slice(0, 10);
+    await page.getByLabel("Service from", { exact: true }).fill(from);
+    await expect(page).toHaveURL(new RegExp(`[?&]service_date_range_start=${from}(&|$)`));
+    const filters = { only_completed: "false", service_date_range_start: from };
+    const ranged = (await apiGet<{ data: JobReport }>(page, "/api/reports/serviced-jobs", filters)).data;
+    expect(ranged.job_count).toBeLessThan(allJobs.job_count);
+    await expectJobTotals(page, ranged);
+
+    // A row opens to its line items and payments: the first job of the page that has both.
+    const list = await apiGet<{ data: Job[] }>(page, "/api/serviced-jobs", { ...filters, limit: "50" });
+    const index = list.data.findIndex((j) => j.line_items.length > 0 && j.payments.length > 0);
+    expect(index, "a listed job has line items and payments").toBeGreaterThanOrEqual(0);
+    const job = list.data[index]!;
+    // The row's toggle, found by the details it controls (its label changes from Show to Hide).
+    const toggle = page.locator(`button[aria-controls="row-details-${job.id}"]`);
+    await expect(toggle).toHaveAccessibleName(/^Show line items and payments/);
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const details = page.getByTestId("job-details");
+    await expect(details).toHaveCount(1);
+    await expect(details.getByTestId("job-line-items").locator("tbody tr")).toHaveCount(
+      job.line_items.length,
+    );
+    for (const item of job.line_items) await expect(details).toContainText(item.title);
+    await expect(details.getByTestId("job-payments").locator("tbody tr")).toHaveCount(job.payments.length);
+    await expect(details).toContainText(await money(page, job.payments[0]!.amount));
+    await screenshotBoth(page, "jobs-expanded");
+
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByTestId("job-details")).toHaveCount(0);
+
+    // The export: every job of the filtered set, not just the page.
+    const rows = await exportCsv(page);
+    expect(rows[0]?.[0]).toBe("id");
+    expect(rows.length).toBe(ranged.job_count + 1);
+  });
+});
