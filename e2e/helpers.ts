@@ -66,8 +66,9 @@ const WIDTHS = [
 /**
  * Full-page screenshots of the current page at desktop (1440 px) and phone (390 px) width:
  * test-results/screenshots/<spec>-<name>-<width>.png. The viewport is restored afterwards.
+ * `fullPage: false` for an open dialog (a modal covers the viewport, not the whole page).
  */
-export async function screenshotBoth(page: Page, name: string) {
+export async function screenshotBoth(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   const spec = path.basename(test.info().file).replace(/\.spec\.ts$/, "");
   const original = page.viewportSize();
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -80,7 +81,7 @@ export async function screenshotBoth(page: Page, name: string) {
     await page.waitForTimeout(150);
     await page.screenshot({
       path: path.join(SCREENSHOT_DIR, `${spec}-${name}-${size.width}.png`),
-      fullPage: true,
+      fullPage: options.fullPage ?? true,
     });
   }
   if (original) await page.setViewportSize(original);

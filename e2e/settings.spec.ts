@@ -22,7 +22,7 @@ test("an admin creates an API key, uses it, and revokes it", async ({ page }) =>
   await dialog.getByLabel("leads:read").check();
   await dialog.getByLabel("pins:read").check();
   await dialog.getByLabel("Daily limit").fill("25");
-  await screenshotBoth(page, "create-key-dialog");
+  await screenshotBoth(page, "create-key-dialog", { fullPage: false });
   await dialog.getByRole("button", { name: "Create key" }).click();
 
   const shown = page.getByRole("dialog", { name: "Your new API key" });
@@ -32,7 +32,7 @@ test("an admin creates an API key, uses it, and revokes it", async ({ page }) =>
   expect(key).toMatch(/^fcrm_live_\w+$/);
   await shown.getByRole("button", { name: "Copy key" }).click();
   await expect(shown.getByRole("button", { name: "Copied" })).toBeVisible();
-  await screenshotBoth(page, "new-key-shown-once");
+  await screenshotBoth(page, "new-key-shown-once", { fullPage: false });
   await shown.getByRole("button", { name: "Done" }).click();
   await expect(shown).toBeHidden();
 
@@ -76,7 +76,7 @@ test("an admin adds a user who signs in; deactivating them ends their session", 
   await dialog.getByLabel("Initial password").fill("short");
   await dialog.getByRole("button", { name: "Add user" }).click();
   await expect(dialog.getByText("At least 8 characters", { exact: true })).toBeVisible();
-  await screenshotBoth(page, "add-user-dialog");
+  await screenshotBoth(page, "add-user-dialog", { fullPage: false });
   await dialog.getByLabel("Initial password").fill(user.password);
   await dialog.getByRole("button", { name: "Add user" }).click();
   await expect(dialog).toBeHidden();

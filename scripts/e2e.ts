@@ -175,6 +175,10 @@ async function main(): Promise<number> {
     });
     await waitUntilUp(`${baseUrl}/sign-in`, server);
 
+    // A full run starts with no screenshots, so every one left afterwards is from this run.
+    if (process.argv.length <= 2) {
+      fs.rmSync(path.join(root, "test-results", "screenshots"), { recursive: true, force: true });
+    }
     log("running Playwright");
     return await run(bin("playwright"), ["test", ...process.argv.slice(2)], {
       ...baseEnv,

@@ -1,7 +1,7 @@
 import { cn } from "./cn";
 import { Spinner } from "./spinner";
 
-export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
+export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger" | "danger-ghost";
 export type ButtonSize = "sm" | "md";
 
 const VARIANTS: Record<ButtonVariant, string> = {
@@ -10,6 +10,7 @@ const VARIANTS: Record<ButtonVariant, string> = {
     "bg-white text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
   ghost: "text-slate-700 hover:bg-slate-100 hover:text-slate-900 disabled:text-slate-400",
   danger: "bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/60",
+  "danger-ghost": "text-red-700 hover:bg-red-50 hover:text-red-800 disabled:text-red-300",
 };
 
 const SIZES: Record<ButtonSize, string> = {
@@ -33,7 +34,7 @@ export function buttonClasses(
 }
 
 export interface ButtonProps extends React.ButtonHTMLAttributes<HTMLButtonElement> {
-  /** primary (default): the main action; secondary: outlined; ghost: toolbar/icon; danger: destructive. */
+  /** primary (default): the main action; secondary: outlined; ghost: toolbar/icon; danger: destructive; danger-ghost: a quiet destructive action in a row. */
   variant?: ButtonVariant;
   size?: ButtonSize;
   /** Shows a spinner and disables the button while an action runs. */

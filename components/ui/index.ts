@@ -1,7 +1,7 @@
 /**
  * The dashboard's small UI kit (Tailwind, no other dependency). Each component documents its
  * props where it is defined. In short:
- * - Button (variant primary|secondary|ghost|danger, size sm|md, loading), buttonClasses() for links
+ * - Button (variant primary|secondary|ghost|danger|danger-ghost, size sm|md, loading), buttonClasses() for links
  * - Input, Textarea, Select (options, placeholder), Checkbox (label, description): `invalid` marks errors
  * - Field (label, error, hint, required) wraps one control and wires id/aria; Label
  * - Dialog (open, onClose, title, description, footer, size, dismissable): native modal dialog

@@ -87,14 +87,14 @@ export function ApiKeysSection() {
             <tbody>
               {keys.data.data.map((key) => (
                 <tr key={key.id} className={key.revoked_at ? "bg-slate-50/60" : undefined}>
-                  <Td className="font-medium text-slate-900">{key.name}</Td>
+                  <Td className="min-w-36 font-medium text-slate-900">{key.name}</Td>
                   <Td>
                     <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
                       {key.prefix}…
                     </code>
                   </Td>
                   <Td>
-                    <div className="flex max-w-72 flex-wrap gap-1">
+                    <div className="flex max-w-80 min-w-56 flex-wrap gap-1">
                       {key.scopes.map((scope) => (
                         <Badge key={scope} className="font-mono">
                           {scope}
@@ -116,9 +116,8 @@ export function ApiKeysSection() {
                   <Td className="text-right">
                     {key.revoked_at ? null : (
                       <Button
-                        variant="ghost"
+                        variant="danger-ghost"
                         size="sm"
-                        className="text-red-700 hover:bg-red-50 hover:text-red-800"
                         onClick={() => setRevoking(key)}
                         aria-label={`Revoke ${key.name}`}
                       >
@@ -158,9 +157,9 @@ export function ApiKeysSection() {
                 </dl>
                 {key.revoked_at ? null : (
                   <Button
-                    variant="secondary"
+                    variant="danger-ghost"
                     size="sm"
-                    className="w-full text-red-700"
+                    className="w-full ring-1 ring-red-200 ring-inset"
                     onClick={() => setRevoking(key)}
                   >
                     Revoke {key.name}
@@ -211,7 +210,15 @@ function CreateKeyDialog({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
 
+  const clearError = (field: string) =>
+    setErrors((current) => {
+      const next = { ...current };
+      delete next[field];
+      return next;
+    });
+
   function toggle(scope: Scope, on: boolean) {
+    clearError("scopes");
     setScopes((current) =>
       on ? SCOPES.filter((s) => s === scope || current.includes(s)) : current.filter((s) => s !== scope),
     );
@@ -251,7 +258,15 @@ function CreateKeyDialog({
       <form id="create-key-form" onSubmit={submit} noValidate className="space-y-5">
         {formError ? <Notice tone="danger">{formError}</Notice> : null}
         <Field label="Name" error={errors.name} hint="What the key is for, e.g. “Website form”." required>
-          <Input value={name} onChange={(e) => setName(e.target.value)} autoFocus maxLength={100} />
+          <Input
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              clearError("name");
+            }}
+            autoFocus
+            maxLength={100}
+          />
         </Field>
         <fieldset aria-describedby={errors.scopes ? "scopes-error" : undefined}>
           <div className="flex items-center justify-between gap-2">
@@ -300,7 +315,10 @@ function CreateKeyDialog({
             min={1}
             step={1}
             value={dailyLimit}
-            onChange={(e) => setDailyLimit(e.target.value)}
+            onChange={(e) => {
+              setDailyLimit(e.target.value);
+              clearError("daily_limit");
+            }}
             className="max-w-48"
           />
         </Field>

@@ -103,9 +103,8 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
                     <Td className="text-right">
                       {self ? null : user.active ? (
                         <Button
-                          variant="ghost"
+                          variant="danger-ghost"
                           size="sm"
-                          className="text-red-700 hover:bg-red-50 hover:text-red-800"
                           onClick={() => setDeactivating(user)}
                           aria-label={`Deactivate ${user.name}`}
                         >
@@ -153,9 +152,9 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
                   <Badge>{ROLE_LABELS[user.role]}</Badge>
                   {user.id === currentUserId ? null : user.active ? (
                     <Button
-                      variant="secondary"
+                      variant="danger-ghost"
                       size="sm"
-                      className="text-red-700"
+                      className="ring-1 ring-red-200 ring-inset"
                       onClick={() => setDeactivating(user)}
                     >
                       Deactivate
@@ -190,8 +189,14 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const set =
-    (field: keyof typeof values) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    (field: keyof typeof values) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
       setValues((v) => ({ ...v, [field]: event.target.value }));
+      setErrors((current) => {
+        const next = { ...current };
+        delete next[field];
+        return next;
+      });
+    };
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
