@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { DEMO_PASSWORD, demoUser as seededDemoUser, type DemoCompanyKey } from "@/lib/seed/demo";
 
 export type DemoRole = "admin" | "manager" | "sales_rep" | "technician";
 
@@ -9,17 +10,13 @@ export interface Credentials {
   password: string;
 }
 
-// The demo sign-ins. TODO(h5a): read them from lib/seed's exported demo users once it lands.
-const DEMO_USERS: Record<DemoRole, Credentials & { name: string }> = {
-  admin: { name: "Avery Admin", email: "admin@demo.fieldcrm.test", password: "demo-password" },
-  manager: { name: "Morgan Manager", email: "manager@demo.fieldcrm.test", password: "demo-password" },
-  sales_rep: { name: "Riley Rep", email: "rep@demo.fieldcrm.test", password: "demo-password" },
-  technician: { name: "Taylor Tech", email: "tech@demo.fieldcrm.test", password: "demo-password" },
-};
-
-/** The demo user of a role (name, email, password), as seeded. */
-export function demoUser(role: DemoRole): Credentials & { name: string } {
-  return DEMO_USERS[role];
+/** The demo user of a role in the main demo company (name, email, password), as `npm run db:seed` makes it. */
+export function demoUser(
+  role: DemoRole,
+  company: DemoCompanyKey = "pest",
+): Credentials & { name: string; id: string } {
+  const user = seededDemoUser(company, role);
+  return { id: user.id, name: user.name, email: user.email, password: DEMO_PASSWORD };
 }
 
 /** The version header every API call needs. */
