@@ -84,51 +84,53 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
             options={reps.map((u) => ({ value: u.user_id, label: u.name || u.email }))}
           />
         </Field>
-        {view.type || view.rep || view.hidden ? (
-          <Button
-            variant="ghost"
-            className="col-span-2 justify-self-start sm:col-span-1"
-            onClick={() => setView({ type: null, rep: null, hidden: null, pin: null })}
+        <div className="col-span-2 flex min-h-10 items-center gap-3 sm:flex-1">
+          {view.type || view.rep || view.hidden ? (
+            <Button
+              variant="ghost"
+              className="-ml-3 sm:ml-0"
+              onClick={() => setView({ type: null, rep: null, hidden: null, pin: null })}
+            >
+              Clear filters
+            </Button>
+          ) : null}
+          <div
+            className="flex min-w-0 flex-1 justify-end text-right text-sm text-slate-600"
+            aria-live="polite"
           >
-            Clear filters
-          </Button>
-        ) : null}
-        <div
-          className="col-span-2 min-h-5 flex-1 text-sm text-slate-600 sm:min-h-10 sm:text-right"
-          aria-live="polite"
-        >
-          {error ? (
-            <span className="text-red-700">
-              Could not load pins: {error.message}{" "}
-              <button type="button" className="font-medium underline" onClick={refetch}>
-                Retry
-              </button>
-            </span>
-          ) : loading ? (
-            <span className="inline-flex w-full max-w-xs flex-col gap-1 sm:items-end">
-              <span data-testid="pins-progress">
-                Loading pins {formatNumber(loaded)}
-                {total !== null ? ` / ${formatNumber(total)}` : ""}
+            {error ? (
+              <span className="text-red-700">
+                Could not load pins: {error.message}{" "}
+                <button type="button" className="font-medium underline" onClick={refetch}>
+                  Retry
+                </button>
               </span>
-              <span
-                role="progressbar"
-                aria-label="Loading pins"
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={percent}
-                className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200"
-              >
+            ) : loading ? (
+              <span className="inline-flex w-full max-w-xs flex-col items-end gap-1">
+                <span data-testid="pins-progress">
+                  Loading pins {formatNumber(loaded)}
+                  {total !== null ? ` / ${formatNumber(total)}` : ""}
+                </span>
                 <span
-                  className="block h-full bg-brand-600 transition-[width]"
-                  style={{ width: `${percent}%` }}
-                />
+                  role="progressbar"
+                  aria-label="Loading pins"
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={percent}
+                  className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200"
+                >
+                  <span
+                    className="block h-full bg-brand-600 transition-[width]"
+                    style={{ width: `${percent}%` }}
+                  />
+                </span>
               </span>
-            </span>
-          ) : (
-            <span>
-              {formatNumber(visiblePins.length)} of {formatNumber(total ?? 0)} pins shown
-            </span>
-          )}
+            ) : (
+              <span>
+                {formatNumber(visiblePins.length)} of {formatNumber(total ?? 0)} pins shown
+              </span>
+            )}
+          </div>
         </div>
       </div>
 

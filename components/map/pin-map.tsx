@@ -65,8 +65,11 @@ export default function PinMap({
       />
       <FitToPins pins={pins} loading={loading} fitKey={fitKey} auto={!focusPinId} />
       {tilesFailed ? (
-        <p className="pointer-events-none absolute bottom-6 left-1/2 z-[1000] -translate-x-1/2 rounded bg-white/85 px-2 py-1 text-xs text-slate-600 shadow">
-          Map tiles unavailable offline: pins on a plain background
+        <p
+          role="status"
+          className="pointer-events-none absolute bottom-7 left-2 z-[1000] sm:bottom-2 rounded bg-white/85 px-2 py-0.5 text-xs text-slate-600 shadow-sm"
+        >
+          No map tiles (offline)
         </p>
       ) : null}
     </MapContainer>

@@ -118,7 +118,7 @@ export function ServicePlansReport() {
       key: "status",
       label: "Status",
       value: view.status,
-      placeholder: "Active and inactive",
+      placeholder: "Any status",
       options: [
         { value: "active", label: "Active" },
         { value: "inactive", label: "Inactive" },
