@@ -296,16 +296,42 @@ async function parseInput<Q extends Schema, B extends Schema, P extends Schema>(
   const params = run(config.params, config.params ? await context.params : undefined, "");
   const query = run(config.query, searchParamsToObject(url.searchParams), "");
   const body = run(config.body, rawBody, "");
+  // PostgreSQL text cannot hold U+0000: refuse it here rather than fail in the database (500).
+  if (problems.length === 0) {
+    for (const parsed of [params, query, body]) problems.push(...nulCharacterProblems(parsed));
+  }
   if (problems.length > 0) throw validationError(problems);
   return { query: query as Out<Q>, body: body as Out<B>, params: params as Out<P> };
+}
+
+/** Fields (by path) of parsed input whose strings contain U+0000, which PostgreSQL text cannot store. */
+function nulCharacterProblems(input: unknown): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  const pending: [string, unknown][] = input && typeof input === "object" ? Object.entries(input) : [];
+  while (pending.length > 0) {
+    const [path, value] = pending.pop()!;
+    if (typeof value === "string") {
+      if (value.includes("\u0000"))
+        problems.push({ field: path, message: "must not contain the NUL character (U+0000)" });
+    } else if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+      for (const [key, item] of Object.entries(value)) pending.push([`${path}.${key}`, item]);
+    }
+  }
+  return problems.reverse();
 }
 
 function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const index = part.indexOf("=");
-    if (index > 0 && part.slice(0, index).trim() === name)
-      return decodeURIComponent(part.slice(index + 1).trim());
+    if (index > 0 && part.slice(0, index).trim() === name) {
+      const value = part.slice(index + 1).trim();
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return value; // a malformed escape is just an unknown token (401), not a crash
+      }
+    }
   }
   return undefined;
 }

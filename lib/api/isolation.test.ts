@@ -1,0 +1,401 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useDatabaseForTests, queryRows, type Database } from "@/lib/db/client";
+import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
+import { customers, leads } from "@/lib/db/schema";
+import { createSessionCookie } from "@/lib/testing/factories";
+import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { discoverApiRoutes, invoke, type ApiRouteVerb, type InvokeResult } from "@/lib/security/api-routes";
+import { seedCompanyWithEverything, type SeededCompany } from "@/lib/security/tenant-fixture";
+
+/*
+ * Tenant isolation matrix (issue #7.1). Company A has a record of every kind; company B calls
+ * every route verb under app/api — with its API key and with an admin session — using A's ids
+ * in path parameters, A's ids and values in filters and searches, and A's id, phone and email
+ * in create-or-update bodies. No response may carry anything of A (every response is scanned
+ * for A's ids, names, notes, labels, key, password and hashes), every lookup answers 404 or an
+ * empty list, and A's rows are byte-for-byte unchanged at the end.
+ *
+ * The routes are found by walking app/api; a route verb missing from MATRIX fails the test, so
+ * a new endpoint cannot escape it.
+ */
+
+let database: Database;
+let a: SeededCompany;
+let b: SeededCompany;
+let routes: ApiRouteVerb[];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  useDatabaseForTests(database);
+  a = await seedCompanyWithEverything(database.db, "A");
+  b = await seedCompanyWithEverything(database.db, "B");
+  routes = await discoverApiRoutes();
+});
+afterAll(async () => {
+  useDatabaseForTests(undefined);
+  await database?.close();
+});
+
+type Check = (res: InvokeResult) => void | Promise<void>;
+interface MatrixCall {
+  label: string;
+  params?: Record<string, string | string[]>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  check: Check;
+}
+
+const json = (res: InvokeResult) => res.json as Record<string, unknown>;
+const dataOf = (res: InvokeResult) => json(res).data as unknown;
+
+const notFound: Check = (res) => {
+  expect(res.status, res.text).toBe(404);
+  expect(json(res).status).toBe("error");
+};
+const emptyList: Check = (res) => {
+  expect(res.status, res.text).toBe(200);
+  expect(dataOf(res)).toEqual([]);
+  const pagination = json(res).pagination as { total: number } | undefined;
+  if (pagination) expect(pagination.total).toBe(0);
+};
+const ok: Check = (res) => {
+  expect([200, 201], res.text).toContain(res.status);
+};
+/** A 2xx that shows B's own record: proves the filter works, so an empty answer for A's value means something. */
+const seesB =
+  (id: () => string): Check =>
+  (res) => {
+    ok(res);
+    expect(res.text).toContain(id());
+  };
+const status =
+  (code: number, errorCode?: string): Check =>
+  (res) => {
+    expect(res.status, res.text).toBe(code);
+    if (errorCode) expect(json(res).error_code).toBe(errorCode);
+  };
+const planReportEmpty: Check = (res) => {
+  expect(res.status, res.text).toBe(200);
+  expect((dataOf(res) as { plan_count: number }).plan_count).toBe(0);
+};
+const csvHeaderOnly: Check = (res) => {
+  expect(res.status, res.text).toBe(200);
+  expect(res.text.trim().split(/\r?\n/)).toHaveLength(1);
+};
+/** Create-or-update with A's phone or email: a record of B (new, or B's earlier copy), never A's. */
+const upsertedInB =
+  (table: typeof leads | typeof customers): Check =>
+  async (res) => {
+    expect([200, 201], res.text).toContain(res.status);
+    const id = String(json(res).id);
+    expect(a.ids).not.toContain(id);
+    const rows = await database.db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.companyId, b.companyId), eq(table.id, id)));
+    expect(rows).toHaveLength(1);
+  };
+
+const digits = (phone: string) => phone.replace(/\D/g, "");
+
+/** How each route verb is called with A's ids and values, and what B must get. */
+const MATRIX: Record<string, () => MatrixCall[]> = {
+  "GET /api/auth/test": () => [
+    {
+      label: "B's own credentials",
+      check: (res) => {
+        ok(res);
+        expect(json(res).company_id).toBe(b.companyId);
+      },
+    },
+  ],
+  "GET /api/auth/session": () => [
+    {
+      label: "B's session",
+      check: (res) => {
+        ok(res);
+        expect((json(res).company as { id: string }).id).toBe(b.companyId);
+      },
+    },
+  ],
+  "POST /api/auth/sign-in": () => [
+    {
+      label: "A's email with B's password",
+      body: { email: a.admin.email, password: b.admin.password },
+      check: status(401, "INVALID_CREDENTIALS"),
+    },
+  ],
+  "POST /api/auth/sign-out": () => [{ label: "B's session", check: ok }],
+  "GET /api/openapi.json": () => [{ label: "public document", check: ok }],
+
+  "GET /api/leads/[id]": () => [
+    { label: "A's lead", params: { id: a.lead.id }, check: notFound },
+    { label: "A's archived lead", params: { id: a.lead.archivedId }, check: notFound },
+    { label: "B's lead", params: { id: b.lead.id }, check: seesB(() => b.lead.id) },
+  ],
+  "GET /api/leads": () => [
+    { label: "search A's token", query: { search: a.token }, check: emptyList },
+    { label: "search A's token, archived", query: { search: a.token, archived: "true" }, check: emptyList },
+    { label: "search A's phone digits", query: { search: digits(a.lead.phone) }, check: emptyList },
+    { label: "search A's phone", query: { search: a.lead.phone }, check: emptyList },
+    { label: "search A's email", query: { search: a.lead.email }, check: emptyList },
+    { label: "search A's name", query: { search: a.lead.name }, check: emptyList },
+    { label: "A's stage", query: { stage: a.lead.stage, archived: "true" }, check: emptyList },
+    { label: "A's tag", query: { tags: a.tag, archived: "true" }, check: emptyList },
+    { label: "B's token", query: { search: b.token }, check: seesB(() => b.lead.id) },
+    { label: "B's tag", query: { tags: b.tag }, check: seesB(() => b.lead.id) },
+    { label: "B's stage", query: { stage: b.lead.stage }, check: seesB(() => b.lead.id) },
+    { label: "no filter", check: seesB(() => b.lead.id) },
+  ],
+  "POST /api/leads": () => [
+    { label: "A's lead id", body: { id: a.lead.id, name: "Taken over" }, check: notFound },
+    { label: "A's archived lead id", body: { id: a.lead.archivedId, notes: "x" }, check: notFound },
+    { label: "A's phone", body: { phone: a.lead.phone, name: "B's own lead" }, check: upsertedInB(leads) },
+    {
+      label: "A's email in capitals",
+      body: { email: a.lead.email.toUpperCase() },
+      check: upsertedInB(leads),
+    },
+  ],
+
+  "GET /api/customers/[id]": () => [
+    { label: "A's customer", params: { id: a.customer.id }, check: notFound },
+    { label: "A's archived customer", params: { id: a.customer.archivedId }, check: notFound },
+    { label: "B's customer", params: { id: b.customer.id }, check: seesB(() => b.customer.id) },
+  ],
+  "GET /api/customers": () => [
+    { label: "search A's token", query: { search: a.token, archived: "true" }, check: emptyList },
+    { label: "search A's phone digits", query: { search: digits(a.customer.phone) }, check: emptyList },
+    { label: "search A's email", query: { search: a.customer.email }, check: emptyList },
+    {
+      label: "search A's full name",
+      query: { search: `${a.customer.firstName} ${a.customer.lastName}` },
+      check: emptyList,
+    },
+    { label: "search A's company name", query: { search: a.customer.companyName }, check: emptyList },
+    { label: "A's tag", query: { tags: a.tag, archived: "true" }, check: emptyList },
+    { label: "A's tag, active", query: { tags: a.tag, status: "active" }, check: emptyList },
+    { label: "B's token", query: { search: b.token }, check: seesB(() => b.customer.id) },
+    { label: "B's tag", query: { tags: b.tag }, check: seesB(() => b.customer.id) },
+    { label: "no filter", check: seesB(() => b.customer.id) },
+  ],
+  "POST /api/customers": () => [
+    { label: "A's customer id", body: { id: a.customer.id, first_name: "Taken" }, check: notFound },
+    { label: "A's archived customer id", body: { id: a.customer.archivedId }, check: notFound },
+    {
+      label: "A's phone",
+      body: { phone: a.customer.phone, first_name: "B's own" },
+      check: upsertedInB(customers),
+    },
+    {
+      label: "A's email in capitals",
+      body: { email: a.customer.email.toUpperCase(), last_name: "B" },
+      check: upsertedInB(customers),
+    },
+  ],
+
+  "GET /api/pin-types": () => [{ label: "B's pin types", check: seesB(() => b.pinTypeId) }],
+  "GET /api/pins": () => [
+    { label: "A's pin type", query: { pin_type_id: a.pinTypeId }, check: emptyList },
+    { label: "A's user", query: { user_id: a.userIds[1]! }, check: emptyList },
+    {
+      label: "A's pin type and user",
+      query: { pin_type_id: a.pinTypeId, user_id: a.userIds[1]! },
+      check: emptyList,
+    },
+    { label: "B's pin type", query: { pin_type_id: b.pinTypeId }, check: seesB(() => b.pinId) },
+    { label: "B's user", query: { user_id: b.userIds[1]! }, check: seesB(() => b.pinId) },
+  ],
+  "GET /api/service-plans": () => [
+    { label: "A's seller", query: { sold_by_user_id: a.userIds[1]! }, check: emptyList },
+    { label: "A's service type", query: { service_type: a.serviceType }, check: emptyList },
+    { label: "B's seller", query: { sold_by_user_id: b.userIds[1]! }, check: seesB(() => b.planId) },
+    { label: "no filter", check: seesB(() => b.planId) },
+  ],
+  "GET /api/serviced-jobs": () => [
+    { label: "every job", query: { only_completed: "false" }, check: seesB(() => b.jobIds[1]!) },
+    {
+      label: "A's visit dates",
+      query: { service_date_range_start: "2026-01-20", service_date_range_end: "2026-01-20" },
+      check: seesB(() => b.jobIds[0]!),
+    },
+  ],
+  "GET /api/reports/service-plans": () => [
+    { label: "A's seller", query: { sold_by_user_id: a.userIds[1]! }, check: planReportEmpty },
+    { label: "A's service type", query: { service_type: a.serviceType }, check: planReportEmpty },
+    {
+      label: "B's seller",
+      query: { sold_by_user_id: b.userIds[1]! },
+      check: (res) => {
+        ok(res);
+        expect((dataOf(res) as { plan_count: number }).plan_count).toBe(1);
+      },
+    },
+  ],
+  "GET /api/reports/service-plans/export": () => [
+    { label: "A's seller", query: { sold_by_user_id: a.userIds[1]! }, check: csvHeaderOnly },
+    { label: "A's service type", query: { service_type: a.serviceType }, check: csvHeaderOnly },
+    { label: "no filter", check: seesB(() => b.planId) },
+  ],
+  "GET /api/reports/serviced-jobs": () => [
+    {
+      label: "every job",
+      query: { only_completed: "false" },
+      check: (res) => {
+        ok(res);
+        expect((dataOf(res) as { job_count: number }).job_count).toBe(2);
+      },
+    },
+  ],
+  "GET /api/reports/serviced-jobs/export": () => [
+    { label: "every job", query: { only_completed: "false" }, check: seesB(() => b.jobIds[1]!) },
+  ],
+
+  "GET /api/settings/api-keys": () => [{ label: "B's keys", check: seesB(() => b.keyId) }],
+  "POST /api/settings/api-keys": () => [
+    { label: "a new key", body: { name: "Isolation", scopes: ["leads:read"] }, check: status(201) },
+  ],
+  "POST /api/settings/api-keys/[id]/revoke": () => [
+    { label: "A's key", params: { id: a.keyId }, check: notFound },
+  ],
+  "GET /api/settings/users": () => [{ label: "B's users", check: seesB(() => b.admin.id) }],
+  "POST /api/settings/users": () => [
+    {
+      label: "A's admin email",
+      body: { name: "Copy", email: a.admin.email, role: "admin", password: "another password" },
+      check: status(201),
+    },
+  ],
+  "POST /api/settings/users/[id]/activate": () => [
+    { label: "A's admin", params: { id: a.admin.id }, check: notFound },
+    { label: "A's technician", params: { id: a.userIds[2]! }, check: notFound },
+  ],
+  "POST /api/settings/users/[id]/deactivate": () => [
+    { label: "A's admin", params: { id: a.admin.id }, check: notFound },
+    { label: "A's sales rep", params: { id: a.userIds[1]! }, check: notFound },
+  ],
+};
+
+/** The catch-all answers any other path with a JSON 404, whatever the verb. */
+const CATCH_ALL = "/api/[...path]";
+
+describe(`tenant isolation matrix (${testEngine()})`, () => {
+  it("has a way to call every route verb under app/api, and nothing stale", () => {
+    const callable = routes.filter((r) => !r.notAllowed && r.pattern !== CATCH_ALL).map((r) => r.name);
+    expect(callable.length).toBeGreaterThan(20);
+    const missing = callable.filter((name) => !(name in MATRIX));
+    expect(missing, "route verbs the isolation matrix does not know how to call").toEqual([]);
+    const stale = Object.keys(MATRIX).filter((name) => !callable.includes(name));
+    expect(stale, "matrix entries for route verbs that no longer exist").toEqual([]);
+    // Hand-written handlers (no apiRoute declaration, not a 405) are only allowed for the catch-all.
+    const undeclared = routes.filter((r) => !r.declaration && !r.notAllowed && r.pattern !== CATCH_ALL);
+    expect(undeclared.map((r) => r.name)).toEqual([]);
+  });
+
+  it("never shows B anything of A, with B's key or B's admin session; A is left unchanged", async () => {
+    const before = snapshotHash(await snapshotTables(database.db, { companyIds: [a.companyId] }));
+    // A's emails and phones, once B has sent them, may legitimately be in B's own records.
+    const sentContacts = new Set<string>();
+    const principals = {
+      key: async () => ({ "x-api-key": b.key, "service-api-version": "1.1.0" }),
+      session: async () => ({
+        // A fresh session per call: sign-out ends its own session, not the next call's.
+        cookie: await createSessionCookie(database.db, { companyId: b.companyId, id: b.admin.id }),
+        "service-api-version": "1.1.0",
+      }),
+    };
+    let calls = 0;
+    for (const route of routes) {
+      const planned: MatrixCall[] = route.notAllowed
+        ? [{ label: "not allowed", params: paramsFor(route), check: status(405, "METHOD_NOT_ALLOWED") }]
+        : route.pattern === CATCH_ALL
+          ? [
+              {
+                label: "unknown path with A's id",
+                params: { path: ["leads", a.lead.id, "notes"] },
+                check: status(404, "NOT_FOUND"),
+              },
+            ]
+          : MATRIX[route.name]!();
+      for (const [principalName, headersFor] of Object.entries(principals)) {
+        for (const call of planned) {
+          const res = await invoke(route, {
+            params: call.params,
+            query: call.query && definedOnly(call.query),
+            body: call.body,
+            headers: await headersFor(),
+          });
+          calls++;
+          const where = `${route.name} [${call.label}] as B's ${principalName}`;
+          const sessionOnly = route.declaration?.auth === "session";
+          if (sessionOnly && principalName === "key" && !route.notAllowed) {
+            expect(res.status, where).toBe(403);
+          } else {
+            try {
+              await call.check(res);
+            } catch (error) {
+              throw new Error(`${where}: ${(error as Error).message}`);
+            }
+          }
+          assertNothingOfA(res, sentContacts, where);
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(100);
+
+    // A's rows, every table: not one byte changed.
+    const after = snapshotHash(await snapshotTables(database.db, { companyIds: [a.companyId] }));
+    expect(after).toBe(before);
+    // A's phones now also live in B, as B's own records, exactly once each.
+    for (const [table, phone] of [
+      ["leads", a.lead.phone],
+      ["customers", a.customer.phone],
+    ] as const) {
+      const rows = await queryRows<{ company_id: string }>(
+        database.db,
+        sql`select company_id from ${sql.identifier(table)} where phone_normalized = ${digits(phone)} order by company_id`,
+      );
+      expect(rows.map((r) => r.company_id).sort()).toEqual([a.companyId, b.companyId].sort());
+    }
+  });
+});
+
+function paramsFor(route: ApiRouteVerb): Record<string, string | string[]> {
+  return Object.fromEntries(
+    route.paramNames.map((name) => [name, route.pattern.includes("...") ? ["x", a.lead.id] : a.lead.id]),
+  );
+}
+
+/**
+ * Scans a response (body and headers, case-insensitively) for A's ids and distinctive values. A
+ * value B itself sent in this call may be echoed (an unknown path names its path); A's emails
+ * and phones are allowed once B has sent them, since B then holds them as its own.
+ */
+function assertNothingOfA(res: InvokeResult, sentContacts: Set<string>, where: string): void {
+  const sent = res.sent.toLowerCase();
+  const decodedSent = safeDecode(sent);
+  for (const contact of a.contacts) {
+    const c = contact.toLowerCase();
+    if (sent.includes(c) || decodedSent.includes(c)) sentContacts.add(c);
+  }
+  const headerText = [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join("\n");
+  const received = `${res.text}\n${headerText}`.toLowerCase();
+  const forbidden = [...a.ids, ...a.secrets, ...a.contacts]
+    .map((v) => v.toLowerCase())
+    .filter((v) => !sentContacts.has(v) && !sent.includes(v) && !decodedSent.includes(v));
+  const leaked = forbidden.filter((v) => received.includes(v));
+  expect(leaked, `${where} leaked A's data: ${res.text.slice(0, 300)}`).toEqual([]);
+}
+
+function definedOnly(query: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
