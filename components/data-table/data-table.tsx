@@ -224,70 +224,54 @@ export function DataTable<TData>({
             ))}
           </thead>
           <tbody>
-            {showSkeleton ? (
-              Array.from(
-                { length: Math.min(pagination?.pageSize ?? SKELETON_ROWS, SKELETON_ROWS) },
-                (_, i) => (
-                  <tr key={`skeleton-${i}`} aria-hidden="true">
-                    {table.getVisibleLeafColumns().map((column) => (
-                      <td key={column.id} className="border-b border-slate-100 px-3 py-3">
-                        <div className="h-3.5 w-24 animate-pulse rounded bg-slate-200" />
-                      </td>
-                    ))}
-                  </tr>
-                ),
-              )
-            ) : showError ? (
-              <tr>
-                <td colSpan={visibleColumnCount}>
-                  <ErrorState
-                    title={`Could not load ${label.toLowerCase()}`}
-                    error={error}
-                    onRetry={onRetry}
-                  />
-                </td>
-              </tr>
-            ) : rows.length === 0 ? (
-              <tr>
-                <td colSpan={visibleColumnCount} className="px-3 py-12 text-center text-slate-600">
-                  {emptyState}
-                </td>
-              </tr>
-            ) : (
-              rows.map((row) => (
-                <Fragment key={row.id}>
-                  <tr
-                    onClick={rowHref ? (event) => onRowClick(event, row) : undefined}
-                    className={`${rowHref ? "cursor-pointer" : ""} hover:bg-brand-50/60`}
-                  >
-                    {row.getVisibleCells().map((cell) => {
-                      const meta = cell.column.columnDef.meta;
-                      return (
-                        <td
-                          key={cell.id}
-                          className={`border-b border-slate-100 px-3 py-2 align-top ${
-                            meta?.align === "right" ? "text-right tabular-nums" : ""
-                          } ${meta?.wrap ? "" : "whitespace-nowrap"} ${meta?.cellClassName ?? ""}`}
-                        >
-                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+            {showSkeleton
+              ? Array.from(
+                  { length: Math.min(pagination?.pageSize ?? SKELETON_ROWS, SKELETON_ROWS) },
+                  (_, i) => (
+                    <tr key={`skeleton-${i}`} aria-hidden="true">
+                      {table.getVisibleLeafColumns().map((column) => (
+                        <td key={column.id} className="border-b border-slate-100 px-3 py-3">
+                          <div className="h-3.5 w-24 animate-pulse rounded bg-slate-200" />
                         </td>
-                      );
-                    })}
-                  </tr>
-                  {renderExpandedRow && row.getIsExpanded() ? (
-                    <tr>
-                      <td
-                        id={`row-details-${row.id}`}
-                        colSpan={visibleColumnCount}
-                        className="border-b border-slate-200 bg-slate-50 px-3 py-3 sm:px-12"
-                      >
-                        {renderExpandedRow(row)}
-                      </td>
+                      ))}
                     </tr>
-                  ) : null}
-                </Fragment>
-              ))
-            )}
+                  ),
+                )
+              : showError || rows.length === 0
+                ? null
+                : rows.map((row) => (
+                    <Fragment key={row.id}>
+                      <tr
+                        onClick={rowHref ? (event) => onRowClick(event, row) : undefined}
+                        className={`${rowHref ? "cursor-pointer" : ""} hover:bg-brand-50/60`}
+                      >
+                        {row.getVisibleCells().map((cell) => {
+                          const meta = cell.column.columnDef.meta;
+                          return (
+                            <td
+                              key={cell.id}
+                              className={`border-b border-slate-100 px-3 py-2 align-top ${
+                                meta?.align === "right" ? "text-right tabular-nums" : ""
+                              } ${meta?.wrap ? "" : "whitespace-nowrap"} ${meta?.cellClassName ?? ""}`}
+                            >
+                              {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                            </td>
+                          );
+                        })}
+                      </tr>
+                      {renderExpandedRow && row.getIsExpanded() ? (
+                        <tr>
+                          <td
+                            id={`row-details-${row.id}`}
+                            colSpan={visibleColumnCount}
+                            className="border-b border-slate-200 bg-slate-50 px-3 py-3 sm:px-12"
+                          >
+                            {renderExpandedRow(row)}
+                          </td>
+                        </tr>
+                      ) : null}
+                    </Fragment>
+                  ))}
           </tbody>
           {hasFooter && !showSkeleton && !showError ? (
             <tfoot>
@@ -310,6 +294,18 @@ export function DataTable<TData>({
             </tfoot>
           ) : null}
         </table>
+        {/*
+          Empty and error states sit under the table, not in a cell spanning it: on a phone the
+          table is wider than the screen, and a block here keeps to the visible width (sticky
+          left while the header scrolls sideways).
+        */}
+        {showError ? (
+          <div className="sticky left-0">
+            <ErrorState title={`Could not load ${label.toLowerCase()}`} error={error} onRetry={onRetry} />
+          </div>
+        ) : !showSkeleton && rows.length === 0 ? (
+          <div className="sticky left-0 px-3 py-12 text-center text-slate-600">{emptyState}</div>
+        ) : null}
       </div>
 
       {/* Nothing to page through when the list could not load. */}
