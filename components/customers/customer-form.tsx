@@ -232,6 +232,8 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
             value={values.first_name}
             onChange={set("first_name")}
             autoComplete="off"
+            // In the "New customer" dialog, typing starts in the first field.
+            autoFocus={!isEdit}
           />
         </Field>
         <Field label="Last name" error={err("last_name")}>

@@ -182,7 +182,15 @@ export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
       <fieldset className="grid gap-4 sm:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold text-slate-900">Contact</legend>
         <Field label="Name" error={err("name")} className="sm:col-span-2">
-          <Input name="name" value={values.name} onChange={set("name")} autoComplete="off" maxLength={255} />
+          <Input
+            name="name"
+            value={values.name}
+            onChange={set("name")}
+            autoComplete="off"
+            maxLength={255}
+            // In the "New lead" dialog, typing starts in the first field.
+            autoFocus={!isEdit}
+          />
         </Field>
         <Field label="Email" error={err("email")}>
           <Input name="email" type="email" value={values.email} onChange={set("email")} autoComplete="off" />
