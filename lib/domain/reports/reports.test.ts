@@ -5,7 +5,7 @@ import { GET as listPlans } from "@/app/api/service-plans/route";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
 import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
-import { createPlanJobScenario } from "@/lib/testing/plan-job-fixtures";
+import { createPlanJobScenario, insertJob } from "@/lib/testing/plan-job-fixtures";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
   servicedJobReportSchema,
@@ -189,6 +189,28 @@ describe(`GET /api/reports/serviced-jobs (${testEngine()})`, () => {
         { technician: user(s.users.t1, "Tess Tech", "tess@example.test"), ...job(1, 125.5, 80, 45.5) },
       ],
     });
+  });
+
+  it("counts a job once per technician, even when the crew repeats a user or holds the assignee", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const { t1, t2, t3 } = s.users;
+    await insertJob(database.db, s.companyId, {
+      customerId: s.customers.pat.id,
+      status: "Completed",
+      assignedTo: t2.id,
+      crew: [t3.id, t2.id, t3.id, t1.id],
+      visits: [{ start: "2026-05-01T08:00:00Z" }],
+      lineItems: [{ totalPrice: 10 }],
+      payments: [{ amount: 4 }],
+    });
+    const { by_technician } = (await jobs("", s.key)).body.data;
+    // Completed jobs before: Tess J1 (125.50/80), Uma J1 (125.50/80), Vic J1 + J8 (145.49/80).
+    expect(by_technician.map((t) => [t.technician.user_id, t.job_count, t.total, t.total_received])).toEqual([
+      // Equal money: more jobs first, then by name.
+      [t3.id, 3, 155.49, 84],
+      [t1.id, 2, 135.5, 84],
+      [t2.id, 2, 135.5, 84],
+    ]);
   });
 
   it("buckets by week starting Monday (UTC)", async () => {

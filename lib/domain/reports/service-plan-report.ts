@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { RequestContext } from "@/lib/api/handler";
-import { queryRows } from "@/lib/db/client";
 import { PLAN_FREQUENCIES, type PlanFrequency } from "@/lib/db/schema/service-plans";
 import { cents } from "@/lib/schemas/common";
 import type {
@@ -10,7 +9,7 @@ import type {
 } from "@/lib/schemas/reports";
 import { planFilterSql } from "@/lib/domain/service-plans/filters";
 import { planNumbersCtes } from "@/lib/domain/service-plans/numbers";
-import { toNumber } from "./sql";
+import { queryReportRows, toNumber } from "./sql";
 
 interface GroupRow extends Record<string, unknown> {
   /** grouping(frequency, service type or "", sold_by): 7 the whole set, 3 by frequency, 5 by type, 6 by seller. */
@@ -61,7 +60,7 @@ export async function getServicePlanReport({
   ctx: Pick<RequestContext, "db" | "companyId">;
   input: GetServicePlanReportQuery;
 }): Promise<ServicePlanReportResponse> {
-  const rows = await queryRows<GroupRow>(
+  const rows = await queryReportRows<GroupRow>(
     ctx.db,
     sql`with plans as (
       select p.company_id, p.id, p.frequency, p.service_type, p.sold_by, p.total_visits, p.price_per_visit

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { RequestContext } from "@/lib/api/handler";
-import { queryRows } from "@/lib/db/client";
 import { cents } from "@/lib/schemas/common";
 import type {
   GetServicedJobReportQuery,
@@ -9,10 +8,11 @@ import type {
 } from "@/lib/schemas/reports";
 import { jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "@/lib/domain/serviced-jobs/money";
-import { isoUtc, toNumber } from "./sql";
+import { isoUtc, queryReportRows, toNumber } from "./sql";
 
 interface ReportRow extends Record<string, unknown> {
-  kind: "all" | "period" | "technician";
+  /** all: the whole set; period: one week or month; assigned / crew: one technician's jobs. */
+  kind: "all" | "period" | "assigned" | "crew";
   period_start: string | null;
   user_id: string | null;
   user_name: string | null;
@@ -25,19 +25,25 @@ interface ReportRow extends Record<string, unknown> {
 
 type JobTotals = Pick<ServicedJobReport, "job_count" | "total" | "total_received" | "total_outstanding">;
 
-function totals(row: ReportRow | undefined): JobTotals {
+function totals(rows: (ReportRow | undefined)[]): JobTotals {
+  const add = (key: keyof JobTotals) => rows.reduce((sum, row) => sum + toNumber(row?.[key]), 0);
   return {
-    job_count: toNumber(row?.job_count),
-    total: cents(toNumber(row?.total)),
-    total_received: cents(toNumber(row?.total_received)),
-    total_outstanding: cents(toNumber(row?.total_outstanding)),
+    job_count: add("job_count"),
+    total: cents(add("total")),
+    total_received: cents(add("total_received")),
+    total_outstanding: cents(add("total_outstanding")),
   };
 }
 
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * GET /reports/serviced-jobs: the job money (lib/domain/serviced-jobs/money.ts) summed over every
- * job matching the list's filters, per week or month of the service date, and per technician
- * (assigned user or crew member, a job counted once per technician), in one statement.
+ * job matching the list's filters, per week or month of the service date, and per technician,
+ * in one statement:
+ * - one pass over the jobs with grouping sets: the whole set, each period, each assigned user;
+ * - the crew members' jobs, each (job, user) once, leaving out the job's assigned user (already
+ *   counted), so that a technician's numbers count each of their jobs exactly once.
  */
 export async function getServicedJobReport({
   ctx,
@@ -48,75 +54,76 @@ export async function getServicedJobReport({
 }): Promise<ServicedJobReportResponse> {
   // date_trunc's unit as a literal: one of two fixed words, never the raw parameter.
   const unit = sql.raw(input.interval === "week" ? "'week'" : "'month'");
-  const rows = await queryRows<ReportRow>(
+  const where = jobFilterSql(ctx.companyId, input);
+  const rows = await queryReportRows<ReportRow>(
     ctx.db,
-    sql`with fj as (
-      select j.id, j.assigned_to, date_trunc(${unit}, j.service_date at time zone 'UTC') as period,
-        ${jobTotalSql("j")} as line_total, ${jobReceivedSql("j")} as received,
-        ${jobOutstandingSql("j")} as outstanding
-      from jobs j
-      where ${jobFilterSql(ctx.companyId, input)}
-    ),
-    techs as (
-      select fj.id as job_id, fj.assigned_to as user_id from fj where fj.assigned_to is not null
-      union
-      select cr.job_id, cr.user_id from job_crew cr
-      where cr.company_id = ${ctx.companyId} and cr.job_id in (select id from fj)
-    ),
-    by_tech as (
-      select t.user_id, count(*) as job_count, sum(m.line_total) as total, sum(m.received) as total_received,
-        sum(m.outstanding) as total_outstanding
-      from techs t
-      join fj m on m.id = t.job_id
-      group by t.user_id
+    sql`with report as (
+      select case grouping(f.period, f.assigned_to) when 3 then 'all' when 1 then 'period' else 'assigned' end
+          as kind,
+        f.period, f.assigned_to as user_id,
+        count(*) as job_count, sum(f.line_total) as total, sum(f.received) as total_received,
+        sum(f.outstanding) as total_outstanding
+      from (
+        select date_trunc(${unit}, j.service_date at time zone 'UTC') as period, j.assigned_to,
+          ${jobTotalSql("j")} as line_total, ${jobReceivedSql("j")} as received,
+          ${jobOutstandingSql("j")} as outstanding
+        from jobs j
+        where ${where}
+      ) f
+      group by grouping sets ((), (f.period), (f.assigned_to))
+      union all
+      select 'crew', null, c.user_id, count(*), sum(c.line_total), sum(c.received), sum(c.outstanding)
+      from (
+        select distinct j.id, cr.user_id, ${jobTotalSql("j")} as line_total, ${jobReceivedSql("j")} as received,
+          ${jobOutstandingSql("j")} as outstanding
+        from jobs j
+        join job_crew cr on cr.company_id = j.company_id and cr.job_id = j.id
+        where ${where} and cr.user_id is distinct from j.assigned_to
+      ) c
+      group by c.user_id
     )
-    select 'all' as kind, null as period_start, null as user_id, null as user_name, null as user_email,
-      count(*)::int as job_count, sum(line_total)::float8 as total, sum(received)::float8 as total_received,
-      sum(outstanding)::float8 as total_outstanding
-    from fj
-    union all
-    select 'period', ${isoUtc(sql`(period at time zone 'UTC')`)}, null, null, null,
-      count(*)::int, sum(line_total)::float8, sum(received)::float8, sum(outstanding)::float8
-    from fj
-    group by period
-    union all
-    select 'technician', null, b.user_id, u.name, u.email,
-      b.job_count::int, b.total::float8, b.total_received::float8, b.total_outstanding::float8
-    from by_tech b
-    left join users u on u.company_id = ${ctx.companyId} and u.id = b.user_id`,
+    select r.kind, ${isoUtc(sql`(r.period at time zone 'UTC')`)} as period_start, r.user_id,
+      u.name as user_name, u.email as user_email, r.job_count::int as job_count, r.total::float8 as total,
+      r.total_received::float8 as total_received, r.total_outstanding::float8 as total_outstanding
+    from report r
+    left join users u on u.company_id = ${ctx.companyId} and u.id = r.user_id`,
   );
+
   const overTime = rows
     .filter((r) => r.kind === "period")
-    .map((r) => ({ period_start: r.period_start, ...totals(r) }))
+    .map((r) => ({ period_start: r.period_start, ...totals([r]) }))
     // Oldest first; the jobs without a visit (no period) last. ISO strings sort as dates.
     .sort((a, b) =>
-      a.period_start === b.period_start
-        ? 0
-        : a.period_start === null
-          ? 1
-          : b.period_start === null
-            ? -1
-            : a.period_start < b.period_start
-              ? -1
-              : 1,
+      a.period_start === null
+        ? 1
+        : b.period_start === null
+          ? -1
+          : compareText(a.period_start, b.period_start),
     );
-  const byTechnician = rows
-    .filter((r) => r.kind === "technician")
-    .map((r) => ({
-      technician: { email: r.user_email ?? "", name: r.user_name ?? "", user_id: r.user_id ?? "" },
-      ...totals(r),
+
+  // A technician's jobs: those assigned to them plus those they crewed (disjoint by construction).
+  const perUser = new Map<string, ReportRow[]>();
+  for (const row of rows) {
+    if ((row.kind !== "assigned" && row.kind !== "crew") || row.user_id === null) continue;
+    perUser.set(row.user_id, [...(perUser.get(row.user_id) ?? []), row]);
+  }
+  const byTechnician = [...perUser.entries()]
+    .map(([userId, parts]) => ({
+      technician: { email: parts[0]?.user_email ?? "", name: parts[0]?.user_name ?? "", user_id: userId },
+      ...totals(parts),
     }))
     .sort(
       (a, b) =>
         b.total_received - a.total_received ||
         b.job_count - a.job_count ||
-        (a.technician.name < b.technician.name ? -1 : a.technician.name > b.technician.name ? 1 : 0) ||
-        (a.technician.user_id < b.technician.user_id ? -1 : 1),
+        compareText(a.technician.name, b.technician.name) ||
+        compareText(a.technician.user_id, b.technician.user_id),
     );
+
   return {
     status: "success",
     data: {
-      ...totals(rows.find((r) => r.kind === "all")),
+      ...totals([rows.find((r) => r.kind === "all")]),
       interval: input.interval,
       over_time: overTime,
       by_technician: byTechnician,

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { queryRows, type DbOrTx } from "@/lib/db/client";
 
 /*
  * Small SQL helpers shared by the plan, job and pin queries. Timestamps are formatted by the
@@ -56,4 +57,20 @@ export function allOf(conditions: (SQL | undefined | false)[]): SQL {
 export function toNumber(value: unknown): number {
   if (value === null || value === undefined) return 0;
   return typeof value === "number" ? value : Number(value);
+}
+
+/**
+ * Runs one report statement over a whole filtered set in its own transaction, with enough
+ * memory for its hash aggregates and joins to stay off disk and without JIT compilation (which
+ * costs more than it saves on these one-off queries). SET LOCAL ends with the transaction.
+ */
+export async function queryReportRows<T extends Record<string, unknown>>(
+  db: DbOrTx,
+  query: SQL,
+): Promise<T[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '64MB'`);
+    await tx.execute(sql`set local jit = off`);
+    return queryRows<T>(tx, query);
+  });
 }
