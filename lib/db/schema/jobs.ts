@@ -76,8 +76,9 @@ export const jobs = pgTable(
     index("jobs_completed_created_idx")
       .on(t.companyId, t.createdAt.desc(), t.id.desc())
       .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
+    // created_at and id included: a date-bounded page is picked from this index alone.
     index("jobs_listed_service_date_idx")
-      .on(t.companyId, t.serviceDate)
+      .on(t.companyId, t.serviceDate, t.createdAt, t.id)
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
     // Covering (money columns included): plan numbers of a whole tenant by index-only scan.
     index("jobs_plan_idx")
@@ -91,7 +92,7 @@ export const jobs = pgTable(
       .on(t.companyId)
       .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
     index("jobs_completed_service_date_idx")
-      .on(t.companyId, t.serviceDate)
+      .on(t.companyId, t.serviceDate, t.createdAt, t.id)
       .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
   ],
 );
