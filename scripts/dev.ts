@@ -8,6 +8,7 @@ import { companies } from "@/lib/db/schema";
 import { env, parseDatabaseUrl } from "@/lib/env";
 import { createProgressBar } from "@/lib/import";
 import { DEMO_COMPANIES, formatDemoCredentials, isDatabaseEmpty, seedDemoData } from "@/lib/seed";
+import { BULK_WORK } from "./database-options";
 import { runNext } from "./next-process";
 
 function describeTarget(target: ReturnType<typeof parseDatabaseUrl>): string {
@@ -18,7 +19,7 @@ function describeTarget(target: ReturnType<typeof parseDatabaseUrl>): string {
 
 /** Migrates, seeds an empty database, and says whether the demo data is there. */
 async function prepareDatabase(target: ReturnType<typeof parseDatabaseUrl>): Promise<boolean> {
-  const database = await openDatabase(target);
+  const database = await openDatabase(target, BULK_WORK);
   try {
     await database.migrate();
     if (await isDatabaseEmpty(database.db)) {

@@ -11,6 +11,7 @@ import {
   PROGRESS_THRESHOLD,
 } from "@/lib/import";
 import { CliError, runCli } from "./cli";
+import { BULK_WORK } from "./database-options";
 import { formatCounts } from "./import-output";
 
 const USAGE = "Usage: npm run db:import -- <file.json>";
@@ -35,7 +36,7 @@ runCli(async () => {
   const file = args[0]!;
   const input = readFile(file);
 
-  const database = await openDatabase(parseDatabaseUrl(env().DATABASE_URL));
+  const database = await openDatabase(parseDatabaseUrl(env().DATABASE_URL), BULK_WORK);
   try {
     await database.migrate();
     let bar: ReturnType<typeof createProgressBar> | undefined;

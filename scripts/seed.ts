@@ -6,9 +6,10 @@ import { createProgressBar, formatProblem, ImportRefusedError } from "@/lib/impo
 import { formatDemoCredentials, seedDemoData } from "@/lib/seed";
 import { formatCounts } from "./import-output";
 import { runCli } from "./cli";
+import { BULK_WORK } from "./database-options";
 
 runCli(async () => {
-  const database = await openDatabase(parseDatabaseUrl(env().DATABASE_URL));
+  const database = await openDatabase(parseDatabaseUrl(env().DATABASE_URL), BULK_WORK);
   try {
     await database.migrate();
     let bar: ReturnType<typeof createProgressBar> | undefined;
