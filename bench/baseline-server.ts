@@ -299,47 +299,46 @@ function planReport(rows: Row[]): Row {
   };
 }
 
-function jobTotals(row: Row | undefined) {
+function jobTotals(rows: (Row | undefined)[]) {
+  const add = (key: string) => rows.reduce((sum, row) => sum + num(row?.[key]), 0);
   return {
-    job_count: num(row?.job_count),
-    total: cents(row?.total),
-    total_received: cents(row?.total_received),
-    total_outstanding: cents(row?.total_outstanding),
+    job_count: add("job_count"),
+    total: cents(add("total")),
+    total_received: cents(add("total_received")),
+    total_outstanding: cents(add("total_outstanding")),
   };
 }
 
 function jobReport(rows: Row[], interval: string): Row {
   const overTime = rows
     .filter((r) => r.kind === "period")
-    .map((r) => ({ period_start: (r.period_start ?? null) as string | null, ...jobTotals(r) }))
+    .map((r) => ({ period_start: (r.period_start ?? null) as string | null, ...jobTotals([r]) }))
     .sort((a, b) =>
-      a.period_start === b.period_start
-        ? 0
-        : a.period_start === null
-          ? 1
-          : b.period_start === null
-            ? -1
-            : a.period_start < b.period_start
-              ? -1
-              : 1,
+      a.period_start === null ? 1 : b.period_start === null ? -1 : byText(a.period_start, b.period_start),
     );
-  const byTechnician = rows
-    .filter((r) => r.kind === "technician")
-    .map((r) => ({
-      technician: { email: str(r.user_email), name: str(r.user_name), user_id: str(r.user_id) },
-      ...jobTotals(r),
+  // A technician's rows (their assigned jobs and their crew jobs) summed.
+  const perUser = new Map<string, Row[]>();
+  for (const row of rows) {
+    if (!["technician", "assigned", "crew"].includes(String(row.kind)) || row.user_id == null) continue;
+    const id = String(row.user_id);
+    perUser.set(id, [...(perUser.get(id) ?? []), row]);
+  }
+  const byTechnician = [...perUser.entries()]
+    .map(([userId, parts]) => ({
+      technician: { email: str(parts[0]?.user_email), name: str(parts[0]?.user_name), user_id: userId },
+      ...jobTotals(parts),
     }))
     .sort(
       (a, b) =>
         b.total_received - a.total_received ||
         b.job_count - a.job_count ||
         byText(a.technician.name, b.technician.name) ||
-        (a.technician.user_id < b.technician.user_id ? -1 : 1),
+        byText(a.technician.user_id, b.technician.user_id),
     );
   return {
     status: "success",
     data: {
-      ...jobTotals(rows.find((r) => r.kind === "all")),
+      ...jobTotals([rows.find((r) => r.kind === "all")]),
       interval,
       over_time: overTime,
       by_technician: byTechnician,
@@ -410,13 +409,17 @@ function answer(mapper: MapperName, results: Row[][], search: URLSearchParams): 
   }
 }
 
+const CONTROL = /^\s*(begin|commit|rollback)\b/i;
+/** Statements whose rows make the answer (not `set local …`, not transaction control). */
+const ANSWERS = /^\s*(select|with)\b/i;
+
 /** Runs statements group by group; the statements of one group at the same time, as captured. */
-async function replay(
+async function runGroups(
   query: QueryFn,
   statements: CapturedStatement[],
   swap: Map<unknown, unknown>,
-): Promise<Row[][]> {
-  const results: Row[][] = [];
+): Promise<{ text: string; rows: Row[] }[]> {
+  const results: { text: string; rows: Row[] }[] = [];
   const groups = [...new Set(statements.map((s) => s.group))];
   for (const group of groups) {
     const members = statements.filter((s) => s.group === group);
@@ -428,9 +431,40 @@ async function replay(
         ),
       ),
     );
-    results.push(...answers);
+    results.push(...members.map((s, i) => ({ text: s.text, rows: answers[i] ?? [] })));
   }
   return results;
+}
+
+/**
+ * Replays a case's statements: those between a captured `begin` and `commit` in one transaction
+ * on one session (the reports set `work_mem` locally), the others on the pool. Answers the rows
+ * of the statements that make the answer, in order.
+ */
+async function replay(
+  driver: Driver,
+  statements: CapturedStatement[],
+  swap: Map<unknown, unknown>,
+): Promise<Row[][]> {
+  const results: { text: string; rows: Row[] }[] = [];
+  let i = 0;
+  while (i < statements.length) {
+    const statement = statements[i]!;
+    if (/^\s*begin\b/i.test(statement.text)) {
+      let end = statements.findIndex((s, j) => j > i && CONTROL.test(s.text));
+      if (end === -1) end = statements.length;
+      const inner = statements.slice(i + 1, end);
+      results.push(...(await driver.transaction((query) => runGroups(query, inner, swap))));
+      i = end + 1;
+      continue;
+    }
+    let end = statements.findIndex((s, j) => j > i && /^\s*begin\b/i.test(s.text));
+    if (end === -1) end = statements.length;
+    const plain = statements.slice(i, end).filter((s) => !CONTROL.test(s.text));
+    results.push(...(await runGroups(driver.query, plain, swap)));
+    i = end;
+  }
+  return results.filter((r) => ANSWERS.test(r.text)).map((r) => r.rows);
 }
 
 /** POST /leads, as lib/domain/leads/upsert-lead.ts does it, in plain SQL. */
@@ -577,7 +611,7 @@ export function createBaseline(book: Book, driver: Driver) {
     }
     if (!route)
       return { status: 404, body: { status: "error", message: "No such case", error_code: "NOT_FOUND" } };
-    const results = await replay(driver.query, route.statements, swap);
+    const results = await replay(driver, route.statements, swap);
     return answer(route.mapper, results, parsed.searchParams);
   };
 }

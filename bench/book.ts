@@ -107,7 +107,8 @@ export function buildBook(
     const url = new URL(benchCase.request.path, "http://localhost");
     const mapper = MAPPERS[capture.pattern];
     if (!mapper) continue;
-    const statements = dataStatements(capture);
+    // Transaction control stays: the baseline replays a transaction as one.
+    const statements = capture.statements.filter((s) => !isAuthStatement(s.text));
     // Groups renumbered from 1 once the key check (group 1) is left out.
     const first = statements[0]?.group ?? 1;
     routes.push({

@@ -132,6 +132,11 @@ export async function explainCase(
   await db.query("begin");
   try {
     for (const [i, statement] of work.entries()) {
+      // `set local work_mem …` of a report: applied as it is, so the report is explained with it.
+      if (/^\s*set\b/i.test(statement.text)) {
+        await db.query(statement.text, statement.params);
+        continue;
+      }
       let best: ExplainOutput | undefined;
       let failure: string | undefined;
       for (let run = 0; run < runs && !failure; run++) {

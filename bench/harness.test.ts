@@ -11,6 +11,7 @@ import { rawDbOf, type RawDb } from "./db";
 import { explainCase } from "./explain";
 import { createBenchKey, readFixtures } from "./fixtures";
 import { headersFor } from "./load";
+import { firstDifference } from "./run";
 import { SCALES } from "./scales";
 
 /*
@@ -190,7 +191,8 @@ describe("cases and the baseline", () => {
       sent.length = 0;
       const answer = await handle("GET", benchCase.request.path, headersFor(key, benchCase.request), "");
       expect(answer.status, benchCase.id).toBe(ours.status);
-      expect(JSON.parse(JSON.stringify(answer.body)), benchCase.id).toEqual(ours.body);
+      const theirs: unknown = JSON.parse(JSON.stringify(answer.body));
+      expect(firstDifference(ours.body, theirs), benchCase.id).toBe("");
       // The same statements, byte for byte, plus the same key check.
       expect(sent.slice(1), benchCase.id).toEqual(dataStatements(ours).map((s) => s.text));
     }
@@ -235,9 +237,10 @@ describe("cases and the baseline", () => {
   });
 
   it("EXPLAIN ANALYZE runs for every case's statements", async () => {
-    for (const capture of captures.slice(0, 6)) {
+    for (const capture of captures.filter((c, i) => i < 4 || c.caseId.startsWith("report-"))) {
       const explain = await explainCase(raw, capture.statements, 1);
-      expect(explain.statements.length, capture.caseId).toBe(capture.statements.length);
+      const explained = capture.statements.filter((s) => !/^\s*(begin|commit|set)\b/i.test(s.text));
+      expect(explain.statements.length, capture.caseId).toBe(explained.length);
       expect(
         explain.statements.every((s) => !s.top.startsWith("EXPLAIN failed")),
         capture.caseId,

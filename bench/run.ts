@@ -183,7 +183,7 @@ async function verify(
     if (answer.status !== benchCase.expectStatus)
       return `${name}: status ${answer.status} (expected ${benchCase.expectStatus}): ${JSON.stringify(answer.body).slice(0, 200)}`;
     const problem = benchCase.check(answer.body);
-    if (problem) return `${name}: ${problem}`;
+    if (problem) return `${name}: ${problem}: ${JSON.stringify(answer.body).slice(0, 200)}`;
   }
   if (benchCase.request.method === "GET" && !isDeepStrictEqual(a.body, b.body))
     return `ours and the baseline answered different JSON: ${firstDifference(a.body, b.body)}`;
