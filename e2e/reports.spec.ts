@@ -247,6 +247,8 @@ test.describe("jobs report", () => {
     for (const item of job.line_items) await expect(details).toContainText(item.title);
     await expect(details.getByTestId("job-payments").locator("tbody tr")).toHaveCount(job.payments.length);
     await expect(details).toContainText(await money(page, job.payments[0]!.amount));
+    // From the top: a scrolled full-page shot draws the fixed app bar in the middle.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshotBoth(page, "jobs-expanded");
 
     await toggle.click();

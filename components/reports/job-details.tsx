@@ -2,6 +2,14 @@ import { Badge } from "@/components/ui/badge";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { ServicedJob } from "@/lib/query/serviced-jobs";
 
+const METHOD_LABELS: Record<string, string> = {
+  card: "Card",
+  ach: "ACH",
+  cash: "Cash",
+  check: "Check",
+  other: "Other",
+};
+
 /** The expanded part of a job row: its line items and its payments. */
 export function JobDetails({ job }: { job: ServicedJob }) {
   return (
@@ -58,8 +66,8 @@ export function JobDetails({ job }: { job: ServicedJob }) {
               {job.payments.map((payment) => (
                 <tr key={payment.id} className="border-b border-slate-200/70 last:border-0">
                   <td className="py-1.5 pr-3 whitespace-nowrap">{formatDate(payment.payment_date)}</td>
-                  <td className="py-1.5 pr-3 capitalize">
-                    {payment.payment_method}
+                  <td className="py-1.5 pr-3">
+                    {METHOD_LABELS[payment.payment_method] ?? payment.payment_method}
                     {payment.payment_type === "refund" ? (
                       <Badge tone="warning" className="ml-1.5">
                         Refund

@@ -1,7 +1,6 @@
 "use client";
 
 import { createColumnHelper } from "@tanstack/react-table";
-import { Badge } from "@/components/ui/badge";
 import { formatDate, formatMoney, formatNumber } from "@/lib/format";
 import type { ServicePlanReport } from "@/lib/query/reports";
 import type { ServicePlan } from "@/lib/query/service-plans";
@@ -33,11 +32,14 @@ export function servicePlanColumns(report: ServicePlanReport | undefined) {
     col.accessor((p) => planCustomerName(p.customer), {
       id: "customer",
       header: "Customer",
-      meta: { alwaysVisible: true, cellClassName: "min-w-44" },
+      meta: { alwaysVisible: true },
       cell: (info) => (
-        <span className="flex flex-wrap items-center gap-1.5">
-          <span className="font-medium text-slate-900">{info.getValue()}</span>
-          {info.row.original.active ? null : <Badge tone="neutral">Inactive</Badge>}
+        // "Inactive" under the name rather than beside it keeps the table narrow enough for a laptop.
+        <span className="block">
+          <span className="block font-medium text-slate-900">{info.getValue()}</span>
+          {info.row.original.active ? null : (
+            <span className="block text-xs text-slate-500">Inactive plan</span>
+          )}
         </span>
       ),
       footer: () => (

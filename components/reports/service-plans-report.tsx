@@ -185,7 +185,7 @@ export function ServicePlansReport() {
     total_received: s.total_received,
   }));
   const leaderboard = (data?.by_sales_rep ?? []).slice(0, 10).map((r) => ({
-    name: r.sold_by.name || r.sold_by.email || "(nobody)",
+    name: r.sold_by.name || r.sold_by.email || "No seller",
     total_received: r.total_received,
     sale_value: r.sale_value,
   }));
