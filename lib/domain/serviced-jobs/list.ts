@@ -84,9 +84,33 @@ const paymentsSql = sql`(
 )`;
 
 /**
- * The jobs matching the filters, in the list order (created_at desc, id desc), one window of
- * them, each with its customer, technicians, line items, payments and money (kept on the job
- * row, see ./money.ts). The window is cut first, so everything else is read for its jobs only.
+ * The ids of one window of the jobs matching the filters, in the list order (created_at desc,
+ * id desc).
+ *
+ * Without a date bound, or for the keyset batches of an export, the window is read by walking the
+ * created_at index. With a date bound and an offset, walking that index would skip every newer
+ * job outside the range first (service dates follow creation dates, so a past month lies deep in
+ * the index, which the planner cannot know); instead the matching jobs are read from the
+ * service-date index, which covers created_at and id, and the window is cut from them: work in
+ * proportion to the matches, like the count of the same request. OFFSET 0 keeps the planner
+ * from merging the two steps back into the walk.
+ */
+function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: JobWindow): SQL {
+  const where = sql`${jobFilterSql(companyId, filters)} and ${afterCreatedCursor("j", window.after)}`;
+  const cut = sql`limit ${window.limit} offset ${window.offset ?? 0}`;
+  const dateBound = Boolean(filters.service_date_range_start || filters.service_date_range_end);
+  if (dateBound && !window.after) {
+    return sql`select k.id, k.created_at
+      from (select j.id, j.created_at from jobs j where ${where} offset 0) k
+      order by ${newestFirst("k")} ${cut}`;
+  }
+  return sql`select j.id, j.created_at from jobs j where ${where} order by ${newestFirst("j")} ${cut}`;
+}
+
+/**
+ * One window of the jobs matching the filters (see windowKeysSql), each with its customer,
+ * technicians, line items, payments and money (kept on the job row, see ./money.ts). The window
+ * is cut first, so everything else is read for its jobs only.
  */
 export function jobsWithDetailsSql(
   companyId: string,
@@ -95,14 +119,13 @@ export function jobsWithDetailsSql(
   options: { details?: boolean } = {},
 ): SQL {
   const details = options.details ?? true;
-  return sql`with page as (
+  return sql`with page_keys as (${windowKeysSql(companyId, filters, window)}),
+  page as (
     select j.company_id, j.id, j.customer_id, j.service_plan_id, j.status, j.service_date, j.created_at,
       j.assigned_to, ${jobTotalSql("j")} as line_total, ${jobReceivedSql("j")} as received,
       ${jobOutstandingSql("j")} as outstanding
-    from jobs j
-    where ${jobFilterSql(companyId, filters)} and ${afterCreatedCursor("j", window.after)}
-    order by ${newestFirst("j")}
-    limit ${window.limit} offset ${window.offset ?? 0}
+    from page_keys k
+    join jobs j on j.company_id = ${companyId} and j.id = k.id
   )
   select page.id, ${isoUtc(sql`page.created_at`)} as created_at,
     ${cursorUtc(sql`page.created_at`)} as cursor_created_at,
