@@ -44,7 +44,9 @@ import {
   type RunningServer,
 } from "./server";
 
-const log = (message: string) => console.error(`[bench] ${message}`);
+const startedAt = performance.now();
+const log = (message: string) =>
+  console.error(`[bench ${((performance.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${message}`);
 
 export interface Options {
   scale: ScaleName;
@@ -326,9 +328,10 @@ async function runEngine(
           counter,
         );
       // Warm both (JIT, plans, caches), then measure; two halves in opposite order cancel drift.
-      const warmUp = options.amount ? options.connections : undefined;
-      await load(ours, 1, warmUp);
-      await load(baseline, 1, warmUp);
+      if (!options.amount) {
+        await load(ours, 1);
+        await load(baseline, 1);
+      }
       const oursParts: RawLoad[] = [];
       const baseParts: RawLoad[] = [];
       const slice = options.duration / options.rounds;

@@ -65,7 +65,7 @@ export async function ensureBuild(distDir: string, options: { skip: boolean; log
   const state = buildState(distDir);
   if (state.exists && (options.skip || !state.stale)) {
     options.log(
-      `using the existing build in ${distDir}${state.stale ? " (older than the sources: --no-build)" : ""}`,
+      `using the existing build in ${distDir}${state.stale ? " (older than the sources, used as it is)" : ""}`,
     );
     return;
   }
