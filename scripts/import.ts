@@ -48,9 +48,14 @@ runCli(async () => {
         bar.update(done);
       },
     }).catch((error: unknown) => {
-      if (!(error instanceof ImportRefusedError)) throw error;
-      for (const problem of error.problems) console.error(formatProblem(problem));
-      throw new CliError(error.message);
+      if (error instanceof ImportRefusedError) {
+        for (const problem of error.problems) console.error(formatProblem(problem));
+        throw new CliError(error.message);
+      }
+      // A database error carries the failed statement (thousands of values): show only its reason.
+      const reason =
+        error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : error;
+      throw new CliError(`The database refused the import (${String(reason)}); nothing was written.`);
     });
     bar?.finish();
     const seconds = ((Date.now() - started) / 1000).toFixed(1);

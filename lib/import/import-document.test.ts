@@ -5,6 +5,7 @@ import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
 import { generateApiKey, hashApiKey, verifyPassword } from "@/lib/auth/secrets";
 import { queryRows, type Database } from "@/lib/db/client";
 import { apiKeys, jobs, leads, users } from "@/lib/db/schema";
+import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import type { ImportDocument } from "./format";
 import { importDocument } from "./import-document";
@@ -343,5 +344,67 @@ describe(`importDocument on ${testEngine()}`, () => {
     await importDocument(database.db, a.doc);
     const problems = await refused({ ...b.doc, api_keys: [{ ...b.doc.api_keys[0], key: a.key }] });
     expect(problems).toEqual(["api_keys[0].key: already in use by another company"]);
+  });
+
+  it("rolls back everything when the database refuses a row in the middle of the write", async () => {
+    const { doc, co, s } = sampleDocument();
+    // A trigger that fails on one payment: written after companies, users, leads and jobs.
+    await database.db.execute(
+      sql.raw(`create or replace function h1_refuse_payment() returns trigger language plpgsql as $$
+        begin
+          if new.id = 'pay_explode_${s}' then raise exception 'refused by test trigger'; end if;
+          return new;
+        end $$`),
+    );
+    await database.db.execute(
+      sql.raw(`create trigger h1_refuse_payment_${s} before insert on job_payments
+        for each row execute function h1_refuse_payment()`),
+    );
+    try {
+      const before = await rowCounts();
+      const file = structuredClone(doc);
+      file.jobs[0]!.payments[0]!.id = `pay_explode_${s}`;
+      const error = await importDocument(database.db, file).then(
+        () => null,
+        (e: unknown) => e as Error & { cause?: Error },
+      );
+      expect(error?.cause?.message ?? error?.message).toMatch(/refused by test trigger/);
+      expect(await rowCounts()).toEqual(before);
+      const [company] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from companies where id = ${co}`,
+      );
+      expect(Number(company!.n)).toBe(0);
+    } finally {
+      await database.db.execute(sql.raw(`drop trigger h1_refuse_payment_${s} on job_payments`));
+    }
+  });
+
+  it("refuses text with a NUL character, naming where it is", async () => {
+    const { doc } = sampleDocument();
+    const file = structuredClone(doc);
+    file.leads[0]!.tags = ["ok", "bad\u0000tag"];
+    expect(await refused(file)).toEqual(["leads[0].tags[1]: must not contain the NUL character (\\u0000)"]);
+  });
+
+  it("updates a key that apikey:create made when a file brings the same key", async () => {
+    const { doc, co } = sampleDocument();
+    await importDocument(database.db, { companies: doc.companies });
+    const created = await createApiKey({
+      db: database.db,
+      companyId: co,
+      name: "made by hand",
+      scopes: ["pins:read"],
+    });
+    await importDocument(database.db, {
+      api_keys: [
+        { company_id: co, name: "renamed", key: created.key, scopes: ["leads:read"], revoked: true },
+      ],
+    });
+    const rows = await database.db.select().from(apiKeys).where(eq(apiKeys.companyId, co));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: created.apiKey.id, name: "renamed", scopes: ["leads:read"] });
+    expect(rows[0]!.revokedAt).toBeInstanceOf(Date);
+    expect(await checkApiKeyAndCountRequest(database.db, created.key)).toBeNull();
   });
 });

@@ -64,8 +64,15 @@ export function parseDocument(input: unknown): ParseResult {
     }
     const schema = SECTION_SCHEMAS[section];
     records.forEach((record: unknown, index) => {
+      // PostgreSQL text cannot hold the NUL character; say where it is rather than fail mid-write.
+      const nul = findNul(record, []);
+      if (nul)
+        problems.push({
+          path: [section, index, ...nul],
+          message: "must not contain the NUL character (\\u0000)",
+        });
       const result = schema.safeParse(record, { error: describeIssue });
-      if (result.success) {
+      if (result.success && !nul) {
         (doc[section] as { index: number; record: unknown }[]).push({ index, record: result.data });
         recordCount += 1 + childCount(result.data);
         const fields = result.data as Record<string, unknown>;
@@ -79,7 +86,8 @@ export function parseDocument(input: unknown): ParseResult {
           });
         return;
       }
-      for (const issue of result.error.issues)
+      const issues = result.success ? [] : result.error.issues;
+      for (const issue of issues)
         problems.push({ path: [section, index, ...issue.path.map(pathPart)], message: issue.message });
       if (!isPlainObject(record)) return;
       if (section === "companies") {
@@ -90,7 +98,8 @@ export function parseDocument(input: unknown): ParseResult {
       if (typeof record.company_id !== "string" || !record.company_id.trim()) return;
       const companyId = record.company_id.trim();
       if (typeof record.id === "string") invalidRecords.push({ section, companyId, id: record.id.trim() });
-      const failed = new Set(result.error.issues.map((issue) => String(issue.path[0])));
+      const failed = new Set(issues.map((issue) => String(issue.path[0])));
+      if (nul?.[0] !== undefined) failed.add(String(nul[0]));
       if (!failed.has("company_id")) references.push({ section, index, companyId, fields: record, failed });
     });
   }
@@ -109,4 +118,20 @@ function childCount(record: unknown): number {
     if (Array.isArray(children)) n += children.length;
   }
   return n;
+}
+
+function findNul(value: unknown, path: (string | number)[]): (string | number)[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNul(value[i], [...path, i]);
+      if (found) return found;
+    }
+  } else if (isPlainObject(value)) {
+    for (const [key, child] of Object.entries(value)) {
+      const found = findNul(child, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
 }
