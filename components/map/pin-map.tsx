@@ -45,6 +45,8 @@ export default function PinMap({
       center={[39.5, -98.35]}
       zoom={4}
       minZoom={2}
+      // Half steps let "fit to the pins" fill the view better than whole zoom levels.
+      zoomSnap={0.5}
       preferCanvas
       worldCopyJump
       className="h-full w-full"
