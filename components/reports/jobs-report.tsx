@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
+import { MoneyBarChart } from "@/components/charts/money-bar-chart";
 import { MoneyTimeChart } from "@/components/charts/money-time-chart";
 import { DataTable } from "@/components/data-table/data-table";
 import { ChartCard } from "@/components/reports/chart-card";
@@ -114,6 +115,11 @@ export function JobsReport() {
       total_received: p.total_received,
       total_outstanding: p.total_outstanding,
     }));
+  const byTechnician = (data?.by_technician ?? []).slice(0, 12).map((t) => ({
+    name: t.technician.name || t.technician.email || "Unassigned",
+    total_received: t.total_received,
+    total_outstanding: t.total_outstanding,
+  }));
   const undated = data?.over_time.find((p) => p.period_start === null);
 
   return (
@@ -163,6 +169,14 @@ export function JobsReport() {
                 data={overTime}
                 series={SERIES}
                 granularity={interval}
+              />
+            </ChartCard>
+            <ChartCard title="By technician" description="A job worked by two technicians counts for both.">
+              <MoneyBarChart
+                label="Received and outstanding by technician"
+                data={byTechnician}
+                series={SERIES}
+                layout="horizontal"
               />
             </ChartCard>
           </>
