@@ -114,14 +114,14 @@ export function MoneyBarChart<K extends string>({
                 </>
               )}
               <Tooltip
-            itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
+                itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
                 formatter={(value) => formatMoney(typeof value === "number" ? value : Number(value))}
                 cursor={{ fill: "rgb(148 163 184 / 0.15)" }}
               />
               <Legend
                 wrapperStyle={{ fontSize: 12 }}
-            // In the order of the series, not alphabetical (recharts' default).
-            itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
+                // In the order of the series, not alphabetical (recharts' default).
+                itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
                 formatter={(value: string) => <span className="text-slate-700">{value}</span>}
               />
               {series.map((s) => (
