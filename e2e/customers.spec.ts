@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { screenshotBoth, signIn, unique } from "./helpers";
+import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
 
 /*
  * The customers pages as a sales rep uses them: create a customer whose billing address is the
@@ -18,6 +18,9 @@ test("create a customer with billing same as property and see both addresses on 
 }) => {
   const id = unique();
   const last = `Customer${id}`;
+  // A phone no other customer has (the demo's are 555 numbers), so the save creates a customer.
+  const digits = String(Math.floor(Math.random() * 1e6)).padStart(6, "0");
+  const phone = `(512) 9${digits.slice(0, 2)}-${digits.slice(2)}`;
 
   await page.goto("/customers");
   await expect(table(page).getByRole("row").nth(1)).toBeVisible();
@@ -28,7 +31,7 @@ test("create a customer with billing same as property and see both addresses on 
   await dialog.getByLabel("First name").fill("Casey");
   await dialog.getByLabel("Last name").fill(last);
   await dialog.getByLabel("Email").fill(`casey.${id}@example.test`);
-  await dialog.getByLabel("Phone").fill("(512) 555-0199");
+  await dialog.getByLabel("Phone").fill(phone);
   const property = dialog.getByRole("group", { name: "Property address" });
   await property.getByLabel("Street", { exact: true }).fill("742 Evergreen Terrace");
   await property.getByLabel("City").fill("Austin");
@@ -42,7 +45,7 @@ test("create a customer with billing same as property and see both addresses on 
   await billing.getByLabel("Billing same as property").check();
   await expect(billing.getByLabel("Street", { exact: true })).toHaveCount(0);
   await dialog.getByRole("textbox", { name: "Tags", exact: true }).fill(`e2e-${id}`);
-  await screenshotBoth(page, "new-customer-dialog");
+  await screenshotBoth(page, "new-customer-dialog", { fullPage: false });
   await dialog.getByRole("button", { name: "Save customer" }).click();
 
   await expect(dialog).toBeHidden();
@@ -66,16 +69,14 @@ test("create a customer with billing same as property and see both addresses on 
 
 test("the status filter shows active or inactive customers only, and survives a reload", async ({ page }) => {
   const id = unique();
-  // Two customers of our own, one of each status, findable by a unique search.
+  // Two customers of our own, one of each status, findable by a unique search (made through the
+  // API with this session: the form is covered above).
   for (const status of ["active", "inactive"] as const) {
-    await page.goto("/customers");
-    await page.getByRole("button", { name: "New customer" }).click();
-    const dialog = page.getByRole("dialog", { name: "New customer" });
-    await dialog.getByLabel("Company name").fill(`Status ${status} ${id}`);
-    await dialog.getByLabel("Email").fill(`${status}.${id}@example.test`);
-    await dialog.getByLabel("Status").selectOption(status);
-    await dialog.getByRole("button", { name: "Save customer" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Customer created" })).toBeVisible();
+    const res = await page.request.post("/api/customers", {
+      headers: API_HEADERS,
+      data: { company_name: `Status ${status} ${id}`, email: `${status}.${id}@example.test`, status },
+    });
+    expect(res.status()).toBe(201);
   }
 
   await page.goto(`/customers?search=${id}`);

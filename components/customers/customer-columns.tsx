@@ -13,24 +13,29 @@ const dash = <EmptyCell />;
 /** Columns of the customers table; "name" links to the customer's page and cannot be hidden. */
 export const customerColumns: ColumnDef<Customer>[] = [
   {
+    // The company shows under the person's name (most customers have none, so a column of its
+    // own would be mostly dashes); a company-only customer is named by the company.
     id: "name",
     header: "Name",
     enableHiding: false,
-    meta: { alwaysVisible: true, cellClassName: "min-w-44" },
-    cell: ({ row }) => (
-      <Link
-        href={`/customers/${encodeURIComponent(row.original.id)}`}
-        className="font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
-      >
-        {customerName(row.original)}
-      </Link>
-    ),
-  },
-  {
-    id: "company_name",
-    header: "Company",
-    accessorKey: "company_name",
-    cell: ({ row }) => row.original.company_name ?? dash,
+    meta: { alwaysVisible: true, wrap: true, cellClassName: "min-w-40" },
+    cell: ({ row }) => {
+      const customer = row.original;
+      const name = customerName(customer);
+      return (
+        <span className="block">
+          <Link
+            href={`/customers/${encodeURIComponent(customer.id)}`}
+            className="font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            {name}
+          </Link>
+          {customer.company_name && customer.company_name !== name ? (
+            <span className="block text-xs text-slate-500">{customer.company_name}</span>
+          ) : null}
+        </span>
+      );
+    },
   },
   {
     id: "email",
