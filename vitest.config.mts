@@ -7,7 +7,8 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**"],
+    // system/: real server processes on a production build, run by npm run test:system.
+    exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**", "system/**"],
     // Each test file gets its own database (lib/testing/test-database.ts); two cores, two workers.
     pool: "forks",
     maxWorkers: 2,

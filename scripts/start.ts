@@ -1,24 +1,19 @@
 // npm start – the production server (after `npm run build`): applies pending migrations, then
-// runs `next start` on PORT (default 3000).
-import { openDatabase } from "@/lib/db/client";
+// serves the app on PORT (default 3000) from this same process (scripts/server.ts), so the
+// embedded database is opened once and held until the server stops. SIGTERM or SIGINT stops it
+// gracefully: requests in flight finish, the database is closed, the exit status is 0.
+import { getDatabase } from "@/lib/db/client";
 import { DirectoryInUseError } from "@/lib/db/directory-lock";
-import { env, parseDatabaseUrl } from "@/lib/env";
-import { runNext } from "./next-process";
+import { env } from "@/lib/env";
+import { runProductionServer, setProductionMode } from "./server";
 
 async function main() {
-  const { DATABASE_URL, PORT } = env();
-  const target = parseDatabaseUrl(DATABASE_URL);
-  if (target.kind !== "pglite-memory") {
-    const database = await openDatabase(target);
-    try {
-      await database.migrate();
-    } finally {
-      // The embedded database serves one process at a time: release it before Next opens it.
-      await database.close();
-    }
-  }
-  console.log(`FieldCRM: http://localhost:${PORT}`);
-  runNext("start", PORT);
+  setProductionMode();
+  const { PORT } = env();
+  // Opens the database for the whole life of the server (the embedded one also migrates here).
+  const database = await getDatabase();
+  if (database.engine === "postgres") await database.migrate();
+  await runProductionServer({ port: PORT });
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,192 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase, type Database } from "@/lib/db/client";
+import { parseDatabaseUrl } from "@/lib/env";
+
+/*
+ * Real server processes for the system tests: a fresh database (embedded on disk, or a new
+ * PostgreSQL database when TEST_DATABASE_URL is set, like the rest of the suite), and the
+ * production server started the way `npm start` starts it (scripts/start.ts), in one process
+ * whose pid is the server's, so SIGKILL and SIGTERM reach exactly it. Ports 3600–3699.
+ */
+
+export const ROOT = path.resolve(__dirname, "..");
+export const engine: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
+
+export interface FreshDatabase {
+  url: string;
+  label: string;
+  /** Opens it from the test process (on the embedded engine: only while no server runs). */
+  open(): Promise<Database>;
+  drop(): Promise<void>;
+}
+
+export async function freshDatabase(): Promise<FreshDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const open = async (url: string) => {
+    const database = await openDatabase(parseDatabaseUrl(url));
+    await database.migrate();
+    return database;
+  };
+  if (!serverUrl) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldcrm-system-"));
+    const url = `file:${path.join(dir, "pglite")}`;
+    return {
+      url,
+      label: `embedded database in ${dir}`,
+      open: () => open(url),
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const { default: pg } = await import("pg");
+  const name = `fcrm_system_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    label: `PostgreSQL database ${name}`,
+    open: () => open(url.toString()),
+    drop: () => admin(`drop database if exists "${name}" with (force)`),
+  };
+}
+
+/** A free port in 3600–3699 (the range reserved for these tests). */
+export async function freePort(): Promise<number> {
+  const start = 3600 + Math.floor(Math.random() * 100);
+  for (let i = 0; i < 100; i++) {
+    const port = 3600 + ((start - 3600 + i) % 100);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = net.createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error("no free port in 3600–3699");
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  exited: Promise<number | string>;
+}
+
+export interface StartOptions {
+  databaseUrl: string;
+  port?: number;
+  env?: Record<string, string>;
+  /** Wait until it answers (default true); false for a process expected to fail. */
+  waitUntilUp?: boolean;
+}
+
+/** Starts `scripts/start.ts` (migrations, then the production server) as its own process. */
+export async function startServer(options: StartOptions): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: "info",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const exited = new Promise<number | string>((resolve) =>
+    child.on("exit", (code, signal) => resolve(code ?? signal ?? "unknown")),
+  );
+  const server: ServerProcess = {
+    child,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    exited,
+  };
+  if (options.waitUntilUp !== false) await waitUntilUp(server);
+  return server;
+}
+
+export async function waitUntilUp(server: ServerProcess, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      throw new Error(`the server exited early:\n${server.output()}`);
+    }
+    try {
+      const res = await fetch(`${server.url}/api/openapi.json`, { signal: AbortSignal.timeout(5000) });
+      if (res.status === 200) return;
+      last = `status ${res.status}`;
+    } catch (error) {
+      last = String((error as Error).cause ?? error); // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`the server did not come up within ${timeoutMs / 1000} s (${last}):\n${server.output()}`);
+}
+
+/** Waits until the process has written a line matching `pattern`. */
+export async function waitForOutput(
+  server: ServerProcess,
+  pattern: RegExp,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(server.output())) {
+    if (Date.now() > deadline) throw new Error(`no output matching ${pattern}:\n${server.output()}`);
+    await sleep(50);
+  }
+}
+
+/** A GET on a new connection (no keep-alive pool): tells whether the server still accepts connections. */
+export function getOnNewConnection(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, timeout: 5000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+  });
+}
+
+/** SIGTERM (graceful; SIGKILL after a while if it hangs), resolving the exit status. */
+export async function stopServer(server: ServerProcess | undefined, timeoutMs = 30_000) {
+  if (!server) return undefined;
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill("SIGTERM");
+    const timer = setTimeout(() => server.child.kill("SIGKILL"), timeoutMs);
+    const status = await server.exited;
+    clearTimeout(timer);
+    return status;
+  }
+  return server.exited;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const VERSION = { "service-api-version": "1.1.0" };
