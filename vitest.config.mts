@@ -12,8 +12,8 @@ export default defineConfig({
     // Each test file gets its own database (lib/testing/test-database.ts); two cores, two workers.
     pool: "forks",
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
     env: { LOG_LEVEL: "silent" },
   },
 });
