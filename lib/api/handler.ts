@@ -121,15 +121,17 @@ export function apiRoute<
     let principal: Principal | undefined;
     let response: Response;
     try {
+      // Opening the database (on the embedded engine: loading it and applying migrations on the
+      // first request) is not the database being slow, so the deadline starts after it.
+      const db = config.auth !== "none" ? await getDb() : undefined;
       response = await withDeadline(async () => {
         let ctx: RequestContext | undefined;
-        if (config.auth !== "none") {
-          const db = await getDb();
+        if (db && config.auth !== "none") {
           principal = await authenticate(db, request, headers);
           checkVersion(request);
           authorize(config, principal, request);
           ctx = { db, companyId: principal.companyId, principal, requestId };
-        } else if (config.requireVersion !== false) {
+        } else if (config.auth === "none" && config.requireVersion !== false) {
           checkVersion(request);
         }
         const input = await parseInput(config, request, url, context);
