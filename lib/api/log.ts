@@ -23,9 +23,29 @@ export function logError(requestId: string, error: unknown): void {
   if (env().LOG_LEVEL === "silent") return;
   const err =
     error instanceof Error
-      ? { name: error.name, message: error.message, stack: error.stack }
+      ? {
+          name: error.name,
+          message: withoutQueryParams(error.message, error),
+          stack: withoutQueryParams(error.stack, error),
+        }
       : { error: String(error) };
   process.stderr.write(
     `${JSON.stringify({ time: new Date().toISOString(), level: "error", request_id: requestId, ...err })}\n`,
+  );
+}
+
+/**
+ * A failed query's error (drizzle) reads "Failed query: <sql>\nparams: <values>", in its message
+ * and its stack; the values may be key, password or session hashes and personal data, so the log
+ * keeps the SQL and drops them.
+ */
+function withoutQueryParams(text: string | undefined, error: Error): string | undefined {
+  if (!text) return text;
+  const params = (error as { params?: unknown }).params;
+  const known =
+    params === undefined ? text : text.split(`\nparams: ${String(params)}`).join("\nparams: [redacted]");
+  return known.replace(
+    /(Failed query: [\s\S]*?\n)params: (?!\[redacted\])[\s\S]*?(?=\n {4}at |$)/,
+    "$1params: [redacted]",
   );
 }
