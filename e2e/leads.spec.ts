@@ -65,11 +65,11 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
 
   // Found by a case-insensitive name substring...
   await search(page, `prospect ${id}`);
-  await expect(total(page)).toHaveText(/of 1 leads/);
+  await expect(total(page)).toHaveText(/of 1 lead$/);
   await expect(table(page).getByRole("link", { name })).toBeVisible();
   // ...and by the phone's digits alone, although it was entered with punctuation.
   await search(page, phone.digits.slice(3));
-  await expect(total(page)).toHaveText(/of 1 leads/);
+  await expect(total(page)).toHaveText(/of 1 lead$/);
   await expect(table(page).getByRole("row").nth(1)).toContainText(phone.display);
 
   // Its page: facts and the edit form. New tags are added to the existing ones.
@@ -112,7 +112,7 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
   await screenshotBoth(page, "matched-existing");
   // Still one lead with that phone, now under the new name, in the table without a reload.
   await search(page, phone.digits);
-  await expect(total(page)).toHaveText(/of 1 leads/);
+  await expect(total(page)).toHaveText(/of 1 lead$/);
   await expect(table(page).getByRole("link", { name: `${name} again` })).toBeVisible();
 });
 

@@ -14,6 +14,8 @@ export interface DataTablePaginationProps {
   pageSizes?: readonly number[];
   /** Plural noun for the count ("leads"); default "results". */
   noun?: string;
+  /** The noun for exactly one; default: `noun` without its final "s" ("lead"). */
+  nounOne?: string;
   busy?: boolean;
 }
 
@@ -28,6 +30,7 @@ export function DataTablePagination({
   onChange,
   pageSizes = DEFAULT_PAGE_SIZES,
   noun = "results",
+  nounOne = noun.replace(/s$/, ""),
   busy = false,
 }: DataTablePaginationProps) {
   const sizeId = useId();
@@ -53,7 +56,7 @@ export function DataTablePagination({
             <span className="font-medium">
               {formatNumber(first)}–{formatNumber(last)}
             </span>{" "}
-            of <span className="font-medium">{formatNumber(total)}</span> {noun}
+            of <span className="font-medium">{formatNumber(total)}</span> {total === 1 ? nounOne : noun}
           </>
         )}
         {busy ? <span className="sr-only"> (loading)</span> : null}
