@@ -35,7 +35,7 @@ export default function DocsPage() {
             <a href="/api/openapi.json" className="font-medium text-brand-700 hover:underline">
               openapi.json
             </a>
-            <Link href="/" className="hidden text-slate-600 hover:text-slate-900 sm:inline">
+            <Link href="/" prefetch={false} className="hidden text-slate-600 hover:text-slate-900 sm:inline">
               Dashboard
             </Link>
           </div>
