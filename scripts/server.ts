@@ -102,8 +102,18 @@ export async function startProductionServer(options: ServerOptions): Promise<Pro
         }
       }
       server.closeAllConnections();
-      await app.close().catch(() => {});
-      await closeDatabase();
+      // Closing must not hang the exit either (a database that stopped answering).
+      const closed = await withinTime(
+        (async () => {
+          await app.close().catch(() => {});
+          await closeDatabase();
+        })(),
+        grace,
+      );
+      if (!closed) {
+        log(`the database did not close within ${grace / 1000} s`);
+        return 1;
+      }
       log("database closed; stopped");
       return status;
     })();
@@ -111,6 +121,23 @@ export async function startProductionServer(options: ServerOptions): Promise<Pro
   };
 
   return { url, inFlight: () => active.size, shutdown };
+}
+
+/** Whether the work finished (or failed) within `ms`. */
+function withinTime(work: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+    work
+      .then(
+        () => resolve(true),
+        (error: unknown) => {
+          console.error(error);
+          resolve(true);
+        },
+      )
+      .finally(() => clearTimeout(timer));
+  });
 }
 
 /** Runs the server until SIGTERM/SIGINT, then exits with the shutdown's status. */

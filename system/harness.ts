@@ -126,7 +126,14 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     output: () => output,
     exited,
   };
-  if (options.waitUntilUp !== false) await waitUntilUp(server);
+  if (options.waitUntilUp !== false) {
+    try {
+      await waitUntilUp(server);
+    } catch (error) {
+      child.kill("SIGKILL"); // never leave a half-started server behind
+      throw error;
+    }
+  }
   return server;
 }
 
@@ -138,11 +145,11 @@ export async function waitUntilUp(server: ServerProcess, timeoutMs = 120_000): P
       throw new Error(`the server exited early:\n${server.output()}`);
     }
     try {
-      const res = await fetch(`${server.url}/api/openapi.json`, { signal: AbortSignal.timeout(5000) });
-      if (res.status === 200) return;
-      last = `status ${res.status}`;
+      const status = await getOnNewConnection(`${server.url}/api/openapi.json`);
+      if (status === 200) return;
+      last = `status ${status}`;
     } catch (error) {
-      last = String((error as Error).cause ?? error); // not listening yet
+      last = String(error); // not listening yet
     }
     await sleep(250);
   }
@@ -165,7 +172,7 @@ export async function waitForOutput(
 /** A GET on a new connection (no keep-alive pool): tells whether the server still accepts connections. */
 export function getOnNewConnection(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent: false, timeout: 5000 }, (res) => {
+    const req = http.get(url, { agent: false, timeout: 10_000 }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
