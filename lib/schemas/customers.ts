@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CUSTOMER_STATUSES } from "@/lib/db/schema/customers";
+import { CUSTOMER_STATUSES } from "./enums";
 import { parseTagList } from "@/lib/domain/normalize";
 import { booleanQuery, paginationQuerySchema, paginationSchema } from "./common";
 import {
@@ -129,8 +129,18 @@ export type Customer = z.output<typeof customerSchema>;
 export const customerDetailSchema = customerSchema
   .extend({
     has_payment_method: z.boolean().describe("True when at least one saved payment method is on file."),
+    // Beyond interface.md's record: what the dashboard's edit form needs to show the whole customer.
+    billing_street1: text("Billing address, line 1."),
+    billing_street2: text("Billing address, line 2."),
+    billing_city: text("Billing city."),
+    billing_state: text("Billing state or region."),
+    billing_zip: text("Billing postal code."),
+    billing_country: text("Billing country."),
+    billing_same_as_property: z.boolean().describe("Whether billing uses the property address."),
+    service_frequency: text("How often the customer is serviced."),
+    service_type: text("Kind of service."),
   })
-  .describe("A customer as returned by id.");
+  .describe("A customer as returned by id: the list record plus payment facts, billing address and service.");
 export type CustomerDetail = z.output<typeof customerDetailSchema>;
 
 export const CUSTOMER_MESSAGES = { created: "Customer created", updated: "Customer updated" } as const;

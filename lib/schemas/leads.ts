@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LEAD_PRIORITIES } from "@/lib/db/schema/leads";
+import { LEAD_PRIORITIES } from "./enums";
 import { parseTagList } from "@/lib/domain/normalize";
 import { booleanQuery, paginationQuerySchema, paginationSchema } from "./common";
 import {

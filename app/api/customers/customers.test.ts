@@ -464,6 +464,9 @@ describe(`GET /api/customers/{id} (${testEngine()})`, () => {
       hasPaymentMethod: true,
       status: "inactive",
       archived: true,
+      billingStreet1: "PO Box 12",
+      billingCity: "Round Rock",
+      serviceType: "Termite",
     });
     const res = await getOne(key, id);
     expect(res.status).toBe(200);
@@ -477,6 +480,10 @@ describe(`GET /api/customers/{id} (${testEngine()})`, () => {
       created_at: expect.any(String),
       is_auto_pay: false,
       has_payment_method: true,
+      billing_street1: "PO Box 12",
+      billing_city: "Round Rock",
+      billing_same_as_property: false,
+      service_type: "Termite",
     });
   });
 

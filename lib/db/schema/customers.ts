@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { boolean, check, foreignKey, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { companies } from "./companies";
 import { addressColumns, createdAt, location, tenantKey, updatedAt } from "./columns";
+import type { CustomerStatus } from "@/lib/schemas/enums";
 
-export const CUSTOMER_STATUSES = ["active", "inactive"] as const;
-export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+export { CUSTOMER_STATUSES, type CustomerStatus } from "@/lib/schemas/enums";
 
 const property = addressColumns("property");
 const billing = addressColumns("billing");

@@ -13,9 +13,9 @@ import {
 import { companies } from "./companies";
 import { addressColumns, createdAt, location, money, tenantKey, updatedAt } from "./columns";
 import { users } from "./users";
+import type { LeadPriority } from "@/lib/schemas/enums";
 
-export const LEAD_PRIORITIES = ["low", "medium", "high"] as const;
-export type LeadPriority = (typeof LEAD_PRIORITIES)[number];
+export { LEAD_PRIORITIES, type LeadPriority } from "@/lib/schemas/enums";
 
 const property = addressColumns("property");
 

@@ -66,7 +66,20 @@ export function toCustomer(row: CustomerRow): Customer {
 
 /** A stored customer as get-by-id returns it. */
 export function toCustomerDetail(row: CustomerRow): CustomerDetail {
-  return { ...toCustomer(row), has_payment_method: row.hasPaymentMethod };
+  return {
+    ...toCustomer(row),
+    has_payment_method: row.hasPaymentMethod,
+    ...present({
+      billing_street1: row.billingStreet1,
+      billing_street2: row.billingStreet2,
+      billing_city: row.billingCity,
+      billing_state: row.billingState,
+      billing_zip: row.billingZip,
+      billing_country: row.billingCountry,
+    }),
+    billing_same_as_property: row.billingSameAsProperty,
+    ...present({ service_frequency: row.serviceFrequency, service_type: row.serviceType }),
+  };
 }
 
 /** The flat create-or-update answer; `status` is the customer's own status. */
