@@ -76,13 +76,13 @@ export const jobs = pgTable(
     index("jobs_completed_created_idx")
       .on(t.companyId, t.createdAt.desc(), t.id.desc())
       .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
-    // created_at and id included: a date-bounded page is picked from this index alone.
+    // Covering: a date-bounded page (created_at, id) and the job report (assignee, money) are
+    // read from this index alone.
     index("jobs_listed_service_date_idx")
-      .on(t.companyId, t.serviceDate, t.createdAt, t.id)
+      .on(t.companyId, t.serviceDate, t.createdAt, t.id, t.assignedTo, t.lineItemsTotal, t.totalReceived)
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
-    // Covering (money columns included): plan numbers of a whole tenant by index-only scan.
     index("jobs_plan_idx")
-      .on(t.companyId, t.servicePlanId, t.status, t.lineItemsTotal, t.totalReceived)
+      .on(t.companyId, t.servicePlanId, t.status)
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
     // Exact totals of the job list: index-only counts over the narrowest possible entries.
     index("jobs_listed_count_idx")
@@ -92,7 +92,7 @@ export const jobs = pgTable(
       .on(t.companyId)
       .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
     index("jobs_completed_service_date_idx")
-      .on(t.companyId, t.serviceDate, t.createdAt, t.id)
+      .on(t.companyId, t.serviceDate, t.createdAt, t.id, t.assignedTo, t.lineItemsTotal, t.totalReceived)
       .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
   ],
 );

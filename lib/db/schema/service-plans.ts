@@ -43,6 +43,18 @@ export const servicePlans = pgTable(
     /** Planned visits; null: the frequency's count in one year (lib/domain/service-plans). */
     totalVisits: integer("total_visits"),
     pricePerVisit: money("price_per_visit").notNull().default(0),
+    /**
+     * Sums over the plan's jobs (never quotes nor archived), kept by a statement-level trigger on
+     * jobs (drizzle/0003_plan_job_totals.sql) so that plan numbers never read the jobs table:
+     * jobs Completed; Scheduled, In Progress or Completed; not Cancelled; the line item total of
+     * the jobs not Cancelled; net received. Writers never set them; lib/domain/service-plans/numbers.ts
+     * turns them into the plan numbers.
+     */
+    jobsCompleted: integer("jobs_completed").notNull().default(0),
+    jobsScheduled: integer("jobs_scheduled").notNull().default(0),
+    jobsNotCancelled: integer("jobs_not_cancelled").notNull().default(0),
+    notCancelledLineItemsTotal: money("not_cancelled_line_items_total").notNull().default(0),
+    jobsReceived: money("jobs_received").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
