@@ -8,7 +8,7 @@ import type {
   ServicePlanReportResponse,
 } from "@/lib/schemas/reports";
 import { planFilterSql } from "@/lib/domain/service-plans/filters";
-import { planNumbersCtes } from "@/lib/domain/service-plans/numbers";
+import { planNumbersSql } from "@/lib/domain/service-plans/numbers";
 import { queryReportRows, toNumber } from "./sql";
 
 interface GroupRow extends Record<string, unknown> {
@@ -51,7 +51,8 @@ function totals(row: GroupRow | undefined): PlanTotals {
 /**
  * GET /reports/service-plans: the plan numbers (lib/domain/service-plans/numbers.ts) summed over
  * every plan matching the list's filters, and broken down by frequency, service type and seller,
- * in one statement (grouping sets over the per-plan numbers).
+ * in one statement: grouping sets over the plans' numbers, which are read from the plan rows
+ * alone, so the report reads one row per plan.
  */
 export async function getServicePlanReport({
   ctx,
@@ -62,23 +63,20 @@ export async function getServicePlanReport({
 }): Promise<ServicePlanReportResponse> {
   const rows = await queryReportRows<GroupRow>(
     ctx.db,
-    sql`with plans as (
-      select p.company_id, p.id, p.frequency, p.service_type, p.sold_by, p.total_visits, p.price_per_visit
-      from service_plans p
-      where ${planFilterSql(ctx.companyId, input)}
-    ),
-    ${planNumbersCtes(ctx.companyId, "plans")},
-    groups as (
+    sql`with groups as (
       select grouping(p.frequency, coalesce(p.service_type, ''), p.sold_by) as grouping,
         p.frequency, coalesce(p.service_type, '') as service_type, p.sold_by,
         count(*) as plan_count,
-        sum(n.sale_value) as sale_value,
-        sum(n.total_received) as total_received,
-        sum(n.num_completed_jobs) as num_completed_jobs,
-        sum(n.num_scheduled_jobs) as num_scheduled_jobs,
-        sum(n.num_pending_jobs) as num_pending_jobs
-      from plans p
-      join plan_numbers n on n.plan_id = p.id
+        sum(p.sale_value) as sale_value,
+        sum(p.total_received) as total_received,
+        sum(p.num_completed_jobs) as num_completed_jobs,
+        sum(p.num_scheduled_jobs) as num_scheduled_jobs,
+        sum(p.num_pending_jobs) as num_pending_jobs
+      from (
+        select p.frequency, p.service_type, p.sold_by, ${planNumbersSql("p")}
+        from service_plans p
+        where ${planFilterSql(ctx.companyId, input)}
+      ) p
       group by grouping sets ((), (p.frequency), (coalesce(p.service_type, '')), (p.sold_by))
     )
     select g.grouping::int as grouping, g.frequency, g.service_type, g.sold_by,

@@ -17,7 +17,7 @@ import {
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
 import { planFilterSql } from "./filters";
-import { planNumbersCtes, serviceFrequencyName } from "./numbers";
+import { planNumbersSql, serviceFrequencyName } from "./numbers";
 
 /** One plan row with its numbers, as the database answers it. */
 export interface PlanRow extends Record<string, unknown> {
@@ -52,29 +52,25 @@ export interface PlanWindow {
 
 /**
  * The plans matching the filters, in the list order (created_at desc, id desc), one window of
- * them, each with its customer, seller and numbers. The window is cut first, so the numbers
- * are computed for its plans only.
+ * them, each with its customer, seller and numbers (./numbers.ts, from the plan row alone).
  */
 export function plansWithNumbersSql(companyId: string, filters: ServicePlanFilters, window: PlanWindow): SQL {
   return sql`with plans as (
-    select p.company_id, p.id, p.active, p.created_at, p.start_date, p.frequency, p.custom_frequency_label,
-      p.service_type, p.customer_id, p.sold_by, p.total_visits, p.price_per_visit
-    from service_plans p
+    select p.* from service_plans p
     where ${planFilterSql(companyId, filters)} and ${afterCreatedCursor("p", window.after)}
     order by ${newestFirst("p")}
     limit ${window.limit} offset ${window.offset ?? 0}
   ),
-  ${planNumbersCtes(companyId, "plans")}
+  numbered as (select p.*, ${planNumbersSql("p")} from plans p)
   select p.id, p.active, ${isoUtc(sql`p.created_at`)} as created_at,
     ${cursorUtc(sql`p.created_at`)} as cursor_created_at, ${isoUtc(sql`p.start_date`)} as start_date,
     p.frequency, p.custom_frequency_label, p.service_type,
     p.customer_id, c.company_name as customer_company_name, c.first_name as customer_first_name,
     c.last_name as customer_last_name,
     u.id as sold_by_id, u.email as sold_by_email, u.name as sold_by_name,
-    n.num_completed_jobs, n.num_scheduled_jobs, n.num_pending_jobs,
-    n.sale_value::float8 as sale_value, n.total_received::float8 as total_received
-  from plans p
-  join plan_numbers n on n.plan_id = p.id
+    p.num_completed_jobs, p.num_scheduled_jobs, p.num_pending_jobs,
+    p.sale_value::float8 as sale_value, p.total_received::float8 as total_received
+  from numbered p
   left join customers c on c.company_id = p.company_id and c.id = p.customer_id
   left join users u on u.company_id = p.company_id and u.id = p.sold_by
   order by ${newestFirst("p")}`;

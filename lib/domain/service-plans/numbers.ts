@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { PlanFrequency } from "@/lib/db/schema/service-plans";
-import { jobReceivedSql, jobTotalSql, listableJob } from "@/lib/domain/serviced-jobs/money";
 import { ident } from "@/lib/domain/reports/sql";
 
 /**
@@ -15,6 +14,11 @@ import { ident } from "@/lib/domain/reports/sql";
  * - total_received: the sum of its jobs' received.
  * A job's line item total and received are those of lib/domain/serviced-jobs/money.ts.
  * Quotes and archived jobs are not the plan's jobs for any of these.
+ *
+ * The counts and sums over the plan's jobs are kept on the plan row (jobs_completed,
+ * jobs_scheduled, jobs_not_cancelled, not_cancelled_line_items_total, jobs_received) by a
+ * statement-level trigger on jobs (drizzle/0003_plan_job_totals.sql); this file turns them into
+ * the numbers. numbers.test.ts checks the kept sums against the jobs after every kind of write.
  */
 
 /** Planned visits in one year when a plan does not give total_visits (Custom must give it). */
@@ -46,36 +50,18 @@ export function plannedVisitsSql(alias: string): SQL {
 }
 
 /**
- * CTEs that follow a CTE of plans (columns id, frequency, total_visits, price_per_visit) and
- * end with `plan_numbers(plan_id, num_completed_jobs, num_scheduled_jobs, num_pending_jobs,
- * sale_value, total_received)`, one row per plan. The same SQL serves a page of 50 plans
- * (index probes) and a report over every plan of a tenant (a scan of the covering index
- * jobs_plan_idx): the planner chooses.
+ * The plan numbers of the plan row `alias` as SQL select items (num_completed_jobs,
+ * num_scheduled_jobs, num_pending_jobs, sale_value, total_received). They read only the plan
+ * row: its job sums are kept by a trigger on jobs (service_plans.jobs_*), so a page of plans and
+ * a report over every plan of a tenant cost the same per plan.
  */
-export function planNumbersCtes(companyId: string, plansCte: string): SQL {
-  const plans = ident(plansCte);
-  return sql`plan_job_totals as (
-    select j.service_plan_id,
-      count(*) filter (where j.status = 'Completed') as completed,
-      count(*) filter (where j.status in ('Scheduled', 'In Progress', 'Completed')) as scheduled,
-      count(*) filter (where j.status <> 'Cancelled') as not_cancelled,
-      coalesce(sum(${jobTotalSql("j")}) filter (where j.status <> 'Cancelled'), 0) as line_total,
-      sum(${jobReceivedSql("j")}) as received
-    from jobs j
-    where j.company_id = ${companyId} and ${listableJob("j")}
-      and j.service_plan_id in (select id from ${plans})
-    group by j.service_plan_id
-  ),
-  plan_numbers as (
-    select p.id as plan_id,
-      coalesce(t.completed, 0)::int as num_completed_jobs,
-      coalesce(t.scheduled, 0)::int as num_scheduled_jobs,
-      greatest(${plannedVisitsSql("p")} - coalesce(t.scheduled, 0), 0)::int as num_pending_jobs,
-      coalesce(t.line_total, 0)
-        + greatest(${plannedVisitsSql("p")} - coalesce(t.not_cancelled, 0), 0) * p.price_per_visit
-        as sale_value,
-      coalesce(t.received, 0) as total_received
-    from ${plans} p
-    left join plan_job_totals t on t.service_plan_id = p.id
-  )`;
+export function planNumbersSql(alias: string): SQL {
+  const p = ident(alias);
+  const visits = plannedVisitsSql(alias);
+  return sql`${p}.jobs_completed as num_completed_jobs,
+    ${p}.jobs_scheduled as num_scheduled_jobs,
+    greatest(${visits} - ${p}.jobs_scheduled, 0) as num_pending_jobs,
+    ${p}.not_cancelled_line_items_total
+      + greatest(${visits} - ${p}.jobs_not_cancelled, 0) * ${p}.price_per_visit as sale_value,
+    ${p}.jobs_received as total_received`;
 }
