@@ -6,7 +6,7 @@ const config = [
   ...nextTs,
   {
     ignores: [
-      ".next/**",
+      ".next*/**",
       "node_modules/**",
       ".data/**",
       "drizzle/**",
