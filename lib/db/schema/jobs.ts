@@ -9,6 +9,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies";
 import { createdAt, money, tenantKey } from "./columns";
@@ -135,6 +136,9 @@ export const jobCrew = pgTable(
     }),
     index("job_crew_job_idx").on(t.companyId, t.jobId, t.position),
     index("job_crew_user_idx").on(t.companyId, t.userId),
+    // A user is on a job's crew once: technicians are listed and counted once per job
+    // (contract section 7) without de-duplicating on every read.
+    uniqueIndex("job_crew_member_idx").on(t.companyId, t.jobId, t.userId),
   ],
 );
 
