@@ -42,8 +42,9 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * job matching the list's filters, per week or month of the service date, and per technician,
  * in one statement:
  * - one pass over the jobs with grouping sets: the whole set, each period, each assigned user;
- * - the crew members' jobs, each (job, user) once, leaving out the job's assigned user (already
- *   counted), so that a technician's numbers count each of their jobs exactly once.
+ * - the crew members' jobs, leaving out the job's assigned user (already counted); a user is on
+ *   a job's crew at most once (unique index job_crew_member_idx), so a technician's numbers
+ *   count each of their jobs exactly once.
  */
 export async function getServicedJobReport({
   ctx,
@@ -72,15 +73,12 @@ export async function getServicedJobReport({
       ) f
       group by grouping sets ((), (f.period), (f.assigned_to))
       union all
-      select 'crew', null, c.user_id, count(*), sum(c.line_total), sum(c.received), sum(c.outstanding)
-      from (
-        select distinct j.id, cr.user_id, ${jobTotalSql("j")} as line_total, ${jobReceivedSql("j")} as received,
-          ${jobOutstandingSql("j")} as outstanding
-        from jobs j
-        join job_crew cr on cr.company_id = j.company_id and cr.job_id = j.id
-        where ${where} and cr.user_id is distinct from j.assigned_to
-      ) c
-      group by c.user_id
+      select 'crew', null, cr.user_id, count(*), sum(${jobTotalSql("j")}), sum(${jobReceivedSql("j")}),
+        sum(${jobOutstandingSql("j")})
+      from jobs j
+      join job_crew cr on cr.company_id = j.company_id and cr.job_id = j.id
+      where ${where} and cr.user_id is distinct from j.assigned_to
+      group by cr.user_id
     )
     select r.kind, ${isoUtc(sql`(r.period at time zone 'UTC')`)} as period_start, r.user_id,
       u.name as user_name, u.email as user_email, r.job_count::int as job_count, r.total::float8 as total,

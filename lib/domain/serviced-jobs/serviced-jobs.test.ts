@@ -164,18 +164,28 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
     expect(past.body.pagination.total).toBe(6);
   });
 
-  it("dedupes a technician who is both assigned and on the crew, keeping first appearance", async () => {
+  it("lists a technician who is both assigned and on the crew once, in first place", async () => {
     const s = await createPlanJobScenario(database.db);
     const customer = await insertCustomer(database.db, s.companyId);
     const { t1, t2, t3 } = s.users;
     await insertJob(database.db, s.companyId, {
       customerId: customer.id,
       assignedTo: t2.id,
-      crew: [t3.id, t2.id, t3.id, t1.id],
+      crew: [t3.id, t2.id, t1.id],
       createdAt: "2027-01-01T00:00:00Z",
     });
     const res = await get("/serviced-jobs?limit=1", s.key);
     expect(res.body.data[0]?.technicians.map((t) => t.user_id)).toEqual([t2.id, t3.id, t1.id]);
+  });
+
+  it("refuses a user twice on one job's crew", async () => {
+    const s = await createPlanJobScenario(database.db);
+    await expect(
+      insertJob(database.db, s.companyId, {
+        customerId: s.customers.pat.id,
+        crew: [s.users.t1.id, s.users.t1.id],
+      }),
+    ).rejects.toThrow();
   });
 
   it.each([
