@@ -393,7 +393,20 @@ function answer(mapper: MapperName, results: Row[][], search: URLSearchParams): 
             status: 200,
             body: {
               status: "success",
-              data: { ...customer(first[0]), has_payment_method: first[0].has_payment_method },
+              data: {
+                ...customer(first[0]),
+                has_payment_method: first[0].has_payment_method,
+                ...present(first[0], [
+                  "billing_street1",
+                  "billing_street2",
+                  "billing_city",
+                  "billing_state",
+                  "billing_zip",
+                  "billing_country",
+                ]),
+                billing_same_as_property: first[0].billing_same_as_property,
+                ...present(first[0], ["service_frequency", "service_type"]),
+              },
             },
           }
         : notFound("Customer");
