@@ -70,6 +70,11 @@ export const leads = pgTable(
       .on(t.companyId, t.createdAt.desc(), t.id.desc())
       .where(sql`not ${t.archived}`),
     index("leads_stage_created_idx").on(t.companyId, t.stage, t.createdAt.desc(), t.id.desc()),
+    // The stage filter of the list (archived left out): page and exact count by index-only scan
+    // (bench/RESULTS.md: the count went from a heap scan of ~55k rows, 220-830 ms, to ~9 ms).
+    index("leads_active_stage_created_idx")
+      .on(t.companyId, t.stage, t.createdAt.desc(), t.id.desc())
+      .where(sql`not ${t.archived}`),
     index("leads_tags_idx").using("gin", t.companyId, t.tags),
     // Matching on create-or-update.
     index("leads_phone_idx").on(t.companyId, t.phoneNormalized),

@@ -1,0 +1,2 @@
+CREATE INDEX "leads_active_stage_created_idx" ON "leads" USING btree ("company_id","stage","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE not "leads"."archived";--> statement-breakpoint
+CREATE INDEX "customers_active_status_created_idx" ON "customers" USING btree ("company_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE not "customers"."archived";
