@@ -40,7 +40,7 @@ export function importDocumentOf(count: number): Record<string, unknown> {
       property_country: "US",
       priority: at(["low", "medium", "high"], i),
       projected_value: 100 + (i % 5000),
-      service_type: "Pest Control",
+      service_type: "General Pest",
       lead_source: "Website",
       stage: at(stages, i),
       tags: i % 3 === 0 ? [at(LEAD_TAGS, i)[0]] : [],

@@ -8,7 +8,14 @@ export interface BenchRun {
   date: string;
   scale: ScaleName;
   machine: Machine;
-  settings: { connections: number; duration: number; amount?: number; rounds: number };
+  settings: {
+    connections: number;
+    duration: number;
+    amount?: number;
+    rounds: number;
+    /** The build was older than the sources: ours may not run the SQL the baseline replays. */
+    buildStale?: boolean;
+  };
   /** `uptime` before and after: the machine is shared, its load shifts the numbers. */
   loadBefore: string;
   loadAfter: string;
@@ -48,6 +55,8 @@ export interface CaseResult {
   id: string;
   title: string;
   kind: CaseKind;
+  /** Connections of this case's load when fewer than the run's (the reports). */
+  connections?: number;
   /** Why the case is broken (wrong status or shape, or the two servers disagree); then no load. */
   broken?: string;
   ours?: LoadResult;
@@ -136,7 +145,7 @@ export function markdownTable(engine: EngineRun): string {
     const rps = ratio(c.ours?.rps, c.baseline?.rps);
     return [
       "",
-      ` ${c.title} `,
+      ` ${c.title}${c.connections ? ` (${c.connections} conn.)` : ""} `,
       ...loadCells(c.ours).map((x) => ` ${x} `),
       ...loadCells(c.baseline).map((x) => ` ${x} `),
       ` ${p95 === undefined ? "–" : p95.toFixed(2)} `,
@@ -169,6 +178,12 @@ export function markdownRun(run: BenchRun, chartFile?: string): string {
     "",
     `Machine load (uptime) before: \`${run.loadBefore}\`; after: \`${run.loadAfter}\`.`,
     "",
+    ...(run.settings.buildStale
+      ? [
+          "**Warning:** the build was older than the sources; ours may not have run the SQL the baseline replayed.",
+          "",
+        ]
+      : []),
   ];
   for (const engine of run.engines) {
     const g = engine.generate;

@@ -321,12 +321,9 @@ async function runEngine(
         results.push({ ...base, broken });
         continue;
       }
+      const connections = Math.min(options.connections, benchCase.maxConnections ?? options.connections);
       const load = (server: RunningServer, duration: number, amount?: number) =>
-        loadCase(
-          benchCase,
-          { baseUrl: server.baseUrl, key, connections: options.connections, duration, amount },
-          counter,
-        );
+        loadCase(benchCase, { baseUrl: server.baseUrl, key, connections, duration, amount }, counter);
       // Warm both (JIT, plans, caches), then measure; two halves in opposite order cancel drift.
       if (!options.amount) {
         await load(ours, 1);
@@ -345,7 +342,12 @@ async function runEngine(
           oursParts.push(await load(ours, slice, amount));
         }
       }
-      const result: CaseResult = { ...base, ours: summarize(oursParts), baseline: summarize(baseParts) };
+      const result: CaseResult = {
+        ...base,
+        ...(connections !== options.connections ? { connections } : {}),
+        ours: summarize(oursParts),
+        baseline: summarize(baseParts),
+      };
       results.push(result);
       log(
         `${benchCase.id.padEnd(22)} ours p95 ${result.ours?.p95} ms ${result.ours?.rps} req/s | baseline p95 ${result.baseline?.p95} ms ${result.baseline?.rps} req/s`,
@@ -400,6 +402,7 @@ export async function main(argv: string[]): Promise<number> {
   const loadBefore = uptime();
   log(`scale ${options.scale}, engines ${options.engines.join(" + ")}; ${loadBefore}`);
   await ensureBuild(options.distDir, { skip: !options.build, log });
+  const buildStale = buildState(options.distDir).stale;
   const runTag = String(Math.floor(Math.random() * 90) + 10);
   const outcomes: (EngineOutcome & { importRun?: ImportMeasure })[] = [];
   for (const [i, engine] of options.engines.entries()) {
@@ -444,6 +447,7 @@ export async function main(argv: string[]): Promise<number> {
       duration: options.duration,
       ...(options.amount ? { amount: options.amount } : {}),
       rounds: options.rounds,
+      ...(buildStale ? { buildStale } : {}),
     },
     loadBefore,
     loadAfter: uptime(),

@@ -1,5 +1,6 @@
 /**
- * Word lists of the generated data. Weights are percentages (or any relative numbers): they set
+ * Word lists of the generated data. Stages, sources and service types are the app's own
+ * (components/leads/lead-options.ts), so the dashboard's filters find the bench data. Weights are percentages (or any relative numbers): they set
  * the selectivity of the filters the cases load, so a stage filter or a tag filter returns
  * roughly the share a real pipeline would.
  */
@@ -100,35 +101,36 @@ export const EMAIL_DOMAINS = [
 ];
 
 export const SERVICE_TYPES: Weighted = [
-  ["Pest Control", 30],
-  ["Lawn Care", 20],
+  ["General Pest", 28],
   ["Termite", 10],
   ["Mosquito", 10],
-  ["Pool Service", 10],
-  ["HVAC", 8],
-  ["Irrigation", 6],
-  ["Gutter Cleaning", 6],
+  ["Rodent", 7],
+  ["Bed Bug", 3],
+  ["Wildlife", 2],
+  ["Mowing", 12],
+  ["Fertilization", 10],
+  ["Weed Control", 8],
+  ["Aeration", 4],
+  ["Landscape Maintenance", 3],
+  ["Irrigation Check", 3],
 ];
 
 export const LEAD_SOURCES: Weighted = [
-  ["Website", 28],
-  ["Referral", 18],
-  ["Google Ads", 16],
-  ["Facebook", 10],
-  ["Door Knocking", 12],
-  ["Yard Sign", 5],
-  ["Phone", 8],
-  ["Other", 3],
+  ["Website", 30],
+  ["Door to door", 20],
+  ["Referral", 15],
+  ["Google Ads", 12],
+  ["Phone call", 10],
+  ["Yelp", 7],
+  ["Facebook", 6],
 ];
 
 export const LEAD_STAGES: Weighted = [
-  ["New", 30],
-  ["Contacted", 22],
-  ["Qualified", 15],
-  ["Proposal Sent", 12],
-  ["Negotiation", 6],
-  ["Won", 9],
-  ["Lost", 5],
+  ["new", 30],
+  ["contacted", 25],
+  ["quoted", 20],
+  ["won", 15],
+  ["lost", 10],
 ];
 
 /** Each tag is given independently with its probability (per mille): a record has 0–n tags. */
