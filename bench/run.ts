@@ -458,7 +458,10 @@ export async function main(argv: string[]): Promise<number> {
   };
 
   fs.mkdirSync(options.outDir, { recursive: true });
-  const stem = `${date}-${options.scale}`;
+  // A second run on the same day keeps the first one's files (before/after): <date>-<scale>-2, -3…
+  let stem = `${date}-${options.scale}`;
+  for (let n = 2; fs.existsSync(path.join(options.outDir, `${stem}.json`)) && options.writeResultsMd; n++)
+    stem = `${date}-${options.scale}-${n}`;
   fs.writeFileSync(path.join(options.outDir, `${stem}.json`), `${JSON.stringify(run, null, 2)}\n`);
   let chart: string | undefined;
   for (const outcome of outcomes) {
