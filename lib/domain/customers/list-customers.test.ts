@@ -71,6 +71,7 @@ describe(`customer list plans (${testEngine()})`, () => {
     const cases: [Record<string, string>, { page?: string; count?: string[]; sorted?: true }][] = [
       [{}, { page: "customers_active_created_idx" }],
       [{ archived: "true" }, { page: "customers_created_idx" }],
+      [{ status: "inactive" }, { page: "customers_active_status_created_idx" }],
       [{ status: "inactive", archived: "true" }, { page: "customers_status_created_idx" }],
       [{ tags: "pool" }, { count: ["customers_tags_idx"], sorted: true }],
       [{ search: "first2345 last" }, { count: search, sorted: true }],
