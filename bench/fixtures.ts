@@ -18,6 +18,9 @@ export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<
     [companyId, new Date(ANCHOR_MS).toISOString()],
   );
   await db.query(`delete from api_keys where company_id = $1 and name = $2`, [companyId, KEY_NAME]);
+  // What earlier runs wrote leaves dead rows and pages no longer all-visible (index-only counts
+  // then read the heap). Autovacuum may be off or late: every run starts from a vacuumed table.
+  for (const table of ["leads", "api_keys", "api_key_usage"]) await db.query(`vacuum (analyze) ${table}`);
   return removed[0]?.n ?? 0;
 }
 
@@ -56,7 +59,8 @@ export async function readFixtures(db: RawDb, companyId: string, runTag: string)
     );
     const step = Math.max(1, Math.floor((total?.n ?? 0) / count));
     const rows = await db.query<{ id: string }>(
-      `select id from ${table} where company_id = $1 and ('x' || right(id, 12))::bit(48)::bigint % $2 = 0
+      `select id from ${table} where company_id = $1 and id ~ '^[a-z]+_[0-9a-f]{26}$'
+         and ('x' || right(id, 12))::bit(48)::bigint % $2 = 0
        order by id limit $3`,
       [companyId, step, count],
     );

@@ -64,6 +64,8 @@ export interface Options {
   outDir: string;
   /** Whether bench/RESULTS.md gets this run's section. */
   writeResultsMd: boolean;
+  /** An experiment's name: its own result files and RESULTS.md section, next to the scale's. */
+  label?: string;
 }
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
@@ -80,6 +82,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
       "skip-import": { type: "boolean", default: false },
       "import-leads": { type: "string" },
       "no-explain": { type: "boolean", default: false },
+      label: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
@@ -123,6 +126,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     explain: !values["no-explain"],
     outDir: tiny ? path.join(ROOT, "bench", ".cache", "results") : path.join(ROOT, "bench", "results"),
     writeResultsMd: !tiny,
+    ...(values.label ? { label: values.label.replace(/[^a-z0-9-]+/gi, "-").toLowerCase() } : {}),
   };
 }
 
@@ -459,9 +463,10 @@ export async function main(argv: string[]): Promise<number> {
 
   fs.mkdirSync(options.outDir, { recursive: true });
   // A second run on the same day keeps the first one's files (before/after): <date>-<scale>-2, -3…
-  let stem = `${date}-${options.scale}`;
+  const base = `${date}-${options.scale}${options.label ? `-${options.label}` : ""}`;
+  let stem = base;
   for (let n = 2; fs.existsSync(path.join(options.outDir, `${stem}.json`)) && options.writeResultsMd; n++)
-    stem = `${date}-${options.scale}-${n}`;
+    stem = `${base}-${n}`;
   fs.writeFileSync(path.join(options.outDir, `${stem}.json`), `${JSON.stringify(run, null, 2)}\n`);
   let chart: string | undefined;
   for (const outcome of outcomes) {
@@ -482,10 +487,9 @@ export async function main(argv: string[]): Promise<number> {
   if (options.writeResultsMd) {
     const file = path.join(ROOT, "bench", "RESULTS.md");
     const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmark results\n";
-    fs.writeFileSync(
-      file,
-      replaceSection(current, options.scale, `## Scale ${options.scale}\n\n${markdown}`),
-    );
+    const section = options.label ? `${options.scale}-${options.label}` : options.scale;
+    const heading = `## Scale ${options.scale}${options.label ? ` — ${options.label}` : ""}`;
+    fs.writeFileSync(file, replaceSection(current, section, `${heading}\n\n${markdown}`));
     log(`wrote bench/RESULTS.md and bench/results/${stem}.*`);
   } else {
     log(`wrote ${path.relative(ROOT, options.outDir)}/${stem}.*`);
