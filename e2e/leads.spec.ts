@@ -9,6 +9,8 @@ import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
 
 const table = (page: Page) => page.getByRole("table", { name: "Leads" });
 const total = (page: Page) => page.getByTestId("table-total");
+/** The table has its rows for the current view (while a page loads, the previous rows stay shown). */
+const settled = (page: Page) => expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 
 /** A phone number no demo lead has: 10 digits starting with 9, shown with punctuation. */
 function uniquePhone() {
@@ -153,6 +155,7 @@ test("the view lives in the URL: a reload restores page, size and filters", asyn
   await page.getByRole("button", { name: "Next page" }).click();
   await expect(page).toHaveURL(/page=2/);
   await expect(page.getByText(/^Page 2 of/)).toBeVisible();
+  await settled(page);
   const secondPageFirst = await table(page).getByRole("row").nth(1).getByRole("link").first().textContent();
 
   await page.reload();
