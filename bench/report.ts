@@ -230,7 +230,7 @@ export function p95Chart(engine: EngineRun, title: string): string {
   const labelWidth = 330;
   const plotWidth = 520;
   const rowHeight = 26;
-  const top = 50;
+  const top = 58;
   const height = top + cases.length * rowHeight + 40;
   const width = labelWidth + plotWidth + 90;
   const maxValue = Math.max(10, ...cases.flatMap((c) => [c.ours?.p95 ?? 0, c.baseline?.p95 ?? 0]));
@@ -250,6 +250,11 @@ export function p95Chart(engine: EngineRun, title: string): string {
       `<text x="${gx}" y="${top + cases.length * rowHeight + 16}" text-anchor="middle" fill="#6b7280">${10 ** d} ms</text>`,
     );
   }
+  const target = x(50);
+  parts.push(
+    `<line x1="${target}" y1="${top - 6}" x2="${target}" y2="${top + cases.length * rowHeight}" stroke="#dc2626" stroke-dasharray="4 3"/>`,
+    `<text x="${target + 3}" y="${top - 8}" fill="#dc2626" font-size="10">list target 50 ms</text>`,
+  );
   cases.forEach((c, i) => {
     const y = top + i * rowHeight;
     parts.push(`<text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${escapeXml(c.title)}</text>`);
