@@ -26,6 +26,8 @@ export interface LoadResult {
   /** Connection errors and timeouts. */
   errors: number;
   statuses: Record<string, number>;
+  /** CPU of the server process tree per answered request, ms (its own work, whatever its share of the cores). */
+  cpuPerRequestMs?: number;
 }
 
 /** Hands out request numbers for a case across all of its loads (both servers, every round). */
@@ -53,6 +55,8 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export interface RawLoad {
+  /** Server CPU used during the load, ms (set by the caller). */
+  serverCpuMs?: number;
   latencies: number[];
   seconds: number;
   unexpected: number;
@@ -67,7 +71,11 @@ export function summarize(parts: readonly RawLoad[]): LoadResult {
   for (const p of parts)
     for (const [status, n] of Object.entries(p.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
   const round = (n: number) => Math.round(n * 100) / 100;
+  const cpu = parts.reduce((sum, p) => sum + (p.serverCpuMs ?? Number.NaN), 0);
   return {
+    ...(Number.isFinite(cpu) && latencies.length > 0
+      ? { cpuPerRequestMs: round(cpu / latencies.length) }
+      : {}),
     requests: latencies.length,
     seconds: round(seconds),
     rps: seconds > 0 ? round(latencies.length / seconds) : 0,

@@ -133,14 +133,16 @@ function loadCells(load: LoadResult | undefined): string[] {
   ];
 }
 
+const cpuCell = (ms: number | undefined) => (ms === undefined ? "–" : ms.toFixed(2));
+
 /** The markdown table of one engine: ours and baseline side by side, their ratio, the database's time. */
 export function markdownTable(engine: EngineRun): string {
   const head =
-    "| case | ours p50 / p95 / p99 ms | ours req/s | baseline p50 / p95 / p99 ms | baseline req/s | p95 ours/base | req/s ours/base | DB ms (EXPLAIN) | heaviest plan node |";
-  const rule = "|---|---:|---:|---:|---:|---:|---:|---:|---|";
+    "| case | ours p50 / p95 / p99 ms | ours req/s | baseline p50 / p95 / p99 ms | baseline req/s | p95 ours/base | req/s ours/base | server CPU ms/req ours / base | DB ms (EXPLAIN) | heaviest plan node |";
+  const rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|";
   const rows = engine.cases.map((c) => {
     if (c.broken)
-      return `| ${c.title} | **broken**: ${c.broken.replace(/\|/g, "\\|").slice(0, 200)} | | | | | | | |`;
+      return `| ${c.title} | **broken**: ${c.broken.replace(/\|/g, "\\|").slice(0, 200)} | | | | | | | | |`;
     const p95 = ratio(c.ours?.p95, c.baseline?.p95);
     const rps = ratio(c.ours?.rps, c.baseline?.rps);
     return [
@@ -150,6 +152,7 @@ export function markdownTable(engine: EngineRun): string {
       ...loadCells(c.baseline).map((x) => ` ${x} `),
       ` ${p95 === undefined ? "–" : p95.toFixed(2)} `,
       ` ${rps === undefined ? "–" : rps.toFixed(2)} `,
+      ` ${cpuCell(c.ours?.cpuPerRequestMs)} / ${cpuCell(c.baseline?.cpuPerRequestMs)} `,
       ` ${c.db ? `${r1(c.db.dbMs)} (key ${r1(c.db.authMs)})` : "–"} `,
       ` ${c.db?.heaviest.replace(/\|/g, "\\|") ?? "–"} `,
       "",

@@ -326,8 +326,15 @@ async function runEngine(
         continue;
       }
       const connections = Math.min(options.connections, benchCase.maxConnections ?? options.connections);
-      const load = (server: RunningServer, duration: number, amount?: number) =>
-        loadCase(benchCase, { baseUrl: server.baseUrl, key, connections, duration, amount }, counter);
+      const load = async (server: RunningServer, duration: number, amount?: number): Promise<RawLoad> => {
+        const cpuBefore = server.cpuMs();
+        const part = await loadCase(
+          benchCase,
+          { baseUrl: server.baseUrl, key, connections, duration, amount },
+          counter,
+        );
+        return { ...part, serverCpuMs: server.cpuMs() - cpuBefore };
+      };
       // Warm both (JIT, plans, caches), then measure; two halves in opposite order cancel drift.
       if (!options.amount) {
         await load(ours, 1);

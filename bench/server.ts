@@ -96,6 +96,8 @@ export interface RunningServer {
   name: string;
   baseUrl: string;
   process: ChildProcess;
+  /** CPU time used so far by the server and its child processes, ms (Linux; NaN elsewhere). */
+  cpuMs(): number;
   /** What it printed (the last lines), for the error message when it fails. */
   output(): string;
   stop(): Promise<void>;
@@ -120,6 +122,7 @@ function startProcess(
     name,
     baseUrl: `http://127.0.0.1:${port}`,
     process: child,
+    cpuMs: () => (child.pid ? processTreeCpuMs(child.pid) : Number.NaN),
     output: () => lines.join("\n"),
     stop: () =>
       new Promise<void>((resolve) => {
@@ -132,6 +135,42 @@ function startProcess(
         child.kill("SIGTERM");
       }),
   };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * utime + stime of a process and all its descendants (`next start` runs the server in a child
+ * process; tsx runs the baseline in one), from /proc. CPU per request is steadier than req/s on
+ * a shared machine: it does not depend on how much of the cores the server was given.
+ */
+export function processTreeCpuMs(rootPid: number): number {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return Number.NaN;
+  }
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const pid of entries) {
+    try {
+      const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Fields after the command name (which may contain spaces) in parentheses.
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(pid), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let total = 0;
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    total += stats.get(pid)?.ticks ?? 0;
+    for (const [child, info] of stats) if (info.ppid === pid) queue.push(child);
+  }
+  return (total * 1000) / TICKS_PER_SECOND;
 }
 
 /** Waits until the server answers (any status below 500 on /api/auth/test). */
