@@ -4,12 +4,11 @@
 //
 //   npm run bench -- --scale tiny|small|large [--engine postgres|pglite|both] [--duration s]
 //                    [--connections n] [--requests n] [--no-build] [--cases id,id] [--skip-import]
-//                    [--import-leads n] [--no-explain]
+//                    [--import-leads n] [--no-explain] [--label name]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { isDeepStrictEqual } from "node:util";
+import { isDeepStrictEqual, parseArgs } from "node:util";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Engine } from "@/lib/db/client";
 import { buildBook, captureCases, type CaseCapture } from "./book";
