@@ -128,7 +128,8 @@ export function loadCase(
       {
         url: options.baseUrl,
         connections: options.connections,
-        ...(options.amount ? { amount: options.amount } : { duration: options.duration }),
+        // A fixed count ends at the next sample tick: 100 ms ticks, not the default second.
+        ...(options.amount ? { amount: options.amount, sampleInt: 100 } : { duration: options.duration }),
         timeout: 30,
         requests: [request],
       },
