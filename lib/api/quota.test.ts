@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { GET as listLeads } from "@/app/api/leads/route";
-import { openDatabase, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { openDatabase, queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiKeyUsage } from "@/lib/db/schema";
 import {
   apiRequest,
@@ -94,6 +94,25 @@ describe(`daily quota (${testEngine()})`, () => {
       expect(await usedToday(companyId, id)).toBe(30);
     } finally {
       if (second !== database) await second.close();
+    }
+  });
+
+  it("commits the count asynchronously without leaving synchronous_commit off on the connection", async () => {
+    const { key, id, companyId } = await keyWithRequestsLeft(10, 10);
+    // One connection, so the next statement runs where the check ran.
+    const single =
+      database.target.kind === "postgres" ? await openDatabase(database.target, { poolSize: 1 }) : database;
+    try {
+      const check = await checkApiKeyAndCountRequest(single.db, key);
+      expect(check?.used).toBe(1);
+      const [setting] = await queryRows<{ synchronous_commit: string }>(
+        single.db,
+        sql`show synchronous_commit`,
+      );
+      expect(setting?.synchronous_commit).toBe("on");
+      expect(await usedToday(companyId, id)).toBe(1);
+    } finally {
+      if (single !== database) await single.close();
     }
   });
 
