@@ -97,7 +97,7 @@ describe(`daily quota (${testEngine()})`, () => {
     }
   });
 
-  it("commits the count asynchronously without leaving synchronous_commit off on the connection", async () => {
+  it("commits the count asynchronously, as a prepared statement, without leaving synchronous_commit off", async () => {
     const { key, id, companyId } = await keyWithRequestsLeft(10, 10);
     // One connection, so the next statement runs where the check ran.
     const single =
@@ -111,6 +111,15 @@ describe(`daily quota (${testEngine()})`, () => {
       );
       expect(setting?.synchronous_commit).toBe("on");
       expect(await usedToday(companyId, id)).toBe(1);
+      if (single.engine === "postgres") {
+        // Sent as a named statement, prepared once per connection and then only executed.
+        expect((await checkApiKeyAndCountRequest(single.db, key))?.used).toBe(2);
+        const prepared = await queryRows<{ name: string }>(
+          single.db,
+          sql`select name from pg_prepared_statements`,
+        );
+        expect(prepared.map((p) => p.name)).toContain("fcrm_api_key_check_v1");
+      }
     } finally {
       if (single !== database) await single.close();
     }

@@ -170,6 +170,56 @@ export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, q
   return result.rows;
 }
 
+/**
+ * A fixed statement sent as a named prepared statement: each connection parses and plans it once
+ * and then only binds values. For the statements every request runs (the API key check), where
+ * planning cost more than executing (bench/RESULTS.md, finding 4). `name` must be unique per text.
+ */
+export interface PreparedStatement {
+  name: string;
+  text: string;
+}
+
+/**
+ * Runs a prepared statement (not inside a transaction). On PostgreSQL it is a named statement of
+ * node-postgres, which each pooled connection prepares on first use. PGlite has no named
+ * statements and runs in-process, with no round trip to save: there it is a plain query.
+ */
+export async function queryPrepared<T extends Record<string, unknown>>(
+  db: Db,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<T[]> {
+  // Both drizzle drivers keep their client as `$client`: a pg Pool, or a PGlite instance.
+  const client = (db as unknown as { $client: PreparedClient }).$client;
+  const result =
+    "waitReady" in client
+      ? await client.query(statement.text, values)
+      : await client.query({ name: statement.name, text: statement.text, values });
+  return result.rows as T[];
+}
+
+type PreparedClient =
+  | { waitReady: unknown; query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> }
+  | { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
+
+/**
+ * A query built once per database and kept as a prepared statement (drizzle's `.prepare(name)`
+ * with `sql.placeholder` values), for the hot fixed-shape reads: building a query with drizzle
+ * and planning it cost more than running it by primary key (bench/RESULTS.md, finding 4).
+ */
+export function preparedPerDatabase<T>(build: (db: Db) => T): (db: Db) => T {
+  const built = new WeakMap<Db, T>();
+  return (db) => {
+    let query = built.get(db);
+    if (query === undefined) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
+}
+
 /** Tests point the process's database at their own (route handlers then use it). */
 export function useDatabaseForTests(database: Database | undefined): void {
   globalForDb.__fieldcrmDb = database ? Promise.resolve(database) : undefined;
