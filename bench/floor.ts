@@ -118,7 +118,7 @@ async function measure(
   server: string,
   command: string,
   args: string[],
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string>,
   port: number,
   options: { duration: number; connections: number },
 ): Promise<Measured> {
