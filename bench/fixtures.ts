@@ -19,8 +19,11 @@ export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<
   );
   await db.query(`delete from api_keys where company_id = $1 and name = $2`, [companyId, KEY_NAME]);
   // What earlier runs wrote leaves dead rows and pages no longer all-visible (index-only counts
-  // then read the heap). Autovacuum may be off or late: every run starts from a vacuumed table.
-  for (const table of ["leads", "api_keys", "api_key_usage"]) await db.query(`vacuum (analyze) ${table}`);
+  // then read the heap), and each write to a listed table adds a list_counts row that compaction
+  // later deletes.
+  // Autovacuum may be off or late: every run starts from vacuumed tables.
+  for (const table of ["leads", "list_counts", "api_keys", "api_key_usage"])
+    await db.query(`vacuum (analyze) ${table}`);
   return removed[0]?.n ?? 0;
 }
 

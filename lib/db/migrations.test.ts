@@ -35,6 +35,7 @@ describe(`migrations on ${testEngine()}`, () => {
       "pin_types",
       "users",
       "api_keys",
+      "list_counts",
     ]) {
       expect(keys[table], table).toBe("company_id,id");
     }

@@ -6,3 +6,4 @@ export * from "./customers";
 export * from "./service-plans";
 export * from "./jobs";
 export * from "./pins";
+export * from "./list-counts";

@@ -69,10 +69,16 @@ describe(`customer list plans (${testEngine()})`, () => {
       "customers_phone_trgm_idx",
     ];
     const cases: [Record<string, string>, { page?: string; count?: string[]; sorted?: true }][] = [
-      [{}, { page: "customers_active_created_idx" }],
-      [{ archived: "true" }, { page: "customers_created_idx" }],
-      [{ status: "inactive" }, { page: "customers_active_status_created_idx" }],
-      [{ status: "inactive", archived: "true" }, { page: "customers_status_created_idx" }],
+      [{}, { page: "customers_active_created_idx", count: ["list_counts_entity_idx"] }],
+      [{ archived: "true" }, { page: "customers_created_idx", count: ["list_counts_entity_idx"] }],
+      [
+        { status: "inactive" },
+        { page: "customers_active_status_created_idx", count: ["list_counts_entity_idx"] },
+      ],
+      [
+        { status: "inactive", archived: "true" },
+        { page: "customers_status_created_idx", count: ["list_counts_entity_idx"] },
+      ],
       [{ tags: "pool" }, { count: ["customers_tags_idx"], sorted: true }],
       [{ search: "first2345 last" }, { count: search, sorted: true }],
       [{ search: "555-2345" }, { count: [...search, "customers_phone_digits_trgm_idx"], sorted: true }],

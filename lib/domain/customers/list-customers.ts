@@ -1,6 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { customers } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
+import { listCountTotal } from "@/lib/domain/list-counts";
 import { containsPattern, newestFirst, textArray } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
@@ -8,7 +9,8 @@ import { toCustomer, type CustomerContext } from "./customer-record";
 
 /**
  * GET /customers: the company's customers, newest first (created_at, then id, descending), with
- * the exact number of matches. The page and the count run at the same time.
+ * the exact number of matches. The page and the count run at the same time; a request filtered
+ * only by archived and status reads its count from the kept counters (lib/domain/list-counts.ts).
  */
 export async function listCustomers({
   ctx,
@@ -34,11 +36,23 @@ export function customerListQueries(ctx: CustomerContext, input: GetCustomersQue
       .orderBy(...newestFirst(customers.createdAt, customers.id))
       .limit(input.limit)
       .offset((input.page - 1) * input.limit),
-    count: ctx.db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(customers)
-      .where(where),
+    count: countedByDimensions(input)
+      ? listCountTotal(ctx.db, {
+          companyId: ctx.companyId,
+          entity: "customers",
+          flag: input.archived ? undefined : false,
+          key1: input.status || undefined,
+        })
+      : ctx.db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(customers)
+          .where(where),
   };
+}
+
+/** Whether the counters answer the request's total: no filter but archived and status (see customerFilter). */
+function countedByDimensions(input: Pick<GetCustomersQuery, "search" | "tags">): boolean {
+  return !input.search && !(input.tags && input.tags.length > 0);
 }
 
 /**

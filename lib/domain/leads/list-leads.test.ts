@@ -59,10 +59,13 @@ describe(`lead list plans (${testEngine()})`, () => {
       });
 
     const cases: [Record<string, string>, { page?: string; count?: string[]; sorted?: true }][] = [
-      [{}, { page: "leads_active_created_idx" }],
-      [{ archived: "true" }, { page: "leads_created_idx" }],
-      [{ stage: "Won" }, { page: "leads_active_stage_created_idx" }],
-      [{ stage: "Won", archived: "true" }, { page: "leads_stage_created_idx" }],
+      [{}, { page: "leads_active_created_idx", count: ["list_counts_entity_idx"] }],
+      [{ archived: "true" }, { page: "leads_created_idx", count: ["list_counts_entity_idx"] }],
+      [{ stage: "Won" }, { page: "leads_active_stage_created_idx", count: ["list_counts_entity_idx"] }],
+      [
+        { stage: "Won", archived: "true" },
+        { page: "leads_stage_created_idx", count: ["list_counts_entity_idx"] },
+      ],
       [{ tags: "roof" }, { count: ["leads_tags_idx"], sorted: true }],
       [
         { search: "person 2345" },

@@ -1,6 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { leads } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
+import { listCountTotal } from "@/lib/domain/list-counts";
 import { containsPattern, newestFirst, textArray } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
@@ -8,7 +9,8 @@ import { toLead, type LeadContext } from "./lead-record";
 
 /**
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
- * number of matches. The page and the count run at the same time.
+ * number of matches. The page and the count run at the same time; a request filtered only by
+ * archived and stage reads its count from the kept counters (lib/domain/list-counts.ts).
  */
 export async function listLeads({
   ctx,
@@ -34,11 +36,23 @@ export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery) {
       .orderBy(...newestFirst(leads.createdAt, leads.id))
       .limit(input.limit)
       .offset((input.page - 1) * input.limit),
-    count: ctx.db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(leads)
-      .where(where),
+    count: countedByDimensions(input)
+      ? listCountTotal(ctx.db, {
+          companyId: ctx.companyId,
+          entity: "leads",
+          flag: input.archived ? undefined : false,
+          key1: input.stage || undefined,
+        })
+      : ctx.db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(leads)
+          .where(where),
   };
+}
+
+/** Whether the counters answer the request's total: no filter but archived and stage (see leadFilter). */
+function countedByDimensions(input: Pick<GetLeadsQuery, "search" | "tags">): boolean {
+  return !input.search && !(input.tags && input.tags.length > 0);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { RequestContext } from "@/lib/api/handler";
 import { queryRows } from "@/lib/db/client";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetPinsQuery, ListPinsResponse, Pin } from "@/lib/schemas/pins";
+import { listCountTotal } from "@/lib/domain/list-counts";
 import { allOf, isoUtc, newestFirst, toNumber } from "@/lib/domain/reports/sql";
 
 interface PinRow extends Record<string, unknown> {
@@ -28,7 +29,12 @@ function toPin(row: PinRow): Pin {
   };
 }
 
-/** GET /pins: a page of the company's pins, newest first, optionally of one type or creator. */
+/**
+ * GET /pins: a page of the company's pins, newest first, optionally of one type or creator. The
+ * page and the total run at the same time; without a creator the total is read from the kept
+ * counters by pin type (lib/domain/list-counts.ts). A creator's pins are counted through their
+ * index (types × creators would make too many counter rows).
+ */
 export async function listPins({
   ctx,
   input,
@@ -60,7 +66,9 @@ export async function listPins({
       left join users u on u.company_id = page.company_id and u.id = page.created_by
       order by ${newestFirst("page")}`,
     ),
-    queryRows<{ total: number }>(ctx.db, sql`select count(*)::int as total from pins p where ${where}`),
+    input.user_id === undefined
+      ? listCountTotal(ctx.db, { companyId: ctx.companyId, entity: "pins", key1: input.pin_type_id })
+      : queryRows<{ total: number }>(ctx.db, sql`select count(*)::int as total from pins p where ${where}`),
   ]);
   return {
     status: "success",

@@ -16,6 +16,7 @@ import {
   toNumber,
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
+import { listCountTotal } from "@/lib/domain/list-counts";
 import { planFilterSql } from "./filters";
 import { planNumbersSql, serviceFrequencyName } from "./numbers";
 
@@ -99,7 +100,11 @@ export function toServicePlan(row: PlanRow): ServicePlan {
   };
 }
 
-/** GET /service-plans: a page of the company's plans, newest first, with the exact total. */
+/**
+ * GET /service-plans: a page of the company's plans, newest first, with the exact total. The page
+ * and the total run at the same time; a request filtered only by status, frequency and service
+ * type reads its total from the kept counters (lib/domain/list-counts.ts).
+ */
 export async function listServicePlans({
   ctx,
   input,
@@ -113,14 +118,32 @@ export async function listServicePlans({
       ctx.db,
       plansWithNumbersSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }),
     ),
-    queryRows<{ total: number }>(
-      ctx.db,
-      sql`select count(*)::int as total from service_plans p where ${planFilterSql(ctx.companyId, input)}`,
-    ),
+    countedByDimensions(input)
+      ? listCountTotal(ctx.db, {
+          companyId: ctx.companyId,
+          entity: "service_plans",
+          flag: input.status === undefined ? undefined : input.status === "active",
+          key1: input.frequency,
+          key2: input.service_type,
+        })
+      : queryRows<{ total: number }>(
+          ctx.db,
+          sql`select count(*)::int as total from service_plans p where ${planFilterSql(ctx.companyId, input)}`,
+        ),
   ]);
   return {
     status: "success",
     data: rows.map(toServicePlan),
     pagination: paginationOf(input, toNumber(counted?.total)),
   };
+}
+
+/**
+ * Whether the counters answer the request's total: no creation range and no seller (see
+ * planFilterSql; status, frequency and service type are the counters' dimensions).
+ */
+function countedByDimensions(filters: ServicePlanFilters): boolean {
+  return (
+    !filters.created_at_range_start && !filters.created_at_range_end && filters.sold_by_user_id === undefined
+  );
 }

@@ -17,6 +17,7 @@ import {
   toNumber,
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
+import { listCountTotal } from "@/lib/domain/list-counts";
 import { jobFilterSql } from "./filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "./money";
 
@@ -190,7 +191,11 @@ export function toServicedJob(row: JobRow): ServicedJob {
   };
 }
 
-/** GET /serviced-jobs: a page of the company's jobs, newest first, with the exact filtered total. */
+/**
+ * GET /serviced-jobs: a page of the company's jobs, newest first, with the exact filtered total.
+ * The page and the total run at the same time; without a service-date bound the total is read
+ * from the kept counters of listable jobs by status (lib/domain/list-counts.ts).
+ */
 export async function listServicedJobs({
   ctx,
   input,
@@ -204,14 +209,28 @@ export async function listServicedJobs({
       ctx.db,
       jobsWithDetailsSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }),
     ),
-    queryRows<{ total: number }>(
-      ctx.db,
-      sql`select count(*)::int as total from jobs j where ${jobFilterSql(ctx.companyId, input)}`,
-    ),
+    countedByDimensions(input)
+      ? listCountTotal(ctx.db, {
+          companyId: ctx.companyId,
+          entity: "jobs",
+          key1: input.only_completed ? "Completed" : undefined,
+        })
+      : queryRows<{ total: number }>(
+          ctx.db,
+          sql`select count(*)::int as total from jobs j where ${jobFilterSql(ctx.companyId, input)}`,
+        ),
   ]);
   return {
     status: "success",
     data: rows.map(toServicedJob),
     pagination: paginationOf(input, toNumber(counted?.total)),
   };
+}
+
+/**
+ * Whether the counters answer the request's total: no service-date bound (see jobFilterSql; the
+ * counters hold listable jobs only, by status).
+ */
+function countedByDimensions(filters: ServicedJobFilters): boolean {
+  return !filters.service_date_range_start && !filters.service_date_range_end;
 }

@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+} from "drizzle-orm/pg-core";
+import { companies } from "./companies";
+
+/** The lists whose exact totals are kept in list_counts. */
+export const LIST_COUNT_ENTITIES = ["leads", "customers", "service_plans", "jobs", "pins"] as const;
+export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
+
+/**
+ * Row counts of the lists by their filter columns ("dimensions"), so that a list filtered only by
+ * those reads its exact total as sum(n) over a few rows instead of counting up to a million
+ * (bench/RESULTS.md, finding 1). Kept by statement-level triggers on the counted tables
+ * (drizzle/0006_list_counts.sql); lib/domain/list-counts.ts reads them and names the dimensions:
+ *
+ * | entity        | rows counted               | flag     | key1        | key2         |
+ * | leads         | all                        | archived | stage       | —            |
+ * | customers     | all                        | archived | status      | —            |
+ * | service_plans | all                        | active   | frequency   | service_type |
+ * | jobs          | not is_quote, not archived | false    | status      | —            |
+ * | pins          | all                        | false    | pin_type_id | —            |
+ *
+ * Delta rows, never updated: each write statement inserts one row per touched dimension tuple
+ * with its change n (+/-), so concurrent writers of a tenant never wait on a shared counter row.
+ * One statement in 32 that added rows then folds its tenant's rows of the list into one row per
+ * tuple, skipping rows other transactions hold. A total is sum(n) over the matching rows, exact
+ * in any snapshot. Every folded row is a dead tuple for VACUUM (autovacuum; the bench vacuums it).
+ * Keyed by (company_id, id) like every table; id is a plain sequence (nobody refers to it).
+ */
+export const listCounts = pgTable(
+  "list_counts",
+  {
+    companyId: text("company_id").notNull(),
+    id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity(),
+    entity: text("entity").$type<ListCountEntity>().notNull(),
+    flag: boolean("flag").notNull(),
+    key1: text("key1"),
+    key2: text("key2"),
+    n: integer("n").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
+    check(
+      "list_counts_entity_check",
+      sql`${t.entity} in ('leads', 'customers', 'service_plans', 'jobs', 'pins')`,
+    ),
+    // The readers' and the compaction's lookup: a tenant's rows of one list, by dimension.
+    index("list_counts_entity_idx").on(t.companyId, t.entity, t.flag, t.key1, t.key2),
+  ],
+);

@@ -1,0 +1,798 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { sql, type SQL } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATA_TABLES } from "@/bench/data/generate";
+import { openDatabase, queryRows, type Database, type DbOrTx } from "@/lib/db/client";
+import type { ListCountEntity } from "@/lib/db/schema";
+import { customerFilter, listCustomers, upsertCustomer } from "@/lib/domain/customers";
+import { leadFilter, listLeads, upsertLead } from "@/lib/domain/leads";
+import { listPins } from "@/lib/domain/pins/list";
+import { planFilterSql } from "@/lib/domain/service-plans/filters";
+import { listServicePlans } from "@/lib/domain/service-plans/list";
+import { jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
+import { listServicedJobs } from "@/lib/domain/serviced-jobs/list";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import { getCustomersQuerySchema, upsertCustomerBodySchema } from "@/lib/schemas/customers";
+import { getLeadsQuerySchema, upsertLeadBodySchema } from "@/lib/schemas/leads";
+import { getPinsQuerySchema } from "@/lib/schemas/pins";
+import { getServicePlansQuerySchema } from "@/lib/schemas/service-plans";
+import { getServicedJobsQuerySchema } from "@/lib/schemas/serviced-jobs";
+import { createCompany, createUser } from "@/lib/testing/factories";
+import { insertCustomer, insertPinType } from "@/lib/testing/plan-job-fixtures";
+import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+
+// The list totals read from list_counts (lib/domain/list-counts.ts, drizzle/0006_list_counts.sql)
+// must equal count(*) after any writes: through the domain functions and raw SQL, concurrent
+// writers, compaction, TRUNCATE and the migration's backfill.
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+type Value = string | boolean | number | null;
+type Row = Record<string, Value>;
+
+/** One multi-row INSERT of raw rows (the columns of the first row). */
+function insertSql(table: string, rows: Row[]): SQL {
+  const columns = Object.keys(rows[0] ?? {});
+  const values = rows.map(
+    (row) =>
+      sql`(${sql.join(
+        columns.map((c) => sql`${row[c]}`),
+        sql`, `,
+      )})`,
+  );
+  return sql`insert into ${sql.identifier(table)} (${sql.join(
+    columns.map((c) => sql.identifier(c)),
+    sql`, `,
+  )}) values ${sql.join(values, sql`, `)}`;
+}
+
+/** Up to `limit` of the tenant's rows of the table, from `offset` in id order. */
+function someRows(table: string, companyId: string, window: { offset: number; limit: number }): SQL {
+  const t = sql.identifier(table);
+  return sql`company_id = ${companyId} and id in (
+    select id from ${t} where company_id = ${companyId} order by id limit ${window.limit} offset ${window.offset})`;
+}
+
+type Tuple = {
+  flag: boolean;
+  key1: string | null;
+  key2: string | null;
+  n: number;
+};
+
+const byTuple = (a: Tuple, b: Tuple) =>
+  JSON.stringify([a.flag, a.key1, a.key2]).localeCompare(JSON.stringify([b.flag, b.key1, b.key2]));
+
+/** The tenant's counters of a list, summed by dimension tuple, zero tuples left out. */
+async function counterTuples(db: DbOrTx, companyId: string, entity: ListCountEntity): Promise<Tuple[]> {
+  const rows = await queryRows<Tuple>(
+    db,
+    sql`select flag, key1, key2, sum(n)::int as n from list_counts
+      where company_id = ${companyId} and entity = ${entity}
+      group by flag, key1, key2 having sum(n) <> 0`,
+  );
+  return rows.sort(byTuple);
+}
+
+async function counterRows(db: DbOrTx, companyId: string, entity: ListCountEntity): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from list_counts where company_id = ${companyId} and entity = ${entity}`,
+  );
+  return row?.n ?? 0;
+}
+
+async function compact(db: DbOrTx, companyId: string, entity: ListCountEntity) {
+  await db.execute(sql`select list_counts_compact(${companyId}, ${entity})`);
+}
+
+interface Tenant {
+  companyId: string;
+  /** Per entity: ids of what its rows refer to (customer, pin types, creator). */
+  refs: Record<string, string>;
+}
+
+/** What the tests need to know of one counted list. */
+interface ListModel {
+  entity: ListCountEntity;
+  table: string;
+  /** Rows a tenant needs first (customers, pin types, users). */
+  setUp(db: DbOrTx, companyId: string): Promise<Record<string, string>>;
+  /** Random values of the dimension columns (and of the columns counted rows depend on). */
+  dimensions: fc.Arbitrary<Row>;
+  /** A full row to insert with those values. */
+  row(tenant: Tenant, dimensions: Row): Row;
+  /** The counters' tuples computed from the table itself. */
+  sourceTuples(companyId: string): SQL;
+  /** Query strings of the list: every combination of the dimension filters, and some others. */
+  queries(refs: Record<string, string>): Record<string, string>[];
+  /** The list's total through its domain function, and count(*) of the same filters. */
+  listTotal(db: DbOrTx, companyId: string, query: Record<string, string>): Promise<number>;
+  countTotal(db: DbOrTx, companyId: string, query: Record<string, string>): Promise<number>;
+  /** Writes through the domain functions, where the list has them. */
+  domainWrite?: (
+    db: DbOrTx,
+    companyId: string,
+    dimensions: Row,
+    existingId: string | undefined,
+  ) => Promise<void>;
+}
+
+const combinations = (axes: Record<string, (string | undefined)[]>): Record<string, string>[] =>
+  Object.entries(axes).reduce<Record<string, string>[]>(
+    (queries, [name, values]) =>
+      queries.flatMap((q) => values.map((v) => (v === undefined ? q : { ...q, [name]: v }))),
+    [{}],
+  );
+
+const countOf = async (db: DbOrTx, query: SQL) =>
+  (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${query}`))[0]?.n ?? -1;
+
+const LEAD_STAGES = ["new", "won", "lost"];
+const PIN_TYPES = ["pt_a", "pt_b", "pt_c"];
+
+const models: ListModel[] = [
+  {
+    entity: "leads",
+    table: "leads",
+    setUp: async () => ({}),
+    dimensions: fc.record({ stage: fc.constantFrom<Value>(...LEAD_STAGES, null), archived: fc.boolean() }),
+    row: (t, d) => ({ company_id: t.companyId, id: newId(ID_PREFIX.lead), name: "Raw lead", ...d }),
+    sourceTuples: (companyId) =>
+      sql`select archived as flag, stage as key1, null::text as key2, count(*)::int as n
+        from leads where company_id = ${companyId} group by 1, 2`,
+    queries: () =>
+      combinations({
+        archived: ["false", "true"],
+        stage: [undefined, ...LEAD_STAGES, "absent"],
+        search: [undefined, "raw"],
+      }),
+    listTotal: async (db, companyId, query) =>
+      (
+        await listLeads({
+          ctx: { db: db as never, companyId },
+          input: getLeadsQuerySchema.parse({ ...query, limit: "1" }),
+        })
+      ).pagination.total,
+    countTotal: (db, companyId, query) =>
+      countOf(db, sql`leads where ${leadFilter(companyId, getLeadsQuerySchema.parse(query))}`),
+    domainWrite: async (db, companyId, d, existingId) => {
+      const ctx = { db: db as never, companyId };
+      if (existingId) {
+        await upsertLead({ ctx, input: upsertLeadBodySchema.parse({ id: existingId, stage: d.stage }) });
+      } else {
+        await upsertLead({ ctx, input: upsertLeadBodySchema.parse({ name: "Domain lead", stage: d.stage }) });
+      }
+    },
+  },
+  {
+    entity: "customers",
+    table: "customers",
+    setUp: async () => ({}),
+    dimensions: fc.record({ status: fc.constantFrom<Value>("active", "inactive"), archived: fc.boolean() }),
+    row: (t, d) => ({ company_id: t.companyId, id: newId(ID_PREFIX.customer), first_name: "Raw", ...d }),
+    sourceTuples: (companyId) =>
+      sql`select archived as flag, status as key1, null::text as key2, count(*)::int as n
+        from customers where company_id = ${companyId} group by 1, 2`,
+    queries: () =>
+      combinations({
+        archived: ["false", "true"],
+        status: [undefined, "active", "inactive"],
+        search: [undefined, "raw"],
+      }),
+    listTotal: async (db, companyId, query) =>
+      (
+        await listCustomers({
+          ctx: { db: db as never, companyId },
+          input: getCustomersQuerySchema.parse({ ...query, limit: "1" }),
+        })
+      ).pagination.total,
+    countTotal: (db, companyId, query) =>
+      countOf(db, sql`customers where ${customerFilter(companyId, getCustomersQuerySchema.parse(query))}`),
+    domainWrite: async (db, companyId, d, existingId) => {
+      const ctx = { db: db as never, companyId };
+      const body = existingId
+        ? { id: existingId, status: d.status }
+        : { first_name: "Domain", status: d.status };
+      await upsertCustomer({ ctx, input: upsertCustomerBodySchema.parse(body) });
+    },
+  },
+  {
+    entity: "service_plans",
+    table: "service_plans",
+    setUp: async (db, companyId) => ({
+      customer: (await insertCustomer(db, companyId)).id,
+      user: (await createUser(db, companyId)).id,
+    }),
+    dimensions: fc.record({
+      active: fc.boolean(),
+      frequency: fc.constantFrom<Value>("Monthly", "Quarterly", "Custom"),
+      service_type: fc.constantFrom<Value>("Termite", "Mowing", null, ""),
+    }),
+    row: (t, d) => ({
+      company_id: t.companyId,
+      id: newId(ID_PREFIX.servicePlan),
+      customer_id: t.refs.customer ?? null,
+      sold_by: t.refs.user ?? null,
+      total_visits: 4,
+      ...d,
+    }),
+    sourceTuples: (companyId) =>
+      sql`select active as flag, frequency as key1, service_type as key2, count(*)::int as n
+        from service_plans where company_id = ${companyId} group by 1, 2, 3`,
+    queries: (refs) =>
+      combinations({
+        status: [undefined, "active", "inactive"],
+        frequency: [undefined, "Monthly", "Custom"],
+        service_type: [undefined, "Termite", "absent"],
+      }).concat([{ sold_by_user_id: refs.user ?? "" }, { created_at_range_start: "2000-01-01" }]),
+    listTotal: async (db, companyId, query) =>
+      (
+        await listServicePlans({
+          ctx: { db: db as never, companyId },
+          input: getServicePlansQuerySchema.parse({ ...query, limit: "1" }),
+        })
+      ).pagination.total,
+    countTotal: (db, companyId, query) =>
+      countOf(
+        db,
+        sql`service_plans p where ${planFilterSql(companyId, getServicePlansQuerySchema.parse(query))}`,
+      ),
+  },
+  {
+    entity: "jobs",
+    table: "jobs",
+    setUp: async (db, companyId) => ({ customer: (await insertCustomer(db, companyId)).id }),
+    dimensions: fc.record({
+      status: fc.constantFrom<Value>("Unscheduled", "Scheduled", "In Progress", "Completed", "Cancelled"),
+      is_quote: fc.boolean(),
+      archived: fc.boolean(),
+    }),
+    row: (t, d) => ({
+      company_id: t.companyId,
+      id: newId(ID_PREFIX.job),
+      customer_id: t.refs.customer ?? null,
+      ...d,
+    }),
+    sourceTuples: (companyId) =>
+      sql`select false as flag, status as key1, null::text as key2, count(*)::int as n
+        from jobs where company_id = ${companyId} and not is_quote and not archived group by 1, 2`,
+    queries: () =>
+      combinations({
+        only_completed: ["true", "false"],
+        service_date_range_start: [undefined, "2000-01-01"],
+      }),
+    listTotal: async (db, companyId, query) =>
+      (
+        await listServicedJobs({
+          ctx: { db: db as never, companyId },
+          input: getServicedJobsQuerySchema.parse({ ...query, limit: "1" }),
+        })
+      ).pagination.total,
+    countTotal: (db, companyId, query) =>
+      countOf(db, sql`jobs j where ${jobFilterSql(companyId, getServicedJobsQuerySchema.parse(query))}`),
+  },
+  {
+    entity: "pins",
+    table: "pins",
+    // Ids are unique per tenant: every tenant has the pin types pt_a, pt_b and pt_c.
+    setUp: async (db, companyId) => {
+      for (const id of PIN_TYPES) await insertPinType(db, companyId, { id, label: id });
+      return { user: (await createUser(db, companyId)).id };
+    },
+    dimensions: fc.record({ pin_type_id: fc.constantFrom<Value>(...PIN_TYPES) }),
+    row: (t, d) => ({
+      company_id: t.companyId,
+      id: newId(ID_PREFIX.pin),
+      created_by: t.refs.user ?? null,
+      latitude: 1,
+      longitude: 2,
+      ...d,
+    }),
+    sourceTuples: (companyId) =>
+      sql`select false as flag, pin_type_id as key1, null::text as key2, count(*)::int as n
+        from pins where company_id = ${companyId} group by 1, 2`,
+    queries: (refs) =>
+      combinations({
+        pin_type_id: [undefined, "pt_a", "pt_c", "absent"],
+        user_id: [undefined, refs.user],
+      }),
+    listTotal: async (db, companyId, query) =>
+      (
+        await listPins({
+          ctx: { db: db as never, companyId },
+          input: getPinsQuerySchema.parse({ ...query, limit: "1" }),
+        })
+      ).pagination.total,
+    countTotal: (db, companyId, query) => {
+      const q = getPinsQuerySchema.parse(query);
+      return countOf(
+        db,
+        sql`pins p where p.company_id = ${companyId}
+          and (${q.pin_type_id ?? null}::text is null or p.pin_type_id = ${q.pin_type_id ?? null})
+          and (${q.user_id ?? null}::text is null or p.created_by = ${q.user_id ?? null})`,
+      );
+    },
+  },
+];
+
+async function newTenant(db: DbOrTx, model: ListModel): Promise<Tenant> {
+  const { id: companyId } = await createCompany(db);
+  return { companyId, refs: await model.setUp(db, companyId) };
+}
+
+/** Counters equal the table's own counts, and every list total equals count(*). */
+async function expectExact(db: DbOrTx, model: ListModel, tenant: Tenant) {
+  const source = (await queryRows<Tuple>(db, model.sourceTuples(tenant.companyId))).sort(byTuple);
+  expect(await counterTuples(db, tenant.companyId, model.entity), model.entity).toEqual(source);
+  for (const query of model.queries(tenant.refs)) {
+    const expected = await model.countTotal(db, tenant.companyId, query);
+    expect(
+      await model.listTotal(db, tenant.companyId, query),
+      `${model.entity} ${JSON.stringify(query)}`,
+    ).toBe(expected);
+  }
+}
+
+type Op =
+  | { kind: "insert"; rows: Row[] }
+  | { kind: "update"; offset: number; limit: number; set: Row }
+  | { kind: "delete"; offset: number; limit: number }
+  | { kind: "touch"; offset: number; limit: number }
+  | { kind: "domain"; dimensions: Row; update: number | null }
+  | { kind: "compact" };
+
+function opArbitrary(model: ListModel): fc.Arbitrary<Op> {
+  const dims = model.dimensions;
+  const window = { offset: fc.nat(8), limit: fc.integer({ min: 1, max: 6 }) };
+  // Any non-empty part of a dimension row: a statement changing some dimensions, not others.
+  const set = dims.chain((d) =>
+    fc
+      .subarray(Object.keys(d), { minLength: 1 })
+      .map((keys) => Object.fromEntries(keys.map((k) => [k, d[k]!]))),
+  );
+  const ops: fc.Arbitrary<Op>[] = [
+    fc.record({ kind: fc.constant("insert" as const), rows: fc.array(dims, { minLength: 1, maxLength: 8 }) }),
+    fc.record({ kind: fc.constant("update" as const), ...window, set }),
+    fc.record({ kind: fc.constant("delete" as const), ...window }),
+    fc.record({ kind: fc.constant("touch" as const), ...window }),
+    fc.constant({ kind: "compact" as const }),
+  ];
+  if (model.domainWrite) {
+    ops.push(
+      fc.record({
+        kind: fc.constant("domain" as const),
+        dimensions: dims,
+        update: fc.option(fc.nat(8), { nil: null }),
+      }),
+    );
+  }
+  return fc.oneof(...ops);
+}
+
+async function apply(db: DbOrTx, model: ListModel, tenant: Tenant, op: Op) {
+  const table = sql.identifier(model.table);
+  switch (op.kind) {
+    case "insert":
+      await db.execute(
+        insertSql(
+          model.table,
+          op.rows.map((d) => model.row(tenant, d)),
+        ),
+      );
+      return;
+    case "update": {
+      const set = sql.join(
+        Object.entries(op.set).map(([column, value]) => sql`${sql.identifier(column)} = ${value}`),
+        sql`, `,
+      );
+      await db.execute(sql`update ${table} set ${set} where ${someRows(model.table, tenant.companyId, op)}`);
+      return;
+    }
+    case "delete":
+      await db.execute(sql`delete from ${table} where ${someRows(model.table, tenant.companyId, op)}`);
+      return;
+    case "touch":
+      // A change of no dimension: no counter row.
+      await db.execute(
+        sql`update ${table} set created_at = created_at - interval '1 second'
+          where ${someRows(model.table, tenant.companyId, op)}`,
+      );
+      return;
+    case "domain": {
+      let existingId: string | undefined;
+      if (op.update !== null) {
+        const [row] = await queryRows<{ id: string }>(
+          db,
+          sql`select id from ${table} where company_id = ${tenant.companyId} order by id offset ${op.update} limit 1`,
+        );
+        existingId = row?.id;
+      }
+      await model.domainWrite!(db, tenant.companyId, op.dimensions, existingId);
+      return;
+    }
+    case "compact":
+      await compact(db, tenant.companyId, model.entity);
+      return;
+  }
+}
+
+describe(`list counters (${testEngine()})`, () => {
+  for (const model of models) {
+    it(`${model.entity}: totals equal count(*) after random writes (domain and raw SQL)`, async () => {
+      const db = database.db;
+      await fc.assert(
+        fc.asyncProperty(fc.array(opArbitrary(model), { minLength: 1, maxLength: 12 }), async (ops) => {
+          const tenant = await newTenant(db, model);
+          for (const op of ops) await apply(db, model, tenant, op);
+          await expectExact(db, model, tenant);
+        }),
+        { numRuns: 25 },
+      );
+    });
+  }
+
+  it("a changed dimension moves the row between tuples; unchanged writes add no counter row", async () => {
+    const db = database.db;
+    const leads = models[0]!;
+    const tenant = await newTenant(db, leads);
+    await apply(db, leads, tenant, { kind: "insert", rows: [{ stage: "new", archived: false }] });
+    await compact(db, tenant.companyId, "leads");
+    expect(await counterRows(db, tenant.companyId, "leads")).toBe(1);
+    await apply(db, leads, tenant, { kind: "touch", offset: 0, limit: 1 });
+    await apply(db, leads, tenant, { kind: "update", offset: 0, limit: 1, set: { stage: "new" } });
+    expect(await counterRows(db, tenant.companyId, "leads")).toBe(1);
+    await apply(db, leads, tenant, {
+      kind: "update",
+      offset: 0,
+      limit: 1,
+      set: { stage: "won", archived: true },
+    });
+    expect(await counterTuples(db, tenant.companyId, "leads")).toEqual([
+      { flag: true, key1: "won", key2: null, n: 1 },
+    ]);
+    await apply(db, leads, tenant, { kind: "delete", offset: 0, limit: 1 });
+    expect(await counterTuples(db, tenant.companyId, "leads")).toEqual([]);
+    await compact(db, tenant.companyId, "leads");
+    expect(await counterRows(db, tenant.companyId, "leads")).toBe(0);
+  });
+
+  it("reads the total from the counters only when every filter is a dimension", async () => {
+    const db = database.db;
+    for (const model of models) {
+      const tenant = await newTenant(db, model);
+      const rows = fc.sample(model.dimensions, { numRuns: 60, seed: 7 });
+      await apply(db, model, tenant, { kind: "insert", rows });
+      // Counters 1001 times too high: a total read from them is 1001 times count(*).
+      await db.execute(sql`update list_counts set n = n * 1001 where company_id = ${tenant.companyId}`);
+      let fromCounters = 0;
+      for (const query of model.queries(tenant.refs)) {
+        const counted = await model.countTotal(db, tenant.companyId, query);
+        const total = await model.listTotal(db, tenant.companyId, query);
+        const factor = readsCounters(model.entity, query) ? 1001 : 1;
+        expect(total, `${model.entity} ${JSON.stringify(query)}`).toBe(counted * factor);
+        if (factor > 1 && counted > 0) fromCounters++;
+      }
+      expect(fromCounters, model.entity).toBeGreaterThan(0);
+    }
+  });
+
+  it("compaction keeps a tenant's counter rows few while every statement adds one", async () => {
+    const db = database.db;
+    const leads = models[0]!;
+    const tenant = await newTenant(db, leads);
+    const statements = 1200;
+    for (let i = 0; i < statements; i++) {
+      await apply(db, leads, tenant, {
+        kind: "insert",
+        rows: [{ stage: LEAD_STAGES[i % 3]!, archived: false }],
+      });
+    }
+    // One statement in 32 compacts: the rows since the last compaction plus the 3 tuples. More
+    // than 400 would need 400 statements in a row without one (probability (31/32)^400 < 1e-5).
+    const rows = await counterRows(db, tenant.companyId, "leads");
+    expect(rows).toBeLessThanOrEqual(3 + 400);
+    await expectExact(db, leads, tenant);
+    await compact(db, tenant.companyId, "leads");
+    expect(await counterRows(db, tenant.companyId, "leads")).toBe(3);
+    expect(await counterTuples(db, tenant.companyId, "leads")).toEqual(
+      LEAD_STAGES.map((stage) => ({ flag: false, key1: stage, key2: null, n: statements / 3 })).sort(byTuple),
+    );
+  });
+
+  it("a tenant's deletion takes its counters with it", async () => {
+    const db = database.db;
+    const leads = models[0]!;
+    // Many tenants: the delete statements of the cascade also compact now and then.
+    for (let i = 0; i < 40; i++) {
+      const tenant = await newTenant(db, leads);
+      await apply(db, leads, tenant, { kind: "insert", rows: [{ stage: "new", archived: false }] });
+      await apply(db, leads, tenant, { kind: "insert", rows: [{ stage: "won", archived: true }] });
+      await db.execute(sql`delete from companies where id = ${tenant.companyId}`);
+      expect(await counterRows(db, tenant.companyId, "leads")).toBe(0);
+    }
+  });
+});
+
+/** Which queries of the models the lists answer from the counters (their filters all dimensions). */
+function readsCounters(entity: ListCountEntity, query: Record<string, string>): boolean {
+  const others: Record<ListCountEntity, string[]> = {
+    leads: ["search", "tags"],
+    customers: ["search", "tags"],
+    service_plans: ["created_at_range_start", "created_at_range_end", "sold_by_user_id"],
+    jobs: ["service_date_range_start", "service_date_range_end"],
+    pins: ["user_id"],
+  };
+  return !others[entity].some((name) => name in query);
+}
+
+describe(`list counters under concurrent writers (${testEngine()})`, () => {
+  it("parallel lead creates through the domain keep the totals exact", async () => {
+    const db = database.db;
+    const leads = models[0]!;
+    const tenant = await newTenant(db, leads);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        upsertLead({
+          ctx: { db, companyId: tenant.companyId },
+          input: upsertLeadBodySchema.parse({
+            phone: `555-01${String(i).padStart(2, "0")}`,
+            stage: LEAD_STAGES[i % 3],
+          }),
+        }),
+      ),
+    );
+    await expectExact(db, leads, tenant);
+    expect(await leads.listTotal(db, tenant.companyId, {})).toBe(40);
+  });
+
+  if (testEngine() === "postgres") {
+    const connect = async () => {
+      if (database.target.kind !== "postgres") throw new Error("expected PostgreSQL");
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: database.target.url });
+      await client.connect();
+      // Waiting on a lock for a second fails the statement: writers must never wait on counters.
+      await client.query("set lock_timeout = '1s'");
+      return client;
+    };
+    type Client = Awaited<ReturnType<typeof connect>>;
+    const insertLeads = (
+      client: Client,
+      companyId: string,
+      rows: { stage: string; archived?: boolean }[],
+      name: string,
+    ) =>
+      client.query(
+        `insert into leads (company_id, id, name, stage, archived)
+         select $1, 'lead_' || gen_random_uuid(), $2, r.stage, r.archived
+         from json_to_recordset($3::json) as r(stage text, archived boolean)`,
+        [companyId, name, JSON.stringify(rows.map((r) => ({ archived: false, ...r })))],
+      );
+
+    for (const end of ["commit", "rollback"] as const) {
+      it(`a transaction holding new counter rows and a compaction blocks no other writer (then ${end})`, async () => {
+        const db = database.db;
+        const leads = models[0]!;
+        const tenant = await newTenant(db, leads);
+        const { companyId } = tenant;
+        const [a, b] = [await connect(), await connect()];
+        try {
+          await insertLeads(
+            a,
+            companyId,
+            LEAD_STAGES.map((stage) => ({ stage })),
+            "before",
+          );
+          await a.query("begin");
+          await insertLeads(a, companyId, [{ stage: "new" }, { stage: "won" }], "a");
+          // a now holds a lock on every counter row of the tenant's leads, old and new.
+          await a.query("select list_counts_compact($1, 'leads')", [companyId]);
+          const started = Date.now();
+          await b.query("begin");
+          await insertLeads(b, companyId, [{ stage: "new" }, { stage: "lost", archived: true }], "b");
+          await b.query("select list_counts_compact($1, 'leads')", [companyId]);
+          await b.query("delete from leads where company_id = $1 and name = 'before' and stage = 'won'", [
+            companyId,
+          ]);
+          await b.query("commit");
+          expect(Date.now() - started).toBeLessThan(1000);
+          // Readers see b's writes, not a's uncommitted ones.
+          await expectExact(db, leads, tenant);
+          expect(await leads.listTotal(db, companyId, {})).toBe(3);
+          await a.query(end);
+          await expectExact(db, leads, tenant);
+          expect(await leads.listTotal(db, companyId, {})).toBe(end === "commit" ? 5 : 3);
+          await compact(db, companyId, "leads");
+          expect(await counterRows(db, companyId, "leads")).toBe(
+            (await counterTuples(db, companyId, "leads")).length,
+          );
+        } finally {
+          await a.query("rollback").catch(() => {});
+          await Promise.all([a.end(), b.end()]);
+        }
+      });
+    }
+
+    it("six connections writing and compacting in one tenant keep every total exact", async () => {
+      const db = database.db;
+      const leads = models[0]!;
+      const tenant = await newTenant(db, leads);
+      const { companyId } = tenant;
+      const clients = await Promise.all(Array.from({ length: 6 }, connect));
+      const random = fc.sample(fc.nat(1_000_000), { numRuns: 6 * 30 * 4, seed: 42 });
+      let next = 0;
+      const pick = <T>(values: readonly T[]) => values[random[next++ % random.length]! % values.length]!;
+      try {
+        await Promise.all(
+          clients.map(async (client, w) => {
+            const name = `worker ${w}`;
+            for (let t = 0; t < 30; t++) {
+              await client.query("begin");
+              // Each worker changes only its own leads: no row of the table is shared, so any wait
+              // would be on the counters.
+              const own = `company_id = $1 and id in (
+                select id from leads where company_id = $1 and name = '${name}' order by random() limit 2)`;
+              switch (pick(["insert", "insert", "stage", "archive", "delete"] as const)) {
+                case "insert":
+                  await insertLeads(
+                    client,
+                    companyId,
+                    [{ stage: pick(LEAD_STAGES) }, { stage: pick(LEAD_STAGES) }],
+                    name,
+                  );
+                  break;
+                case "stage":
+                  await client.query(`update leads set stage = $2 where ${own}`, [
+                    companyId,
+                    pick(LEAD_STAGES),
+                  ]);
+                  break;
+                case "archive":
+                  await client.query(`update leads set archived = not archived where ${own}`, [companyId]);
+                  break;
+                case "delete":
+                  await client.query(`delete from leads where ${own}`, [companyId]);
+                  break;
+              }
+              if (pick([true, false, false, false])) {
+                await client.query("select list_counts_compact($1, 'leads')", [companyId]);
+              }
+              await client.query(pick(["commit", "commit", "commit", "rollback"]));
+            }
+          }),
+        );
+        await expectExact(db, leads, tenant);
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+      }
+    });
+  }
+});
+
+describe(`list counters and TRUNCATE (${testEngine()})`, () => {
+  it("TRUNCATE of a table clears its counters, and the bench generator's truncate still works", async () => {
+    const own = await createTestDatabase();
+    try {
+      const db = own.db;
+      const fill = async () => {
+        const tenants: [ListModel, Tenant][] = [];
+        for (const model of models) {
+          const tenant = await newTenant(db, model);
+          await apply(db, model, tenant, {
+            kind: "insert",
+            rows: fc.sample(model.dimensions, { numRuns: 20, seed: 3 }),
+          });
+          tenants.push([model, tenant]);
+        }
+        return tenants;
+      };
+      const tenants = await fill();
+      const rowsOf = async (entity: ListCountEntity) =>
+        (
+          await queryRows<{ n: number }>(
+            db,
+            sql`select count(*)::int as n from list_counts where entity = ${entity}`,
+          )
+        )[0]?.n;
+      await db.execute(sql`truncate pins`);
+      expect(await rowsOf("pins")).toBe(0);
+      await db.execute(sql`truncate jobs cascade`);
+      expect(await rowsOf("jobs")).toBe(0);
+      for (const [model, tenant] of tenants) await expectExact(db, model, tenant);
+      await db.execute(sql.raw(`truncate ${DATA_TABLES.join(", ")} cascade`));
+      expect(
+        (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from list_counts`))[0]?.n,
+      ).toBe(0);
+      for (const [model, tenant] of await fill()) await expectExact(db, model, tenant);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe(`migration 0006 on ${testEngine()}`, () => {
+  it("counts the rows that exist before it, one counter row per tuple", async () => {
+    const own = await unmigratedDatabase();
+    try {
+      await migrateUpTo(own, "0006_list_counts");
+      const db = own.db;
+      const tenants: [ListModel, Tenant][] = [];
+      for (const model of models) {
+        for (let i = 0; i < 2; i++) {
+          const tenant = await newTenant(db, model);
+          const rows = fc.sample(model.dimensions, { numRuns: 40, seed: i });
+          await apply(db, model, tenant, { kind: "insert", rows });
+          await apply(db, model, tenant, { kind: "delete", offset: 3, limit: 5 });
+          tenants.push([model, tenant]);
+        }
+      }
+      await own.migrate();
+      for (const [model, tenant] of tenants) {
+        await expectExact(db, model, tenant);
+        const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
+        expect(await counterRows(db, tenant.companyId, model.entity)).toBe(tuples);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+/** A new empty database (PGlite in memory, or a new database on the test server). */
+async function unmigratedDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return openDatabase({ kind: "pglite-memory" });
+  const { default: pg } = await import("pg");
+  const name = `fcrm_test_${process.pid}_counters_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`).finally(() => admin.end());
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists "${name}" with (force)`).finally(() => dropper.end());
+    },
+  };
+}
+
+/** Applies the committed migrations before `tag` (a copy of drizzle/ whose journal stops there). */
+async function migrateUpTo(target: Database, tag: string) {
+  const source = path.join(process.cwd(), "drizzle");
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "list-counts-migrations-"));
+  try {
+    fs.cpSync(source, folder, { recursive: true });
+    const journalFile = path.join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as {
+      entries: { idx: number; tag: string }[];
+    };
+    const stop = journal.entries.findIndex((e) => e.tag === tag);
+    expect(stop).toBeGreaterThan(0);
+    fs.writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, stop) }));
+    if (target.engine === "pglite") {
+      const { migrate } = await import("drizzle-orm/pglite/migrator");
+      await migrate(target.db as never, { migrationsFolder: folder });
+    } else {
+      const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+      await migrate(target.db as never, { migrationsFolder: folder });
+    }
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
