@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env, parseDatabaseUrl, type DatabaseTarget } from "@/lib/env";
 import * as schema from "./schema";
@@ -138,7 +138,10 @@ export function getDatabase(): Promise<Database> {
         statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
         poolSize: e.DB_POOL_SIZE,
       });
-      if (database.engine === "pglite") await database.migrate();
+      if (database.engine === "pglite") {
+        await database.migrate();
+        await vacuumListCounts(database);
+      }
       return database;
     })();
     // A failed open is not cached: the next request tries again (the server may come back).
@@ -159,6 +162,16 @@ export async function closeDatabase(): Promise<void> {
   const current = globalForDb.__fieldcrmDb;
   globalForDb.__fieldcrmDb = undefined;
   if (current) await (await current.catch(() => undefined))?.close();
+}
+
+/**
+ * The embedded engine runs no autovacuum, and the list counters (drizzle/0006) leave a dead row
+ * for every delta they fold: without a vacuum now and then their table only grows. The server
+ * vacuums it when it opens the database (a small table: milliseconds). PostgreSQL's autovacuum
+ * does this by itself.
+ */
+async function vacuumListCounts(database: Database): Promise<void> {
+  await database.db.execute(sql`vacuum (analyze) list_counts`);
 }
 
 /**
