@@ -10,9 +10,10 @@
  * building and result mapping). It keeps the API key check (the same statement), the JSON
  * serialization and the HTTP server.
  *
- * The create-or-update of POST /leads is written out here as plain SQL (advisory locks, newest
- * match FOR UPDATE, INSERT/UPDATE … RETURNING, in one transaction), because its statements
- * depend on the body; its statement sequence is checked against ours by the same test.
+ * The create-or-update of POST /leads is written out here as plain SQL (an update by id alone is
+ * one UPDATE … RETURNING; otherwise advisory locks, the newest match FOR UPDATE, INSERT/UPDATE …
+ * RETURNING, in one transaction), because its statements depend on the body; its statement
+ * sequence is checked against ours by the same test.
  */
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -480,83 +481,110 @@ async function replay(
   return results.filter((r) => ANSWERS.test(r.text)).map((r) => r.rows);
 }
 
-/** POST /leads, as lib/domain/leads/upsert-lead.ts does it, in plain SQL. */
+const NEWEST = "order by created_at desc nulls last, id desc nulls last limit 1 for update";
+const MAX_TAGS = 100;
+const MERGED_TAGS = (param: string) =>
+  `(tags || array(select t from unnest(${param}::text[]) with ordinality as u(t, n) where t <> all(tags) order by n))`;
+
+/**
+ * POST /leads, as lib/domain/leads/upsert-lead.ts (lib/domain/record-matching.ts upsertRecord)
+ * does it, in plain SQL and the same statements: only an id: one UPDATE (tags merged in SQL);
+ * no id, phone or email: one INSERT; else a transaction: advisory locks, the match (phone, then
+ * email: one statement), then the UPDATE of the match or the INSERT.
+ */
 async function upsertLead(driver: Driver, companyId: string, body: Row): Promise<Answer> {
   const phone = body.phone == null ? null : normalizePhone(String(body.phone));
   const email = normalizeEmail(body.email == null ? null : String(body.email));
+  const id = body.id === undefined ? undefined : String(body.id);
+  const values: Row = {};
+  const set = (column: string, value: unknown) => {
+    if (value !== undefined) values[column] = value;
+  };
+  set("name", body.name === undefined ? undefined : body.name || null);
+  if (body.email !== undefined) Object.assign(values, { email: body.email, email_normalized: email });
+  if (body.phone !== undefined) Object.assign(values, { phone: body.phone, phone_normalized: phone });
+  for (const [from, to] of [
+    ["address_street1", "property_street1"],
+    ["address_street2", "property_street2"],
+    ["address_city", "property_city"],
+    ["address_state", "property_state"],
+    ["address_zip", "property_zip"],
+    ["address_country", "property_country"],
+    ["priority", "priority"],
+    ["projected_value", "projected_value"],
+    ["service_type", "service_type"],
+    ["source", "lead_source"],
+    ["stage", "stage"],
+    ["notes", "notes"],
+    ["follow_up_date", "follow_up_date"],
+  ] as const)
+    set(to, body[from]);
+  const tags = mergeTags([], Array.isArray(body.tags) ? (body.tags as string[]) : []);
+  if (id === undefined && !phone && !email && !values.name && !body.phone) {
+    return {
+      status: 400,
+      body: { status: "error", message: "a new lead needs a name, an email or a phone" },
+    };
+  }
+
+  const insert = async (query: QueryFn): Promise<Answer> => {
+    const row: Row = { ...values, id: newId("lead"), company_id: companyId, tags };
+    const columns = Object.keys(row);
+    const [created] = await query(
+      `insert into leads (${columns.join(", ")}) values (${columns.map((_, i) => `$${i + 1}`).join(", ")}) returning *`,
+      Object.values(row),
+    );
+    return { status: 201, body: leadUpsert(created ?? {}, true) };
+  };
+  const update = async (query: QueryFn, leadId: string): Promise<Answer> => {
+    const columns = Object.keys(values);
+    const n = columns.length;
+    const assignments = [
+      ...columns.map((c, i) => `${c} = $${i + 1}`),
+      `tags = ${MERGED_TAGS(`$${n + 1}`)}`,
+      `updated_at = $${n + 2}`,
+    ];
+    const [updated] = await query(
+      `update leads set ${assignments.join(", ")}
+       where company_id = $${n + 3} and id = $${n + 4} and cardinality(${MERGED_TAGS(`$${n + 5}`)}) <= $${n + 6}
+       returning *`,
+      [...Object.values(values), tags, new Date(), companyId, leadId, tags, MAX_TAGS],
+    );
+    if (updated) return { status: 200, body: leadUpsert(updated, false) };
+    const [stored] = await query(
+      `select cardinality(${MERGED_TAGS("$1")}) as count from leads where company_id = $2 and id = $3`,
+      [tags, companyId, leadId],
+    );
+    if (!stored) return notFound("Lead");
+    return { status: 400, body: { status: "error", message: `${String(stored.count)} tags after merging` } };
+  };
+
+  if (id === undefined && !phone && !email) return insert(driver.query);
+  if (!phone && !email) return update(driver.query, id!);
   return driver.transaction(async (query) => {
     const locks: string[] = [];
     if (phone) locks.push(`leads:phone:${companyId}:${phone}`);
     if (email) locks.push(`leads:email:${companyId}:${email}`);
-    if (locks.length > 0)
-      await query(
-        `select ${locks.map((_, i) => `pg_advisory_xact_lock(hashtextextended($${i + 1}, 0))`).join(", ")}`,
-        locks,
-      );
-    const newest = async (condition: string, value: unknown) =>
-      (
-        await query(
-          `select * from leads where company_id = $1 and ${condition} = $2
-           order by created_at desc, id desc limit 1 for update`,
-          [companyId, value],
-        )
-      )[0];
-    let existing: Row | undefined;
-    if (body.id !== undefined) {
-      existing = await newest("id", body.id);
-      if (!existing) return notFound("Lead");
-    } else {
-      if (phone) existing = await newest("phone_normalized", phone);
-      if (!existing && email) existing = await newest("email_normalized", email);
-    }
-    const values: Row = {};
-    const set = (column: string, value: unknown) => {
-      if (value !== undefined) values[column] = value;
-    };
-    set("name", body.name === undefined ? undefined : body.name || null);
-    if (body.email !== undefined) Object.assign(values, { email: body.email, email_normalized: email });
-    if (body.phone !== undefined) Object.assign(values, { phone: body.phone, phone_normalized: phone });
-    for (const [from, to] of [
-      ["address_street1", "property_street1"],
-      ["address_street2", "property_street2"],
-      ["address_city", "property_city"],
-      ["address_state", "property_state"],
-      ["address_zip", "property_zip"],
-      ["address_country", "property_country"],
-      ["priority", "priority"],
-      ["projected_value", "projected_value"],
-      ["service_type", "service_type"],
-      ["source", "lead_source"],
-      ["stage", "stage"],
-      ["notes", "notes"],
-      ["follow_up_date", "follow_up_date"],
-    ] as const)
-      set(to, body[from]);
-    const incoming = Array.isArray(body.tags) ? (body.tags as string[]) : [];
-    if (existing) {
-      values.tags = mergeTags(existing.tags as string[], incoming);
-      values.updated_at = new Date();
-      const columns = Object.keys(values);
-      const [row] = await query(
-        `update leads set ${columns.map((c, i) => `${c} = $${i + 1}`).join(", ")}
-         where company_id = $${columns.length + 1} and id = $${columns.length + 2} returning *`,
-        [...Object.values(values), companyId, existing.id],
-      );
-      return { status: 200, body: leadUpsert(row ?? {}, false) };
-    }
-    if (!values.name && !email && !body.phone) {
-      return {
-        status: 400,
-        body: { status: "error", message: "a new lead needs a name, an email or a phone" },
-      };
-    }
-    Object.assign(values, { company_id: companyId, id: newId("lead"), tags: mergeTags([], incoming) });
-    const columns = Object.keys(values);
-    const [row] = await query(
-      `insert into leads (${columns.join(", ")}) values (${columns.map((_, i) => `$${i + 1}`).join(", ")}) returning *`,
-      Object.values(values),
+    await query(
+      `select ${locks.map((_, i) => `pg_advisory_xact_lock(hashtextextended($${i + 1}, 0))`).join(", ")}`,
+      locks,
     );
-    return { status: 201, body: leadUpsert(row ?? {}, true) };
+    if (id !== undefined) return update(query, id);
+    const [match] =
+      phone && email
+        ? await query(
+            `with by_phone as (select id from leads where company_id = $1 and phone_normalized = $2 ${NEWEST}),
+             by_email as (select id from leads where company_id = $1 and email_normalized = $3
+               and not exists (select from by_phone) ${NEWEST}),
+             target as (select * from by_phone union all select * from by_email)
+             select id from target`,
+            [companyId, phone, email],
+          )
+        : await query(
+            `select id from leads where company_id = $1 and ${phone ? "phone_normalized" : "email_normalized"} = $2 ${NEWEST}`,
+            [companyId, phone ?? email],
+          );
+    return match ? update(query, String(match.id)) : insert(query);
   });
 }
 

@@ -1,13 +1,12 @@
-import { and, eq, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "@/lib/db/client";
+import { sql } from "drizzle-orm";
 import { customers } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { mergeTags, normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
-import { lockIdentities, newestFirst } from "@/lib/domain/record-matching";
+import { upsertRecord, type ColumnValues } from "@/lib/domain/record-matching";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { CustomerUpsertResponse, UpsertCustomerBody } from "@/lib/schemas/customers";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
-import { toCustomerUpsertResponse, type CustomerContext, type CustomerRow } from "./customer-record";
+import { toCustomerUpsertResponse, type CustomerContext } from "./customer-record";
 
 type CustomerValues = Partial<typeof customers.$inferInsert>;
 
@@ -19,8 +18,7 @@ const ADDRESS_PARTS = ["Street1", "Street2", "City", "State", "Zip", "Country"] 
  * case-insensitively (archived customers too; they stay archived), else create one (status
  * active unless given). Present fields overwrite, absent ones are kept, null clears; tags are
  * merged; while billing_same_as_property is true the billing address is the property address.
- * One transaction, serialized per phone and email (see lockIdentities), so concurrent calls for
- * the same new person create one customer.
+ * Matching, locking and writing: upsertRecord.
  */
 export async function upsertCustomer({
   ctx,
@@ -29,72 +27,43 @@ export async function upsertCustomer({
   ctx: CustomerContext;
   input: UpsertCustomerBody;
 }): Promise<{ created: boolean; customer: CustomerUpsertResponse }> {
-  const phone = input.phone == null ? null : normalizePhone(input.phone);
-  const email = normalizeEmail(input.email);
-  return ctx.db.transaction(async (tx) => {
-    await lockIdentities(tx, "customers", ctx.companyId, { phone, email });
-    const existing = await findCustomerToUpdate(tx, ctx.companyId, input, { phone, email });
-    const values = valuesFromInput(input);
-    if (existing) {
-      const tags = mergeTags(existing.tags, input.tags ?? []);
-      checkTagCount(tags);
-      copyPropertyToBilling(values, existing);
-      const [row] = await tx
-        .update(customers)
-        .set({ ...values, tags, updatedAt: new Date() })
-        .where(and(eq(customers.companyId, ctx.companyId), eq(customers.id, existing.id)))
-        .returning();
-      return { created: false, customer: toCustomerUpsertResponse(row as CustomerRow, false) };
-    }
-    if (!values.firstName && !values.lastName && !values.companyName && !email && !input.phone) {
-      const message = "a new customer needs a first name, last name, company name, email or phone";
-      throw new ValidationError(
-        ["first_name", "last_name", "company_name", "email", "phone"].map((field) => ({ field, message })),
-      );
-    }
-    copyPropertyToBilling(values, undefined);
-    const [row] = await tx
-      .insert(customers)
-      .values({
-        ...values,
-        companyId: ctx.companyId,
-        id: newId(ID_PREFIX.customer),
-        status: values.status ?? "active",
-        tags: mergeTags([], input.tags ?? []),
-      })
-      .returning();
-    return { created: true, customer: toCustomerUpsertResponse(row as CustomerRow, true) };
+  const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
+  const values = valuesFromInput(input);
+  // Without an id, phone or email nothing can match: the call creates, and needs one of these.
+  if (
+    keys.id === undefined &&
+    !keys.phone &&
+    !keys.email &&
+    !values.firstName &&
+    !values.lastName &&
+    !values.companyName &&
+    !input.phone
+  ) {
+    const message = "a new customer needs a first name, last name, company name, email or phone";
+    throw new ValidationError(
+      ["first_name", "last_name", "company_name", "email", "phone"].map((field) => ({ field, message })),
+    );
+  }
+  const { created, row } = await upsertRecord(ctx.db, {
+    table: customers,
+    companyId: ctx.companyId,
+    keys,
+    update: { ...values, ...billingOnUpdate(values) },
+    create: {
+      ...values,
+      ...billingOnCreate(values),
+      id: newId(ID_PREFIX.customer),
+      status: values.status ?? "active",
+    },
+    tags: mergeTags([], input.tags ?? []),
+    maxTags: TAGS_MAX,
+    notFound: () => new NotFoundError("Customer"),
+    tooManyTags: (count) =>
+      new ValidationError([
+        { field: "tags", message: `a customer can have at most ${TAGS_MAX} tags (${count} after merging)` },
+      ]),
   });
-}
-
-/** The customer an upsert updates, locked for the rest of the transaction; undefined: create one. */
-async function findCustomerToUpdate(
-  tx: DbOrTx,
-  companyId: string,
-  input: UpsertCustomerBody,
-  keys: { phone: string | null; email: string | null },
-): Promise<CustomerRow | undefined> {
-  const newestWhere = async (condition: SQL) => {
-    const [row] = await tx
-      .select()
-      .from(customers)
-      .where(and(eq(customers.companyId, companyId), condition))
-      .orderBy(...newestFirst(customers.createdAt, customers.id))
-      .limit(1)
-      .for("update");
-    return row;
-  };
-  if (input.id !== undefined) {
-    const row = await newestWhere(eq(customers.id, input.id));
-    if (!row) throw new NotFoundError("Customer");
-    return row;
-  }
-  if (keys.phone) {
-    const row = await newestWhere(eq(customers.phoneNormalized, keys.phone));
-    if (row) return row;
-  }
-  if (keys.email) return newestWhere(eq(customers.emailNormalized, keys.email));
-  return undefined;
+  return { created, customer: toCustomerUpsertResponse(row, created) };
 }
 
 /** The columns the body sets: only fields present in it (absent: kept; null: cleared). */
@@ -137,25 +106,36 @@ function valuesFromInput(input: UpsertCustomerBody): CustomerValues {
 
 /**
  * While billing_same_as_property is (or becomes) true, the billing address is the property
- * address as it stands after this update: given billing_* fields give way to it.
+ * address as it stands after the call: given billing_* fields give way to it. A new customer:
+ * the flag as given (default false).
  */
-function copyPropertyToBilling(values: CustomerValues, existing: CustomerRow | undefined): void {
-  const same = values.billingSameAsProperty ?? existing?.billingSameAsProperty ?? false;
-  if (!same) return;
+function billingOnCreate(values: CustomerValues): CustomerValues {
+  const copy: CustomerValues = {};
+  if (!values.billingSameAsProperty) return copy;
+  for (const part of ADDRESS_PARTS) copy[`billing${part}`] = values[`property${part}`] ?? null;
+  return copy;
+}
+
+/**
+ * An update: the flag as given, else as stored, so the copy is SQL over the stored row (its
+ * property address where the body gives none, its billing address where the flag is off).
+ */
+function billingOnUpdate(values: CustomerValues): ColumnValues<typeof customers> {
+  const copy: ColumnValues<typeof customers> = {};
+  if (values.billingSameAsProperty === false) return copy;
   for (const part of ADDRESS_PARTS) {
     const property = `property${part}` as const;
     const billing = `billing${part}` as const;
-    values[billing] = values[property] !== undefined ? values[property] : (existing?.[property] ?? null);
+    const propertyAfter =
+      values[property] !== undefined ? sql`${values[property]}` : sql`${customers[property]}`;
+    if (values.billingSameAsProperty) {
+      copy[billing] = propertyAfter;
+    } else {
+      const billingAfter =
+        values[billing] !== undefined ? sql`${values[billing]}` : sql`${customers[billing]}`;
+      copy[billing] =
+        sql`case when ${customers.billingSameAsProperty} then ${propertyAfter} else ${billingAfter} end`;
+    }
   }
-}
-
-function checkTagCount(tags: string[]): void {
-  if (tags.length > TAGS_MAX) {
-    throw new ValidationError([
-      {
-        field: "tags",
-        message: `a customer can have at most ${TAGS_MAX} tags (${tags.length} after merging)`,
-      },
-    ]);
-  }
+  return copy;
 }
