@@ -172,11 +172,12 @@ export async function findRecordToUpdate(
 }
 
 /**
- * `target as (…)` (and the CTEs it reads): the id of the record to update, locked, or no row. Phone before email is a CTE of its own per identity: `by_email` only runs
- * when `by_phone` found nothing, so the phone match is chosen and locked exactly as a query of
- * its own would (the `for update` of a `limit 1` query re-checks a row changed concurrently and
- * then takes the next one; one query ordered by "phone first" could return a row that matched
- * by phone when the snapshot was taken but only by email once locked). Archived records match.
+ * `target as (…)` (and the CTEs it reads): the id of the record to update, locked, or no row.
+ * Archived records match. Phone and email are a CTE each: `by_email` only runs when `by_phone`
+ * found nothing, so the phone match is chosen and locked exactly as by a query of its own (the
+ * `for update` of a `limit 1` query re-checks a row changed concurrently and then takes the
+ * next one; one query ordered "phone first" could return a row that matched by phone when the
+ * snapshot was taken but only by email once locked: record-matching.test.ts shows it).
  */
 function targetDefinition(table: UpsertTable, companyId: string, keys: MatchKeys): SQL | undefined {
   const newest = (name: string, where: SQL) =>
