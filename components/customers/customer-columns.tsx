@@ -1,14 +1,14 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import Link from "next/link";
-import { EmptyCell, TagList } from "@/components/data-table/cells";
+import { EmptyCell } from "@/components/data-table/cells";
+import { RecordLink, recordColumns } from "@/components/records/record-columns";
 import { Badge } from "@/components/ui";
-import { formatDate } from "@/lib/format";
 import type { Customer } from "@/lib/query/customers";
 import { customerName } from "./customer-options";
 
 const dash = <EmptyCell />;
+const shared = recordColumns<Customer>();
 
 /** Columns of the customers table; "name" links to the customer's page and cannot be hidden. */
 export const customerColumns: ColumnDef<Customer>[] = [
@@ -24,12 +24,9 @@ export const customerColumns: ColumnDef<Customer>[] = [
       const name = customerName(customer);
       return (
         <span className="block">
-          <Link
-            href={`/customers/${encodeURIComponent(customer.id)}`}
-            className="font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
-          >
+          <RecordLink kind="customer" id={customer.id}>
             {name}
-          </Link>
+          </RecordLink>
           {customer.company_name && customer.company_name !== name ? (
             <span className="block text-xs text-slate-500">{customer.company_name}</span>
           ) : null}
@@ -37,19 +34,8 @@ export const customerColumns: ColumnDef<Customer>[] = [
       );
     },
   },
-  {
-    id: "email",
-    header: "Email",
-    accessorKey: "email",
-    cell: ({ row }) => row.original.email ?? dash,
-  },
-  {
-    id: "phone",
-    header: "Phone",
-    accessorKey: "phone",
-    meta: { cellClassName: "whitespace-nowrap" },
-    cell: ({ row }) => row.original.phone ?? dash,
-  },
+  shared.email,
+  shared.phone,
   {
     id: "status",
     header: "Status",
@@ -67,24 +53,12 @@ export const customerColumns: ColumnDef<Customer>[] = [
       return text || dash;
     },
   },
-  {
-    id: "tags",
-    header: "Tags",
-    accessorKey: "tags",
-    meta: { wrap: true, cellClassName: "min-w-32" },
-    cell: ({ row }) => <TagList tags={row.original.tags} />,
-  },
+  shared.tags,
   {
     id: "is_auto_pay",
     header: "Auto-pay",
     accessorKey: "is_auto_pay",
     cell: ({ row }) => (row.original.is_auto_pay ? <Badge tone="info">Auto-pay</Badge> : dash),
   },
-  {
-    id: "created_at",
-    header: "Created",
-    accessorKey: "created_at",
-    meta: { cellClassName: "whitespace-nowrap" },
-    cell: ({ row }) => formatDate(row.original.created_at),
-  },
+  shared.created,
 ];

@@ -1,8 +1,8 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import Link from "next/link";
-import { EmptyCell, TagList } from "@/components/data-table/cells";
+import { EmptyCell } from "@/components/data-table/cells";
+import { RecordLink, recordColumns } from "@/components/records/record-columns";
 import { Badge, type BadgeTone } from "@/components/ui";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { Lead } from "@/lib/query/leads";
@@ -15,6 +15,7 @@ const PRIORITY_TONES: Record<NonNullable<Lead["priority"]>, BadgeTone> = {
 };
 
 const dash = <EmptyCell />;
+const shared = recordColumns<Lead>();
 
 /** Columns of the leads table; "name" links to the lead's page and cannot be hidden. */
 export const leadColumns: ColumnDef<Lead>[] = [
@@ -26,29 +27,15 @@ export const leadColumns: ColumnDef<Lead>[] = [
     meta: { alwaysVisible: true, wrap: true, cellClassName: "min-w-40" },
     cell: ({ row }) => (
       <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-        <Link
-          href={`/leads/${encodeURIComponent(row.original.id)}`}
-          className="font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
-        >
+        <RecordLink kind="lead" id={row.original.id}>
           {row.original.name || <span className="italic text-slate-500">(no name)</span>}
-        </Link>
+        </RecordLink>
         {row.original.archived ? <Badge tone="neutral">Archived</Badge> : null}
       </span>
     ),
   },
-  {
-    id: "email",
-    header: "Email",
-    accessorKey: "email",
-    cell: ({ row }) => row.original.email ?? dash,
-  },
-  {
-    id: "phone",
-    header: "Phone",
-    accessorKey: "phone",
-    meta: { cellClassName: "whitespace-nowrap" },
-    cell: ({ row }) => row.original.phone ?? dash,
-  },
+  shared.email,
+  shared.phone,
   {
     id: "stage",
     header: "Stage",
@@ -80,13 +67,7 @@ export const leadColumns: ColumnDef<Lead>[] = [
     cell: ({ row }) =>
       row.original.projected_value == null ? dash : formatMoney(row.original.projected_value),
   },
-  {
-    id: "tags",
-    header: "Tags",
-    accessorKey: "tags",
-    meta: { wrap: true, cellClassName: "min-w-32" },
-    cell: ({ row }) => <TagList tags={row.original.tags} />,
-  },
+  shared.tags,
   {
     id: "follow_up_date",
     header: "Follow-up",
@@ -94,11 +75,5 @@ export const leadColumns: ColumnDef<Lead>[] = [
     meta: { label: "Follow-up date", cellClassName: "whitespace-nowrap" },
     cell: ({ row }) => (row.original.follow_up_date ? formatDate(row.original.follow_up_date) : dash),
   },
-  {
-    id: "created_at",
-    header: "Created",
-    accessorKey: "created_at",
-    meta: { cellClassName: "whitespace-nowrap" },
-    cell: ({ row }) => formatDate(row.original.created_at),
-  },
+  shared.created,
 ];

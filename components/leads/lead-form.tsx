@@ -1,20 +1,28 @@
 "use client";
 
-import { TagList } from "@/components/data-table/cells";
-import { type FormEvent, useId, useState } from "react";
-import { Button, Field, Input, Notice, Select, Textarea } from "@/components/ui";
-import { parseTagList } from "@/lib/domain/normalize";
-import { type Lead, type LeadSaveResult, type LeadUpsertBody, useSaveLead } from "@/lib/query/leads";
-import { upsertLeadBodySchema } from "@/lib/schemas/leads";
+import type { FormEvent } from "react";
 import {
   type FieldErrors,
+  checkedBody,
   dateInputToIso,
-  focusFirstError,
+  fieldsToSend,
   isoToDateInput,
-  serverFieldErrors,
-  unplacedErrors,
-  zodFieldErrors,
-} from "./form-support";
+} from "@/components/records/form-support";
+import {
+  AddressFields,
+  EmailPhoneFields,
+  FormActions,
+  FormErrorNotice,
+  FormSection,
+  NotesField,
+  SuggestField,
+  TagsField,
+  useRecordForm,
+} from "@/components/records/record-form";
+import type { SaveOutcomeProps } from "@/components/records/save-outcome";
+import { Field, Input, Select } from "@/components/ui";
+import { type Lead, type LeadSaveResult, type LeadUpsertBody, useSaveLead } from "@/lib/query/leads";
+import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { LEAD_SOURCES, LEAD_STAGES, PRIORITY_OPTIONS, SERVICE_TYPES } from "./lead-options";
 
 /**
@@ -80,10 +88,8 @@ function buildBody(
   const body: Record<string, unknown> = {};
   const errors: FieldErrors = {};
   if (id) body.id = id;
-  for (const field of TEXT_FIELDS) {
+  for (const field of fieldsToSend(TEXT_FIELDS, values, initial, Boolean(id))) {
     const value = values[field];
-    const changed = id ? value !== initial[field] : value.trim() !== "";
-    if (!changed) continue;
     if (field === "projected_value") {
       const amount = value.trim() === "" ? null : Number(value);
       if (amount !== null && !Number.isFinite(amount)) errors[field] = "must be a number";
@@ -96,16 +102,15 @@ function buildBody(
       body[field] = value;
     }
   }
-  const tags = parseTagList(tagsText);
-  if (tags.length > 0) body.tags = tags;
   if (!id && !values.name.trim() && !values.email.trim() && !values.phone.trim()) {
     errors.name = "Give at least a name, an email or a phone";
   }
-  const parsed = upsertLeadBodySchema.safeParse(body);
-  if (!parsed.success) Object.assign(errors, zodFieldErrors(parsed.error), errors);
-  if (Object.keys(errors).length > 0) return { errors };
-  // Send what the user typed (the API applies the same schema and its transforms itself).
-  return { body: body as LeadUpsertBody };
+  return checkedBody<LeadUpsertBody>(upsertLeadBodySchema, body, tagsText, errors);
+}
+
+/** A save's result as the outcome notice shows it. */
+export function leadSaveOutcome(result: LeadSaveResult): SaveOutcomeProps["result"] {
+  return { ...result, id: result.lead.id, name: result.lead.name, tags: result.lead.tags };
 }
 
 export interface LeadFormProps {
@@ -116,71 +121,29 @@ export interface LeadFormProps {
 }
 
 export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
-  const formId = useId();
-  const [initial, setInitial] = useState(() => valuesOf(lead));
-  const [values, setValues] = useState(initial);
-  const [tagsText, setTagsText] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRecordForm(() => valuesOf(lead));
+  const { values, initial, tagsText, errors, set, err, binding } = form;
   const save = useSaveLead();
   const isEdit = Boolean(lead);
-
-  const set = (field: TextField) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) {
-      setErrors((current) => {
-        const next = { ...current };
-        delete next[field];
-        return next;
-      });
-    }
-  };
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const built = buildBody(values, initial, tagsText, lead?.id);
-    if ("errors" in built) {
-      setErrors(built.errors);
-      focusFirstError(event.currentTarget, built.errors);
-      return;
-    }
-    setErrors({});
-    try {
-      const result = await save.mutateAsync(built.body);
-      const saved = valuesOf(result.lead);
-      setInitial(saved);
-      setValues(saved);
-      setTagsText("");
-      onSaved?.(result);
-    } catch (error) {
-      const fieldErrors = serverFieldErrors(error);
-      setErrors(fieldErrors);
-      focusFirstError(event.currentTarget, fieldErrors);
-    }
+    const result = await form.submit(event.currentTarget, built, save.mutateAsync);
+    if (!result) return;
+    form.reset(valuesOf(result.lead));
+    onSaved?.(result);
   }
 
-  const err = (field: string) => errors[field];
-  const unplaced = unplacedErrors(errors, FORM_FIELDS);
-  const dirty = TEXT_FIELDS.some((f) => values[f] !== initial[f]) || parseTagList(tagsText).length > 0;
+  const dirty = form.isDirty(TEXT_FIELDS);
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label={isEdit ? "Edit lead" : "New lead"} className="space-y-6">
-      {errors[""] || unplaced.length > 0 ? (
-        <Notice tone="danger" title={errors[""] ?? "Please check the form"}>
-          {unplaced.length > 0 ? (
-            <ul className="list-disc pl-5">
-              {unplaced.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          ) : Object.keys(errors).length > 1 ? (
-            "The highlighted fields need attention."
-          ) : null}
-        </Notice>
-      ) : null}
+      <FormErrorNotice errors={errors} fields={FORM_FIELDS}>
+        {Object.keys(errors).length > 1 ? "The highlighted fields need attention." : null}
+      </FormErrorNotice>
 
-      <fieldset className="grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-sm font-semibold text-slate-900">Contact</legend>
+      <FormSection legend="Contact">
         <Field label="Name" error={err("name")} className="sm:col-span-2">
           <Input
             name="name"
@@ -192,41 +155,15 @@ export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
             autoFocus={!isEdit}
           />
         </Field>
-        <Field label="Email" error={err("email")}>
-          <Input name="email" type="email" value={values.email} onChange={set("email")} autoComplete="off" />
-        </Field>
-        <Field label="Phone" error={err("phone")}>
-          <Input name="phone" type="tel" value={values.phone} onChange={set("phone")} autoComplete="off" />
-        </Field>
-      </fieldset>
+        <EmailPhoneFields form={binding} />
+      </FormSection>
 
-      <fieldset className="grid grid-cols-2 gap-4">
-        <legend className="mb-2 text-sm font-semibold text-slate-900">Property address</legend>
-        <Field label="Street" error={err("address_street1")} className="col-span-2 sm:col-span-1">
-          <Input name="address_street1" value={values.address_street1} onChange={set("address_street1")} />
-        </Field>
-        <Field label="Street line 2" error={err("address_street2")} className="col-span-2 sm:col-span-1">
-          <Input name="address_street2" value={values.address_street2} onChange={set("address_street2")} />
-        </Field>
-        <Field label="City" error={err("address_city")}>
-          <Input name="address_city" value={values.address_city} onChange={set("address_city")} />
-        </Field>
-        <Field label="State" error={err("address_state")}>
-          <Input name="address_state" value={values.address_state} onChange={set("address_state")} />
-        </Field>
-        <Field label="ZIP" error={err("address_zip")}>
-          <Input name="address_zip" value={values.address_zip} onChange={set("address_zip")} />
-        </Field>
-        <Field label="Country" error={err("address_country")}>
-          <Input name="address_country" value={values.address_country} onChange={set("address_country")} />
-        </Field>
-      </fieldset>
+      <FormSection legend="Property address" className="grid grid-cols-2 gap-4">
+        <AddressFields form={binding} prefix="address" />
+      </FormSection>
 
-      <fieldset className="grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-sm font-semibold text-slate-900">Pipeline</legend>
-        <Field label="Stage" error={err("stage")}>
-          <Input name="stage" value={values.stage} onChange={set("stage")} list={`${formId}-stages`} />
-        </Field>
+      <FormSection legend="Pipeline">
+        <SuggestField form={binding} name="stage" label="Stage" suggestions={LEAD_STAGES} />
         <Field label="Priority" error={err("priority")}>
           <Select
             name="priority"
@@ -255,74 +192,18 @@ export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
             onChange={set("follow_up_date")}
           />
         </Field>
-        <Field label="Service type" error={err("service_type")}>
-          <Input
-            name="service_type"
-            value={values.service_type}
-            onChange={set("service_type")}
-            list={`${formId}-services`}
-          />
-        </Field>
-        <Field label="Source" error={err("source")}>
-          <Input name="source" value={values.source} onChange={set("source")} list={`${formId}-sources`} />
-        </Field>
-        <div className="space-y-2 sm:col-span-2">
-          {isEdit ? (
-            <div className="flex flex-wrap items-center gap-1.5 text-sm">
-              <span className="font-medium text-slate-800">Current tags:</span>
-              <TagList tags={lead?.tags ?? []} label="Current tags" className="max-w-none" />
-            </div>
-          ) : null}
-          <Field
-            label={isEdit ? "Add tags" : "Tags"}
-            error={err("tags")}
-            hint={
-              isEdit
-                ? "Comma-separated. New tags are added to the current ones; existing tags are kept."
-                : "Comma-separated, e.g. spring-promo, referral."
-            }
-          >
-            <Input
-              name="tags"
-              value={tagsText}
-              onChange={(e) => setTagsText(e.target.value)}
-              autoComplete="off"
-            />
-          </Field>
-        </div>
-        <Field label="Notes" error={err("notes")} className="sm:col-span-2">
-          <Textarea name="notes" value={values.notes} onChange={set("notes")} rows={4} maxLength={10000} />
-        </Field>
-      </fieldset>
+        <SuggestField form={binding} name="service_type" label="Service type" suggestions={SERVICE_TYPES} />
+        <SuggestField form={binding} name="source" label="Source" suggestions={LEAD_SOURCES} />
+        <TagsField {...form.tags} current={lead?.tags} example="spring-promo, referral" />
+        <NotesField form={binding} />
+      </FormSection>
 
-      <datalist id={`${formId}-stages`}>
-        {LEAD_STAGES.map((s) => (
-          <option key={s.value} value={s.value}>
-            {s.label}
-          </option>
-        ))}
-      </datalist>
-      <datalist id={`${formId}-services`}>
-        {SERVICE_TYPES.map((s) => (
-          <option key={s} value={s} />
-        ))}
-      </datalist>
-      <datalist id={`${formId}-sources`}>
-        {LEAD_SOURCES.map((s) => (
-          <option key={s} value={s} />
-        ))}
-      </datalist>
-
-      <div className="flex flex-col-reverse gap-2 border-t border-slate-100 pt-4 sm:flex-row sm:justify-end">
-        {onCancel ? (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        ) : null}
-        <Button type="submit" loading={save.isPending} disabled={isEdit && !dirty}>
-          {isEdit ? "Save changes" : "Save lead"}
-        </Button>
-      </div>
+      <FormActions
+        onCancel={onCancel}
+        saving={save.isPending}
+        disabled={isEdit && !dirty}
+        submitLabel={isEdit ? "Save changes" : "Save lead"}
+      />
     </form>
   );
 }

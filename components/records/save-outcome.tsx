@@ -3,10 +3,11 @@
 import Link from "next/link";
 import { TagList } from "@/components/data-table/cells";
 import { Button, Notice } from "@/components/ui";
+import { type RecordKind, RECORD_WORDS, recordHref } from "./record-kind";
 
 export interface SaveOutcomeProps {
   /** "lead" or "customer": the words of the message. */
-  kind: "lead" | "customer";
+  kind: RecordKind;
   result: {
     created: boolean;
     matchedExisting: boolean;
@@ -26,8 +27,8 @@ export interface SaveOutcomeProps {
  * instead of 201). The resulting tags are shown because the API merges them.
  */
 export function SaveOutcome({ kind, result, showLink = true, onDismiss, className }: SaveOutcomeProps) {
-  const noun = kind === "lead" ? "Lead" : "Customer";
-  const href = `/${kind === "lead" ? "leads" : "customers"}/${encodeURIComponent(result.id)}`;
+  const noun = RECORD_WORDS[kind].One;
+  const href = recordHref(kind, result.id);
   const title = result.created
     ? `${noun} created`
     : result.matchedExisting

@@ -1,9 +1,11 @@
 import type { z } from "zod";
+import { parseTagList } from "@/lib/domain/normalize";
 import { ApiClientError } from "@/lib/query/api-client";
 
 /**
- * Small helpers shared by the lead and customer forms: turning zod issues and the API's
- * `details` into one message per form field, and the date conversions of a date input.
+ * Small helpers shared by the lead and customer forms: what a create-or-update sends, turning
+ * zod issues and the API's `details` into one message per form field, and the date conversions
+ * of a date input.
  */
 
 export type FieldErrors = Record<string, string>;
@@ -30,6 +32,39 @@ export function serverFieldErrors(error: unknown): FieldErrors {
   for (const detail of error.details) out[topField(detail.field)] ??= detail.message;
   out[""] = error.message;
   return out;
+}
+
+/**
+ * The fields a create-or-update sends: for a new record the filled ones; for an edit the changed
+ * ones (the API keeps absent fields; an emptied field goes as "" and the API stores null).
+ */
+export function fieldsToSend<F extends string>(
+  fields: readonly F[],
+  values: Record<F, string>,
+  initial: Record<F, string>,
+  isEdit: boolean,
+): F[] {
+  return fields.filter((field) => (isEdit ? values[field] !== initial[field] : values[field].trim() !== ""));
+}
+
+/**
+ * Finishes a create-or-update body: adds the typed tags (only ever added: the API merges them)
+ * and checks the body with the API's own schema. The fields the form found wrong itself come
+ * first (the first error is focused); where the schema objects to the same field, its message
+ * is the one shown. The body is sent as typed: the API applies the schema's transforms.
+ */
+export function checkedBody<Body>(
+  schema: z.ZodType,
+  body: Record<string, unknown>,
+  tagsText: string,
+  errors: FieldErrors,
+): { body: Body } | { errors: FieldErrors } {
+  const tags = parseTagList(tagsText);
+  if (tags.length > 0) body.tags = tags;
+  const parsed = schema.safeParse(body);
+  const all = parsed.success ? errors : { ...errors, ...zodFieldErrors(parsed.error) };
+  if (Object.keys(all).length > 0) return { errors: all };
+  return { body: body as Body };
 }
 
 /** The errors whose field the form does not show, so they are not lost. */

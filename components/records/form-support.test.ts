@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ApiClientError } from "@/lib/query/api-client";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import {
+  checkedBody,
   dateInputToIso,
+  fieldsToSend,
   isoToDateInput,
   serverFieldErrors,
   unplacedErrors,
@@ -42,6 +44,36 @@ describe("form errors", () => {
     expect(unplacedErrors({ "": "x", email: "bad", id: "unknown" }, ["email", "name"])).toEqual([
       "id: unknown",
     ]);
+  });
+});
+
+describe("what a create-or-update sends", () => {
+  const fields = ["name", "email", "phone"] as const;
+  const initial = { name: "Pat", email: "pat@example.test", phone: "" };
+
+  it("sends the filled fields of a new record and the changed fields of an edit", () => {
+    const values = { name: "Pat", email: "  ", phone: "512 555 0100" };
+    expect(fieldsToSend(fields, values, initial, false)).toEqual(["name", "phone"]);
+    // An emptied field is a change (sent as "", stored as null); an untouched one is not sent.
+    expect(fieldsToSend(fields, { ...initial, email: "" }, initial, true)).toEqual(["email"]);
+    expect(fieldsToSend(fields, initial, initial, true)).toEqual([]);
+  });
+
+  it("adds the typed tags and passes a body the API's schema accepts", () => {
+    const built = checkedBody(upsertLeadBodySchema, { name: "Pat" }, " spring,  vip ", {});
+    expect(built).toEqual({ body: { name: "Pat", tags: ["spring", "vip"] } });
+    expect(checkedBody(upsertLeadBodySchema, { name: "Pat" }, " , ", {})).toEqual({ body: { name: "Pat" } });
+  });
+
+  it("stops a body the schema refuses; the form's own errors come first, the schema's message wins", () => {
+    const built = checkedBody(upsertLeadBodySchema, { email: "nope", projected_value: -1 }, "", {
+      name: "Give at least a name",
+      projected_value: "must be a number",
+    });
+    expect("errors" in built && Object.keys(built.errors)).toEqual(["name", "projected_value", "email"]);
+    expect("errors" in built && built.errors.name).toBe("Give at least a name");
+    expect("errors" in built && built.errors.projected_value).not.toBe("must be a number");
+    expect("errors" in built && built.errors.email).toBe("must be a valid email address");
   });
 });
 

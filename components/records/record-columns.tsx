@@ -1,0 +1,74 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
+import Link from "next/link";
+import { EmptyCell, TagList } from "@/components/data-table/cells";
+import { formatDate } from "@/lib/format";
+import { type RecordKind, recordHref } from "./record-kind";
+
+/**
+ * The columns the leads and the customers tables share (email, phone, tags, created), and the
+ * link to a record that their name column holds. Each table keeps its own name cell and the
+ * columns of its own fields.
+ */
+
+interface ContactRow {
+  email?: string | null;
+  phone?: string | null;
+  tags: readonly string[];
+  created_at: string | null;
+}
+
+const dash = <EmptyCell />;
+
+/** A link to the record's page, for the name column (rows open on click; keyboards need a link). */
+export function RecordLink({
+  kind,
+  id,
+  children,
+}: {
+  kind: RecordKind;
+  id: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Link
+      href={recordHref(kind, id)}
+      className="font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
+      {children}
+    </Link>
+  );
+}
+
+/** The shared columns for a table of `T`: `const shared = recordColumns<Lead>()`, then `shared.email` … */
+export function recordColumns<T extends ContactRow>() {
+  const email: ColumnDef<T> = {
+    id: "email",
+    header: "Email",
+    accessorFn: (row) => row.email,
+    cell: ({ row }) => row.original.email ?? dash,
+  };
+  const phone: ColumnDef<T> = {
+    id: "phone",
+    header: "Phone",
+    accessorFn: (row) => row.phone,
+    meta: { cellClassName: "whitespace-nowrap" },
+    cell: ({ row }) => row.original.phone ?? dash,
+  };
+  const tags: ColumnDef<T> = {
+    id: "tags",
+    header: "Tags",
+    accessorFn: (row) => row.tags,
+    meta: { wrap: true, cellClassName: "min-w-32" },
+    cell: ({ row }) => <TagList tags={row.original.tags} />,
+  };
+  const created: ColumnDef<T> = {
+    id: "created_at",
+    header: "Created",
+    accessorFn: (row) => row.created_at,
+    meta: { cellClassName: "whitespace-nowrap" },
+    cell: ({ row }) => formatDate(row.original.created_at),
+  };
+  return { email, phone, tags, created };
+}
