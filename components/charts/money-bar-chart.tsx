@@ -2,19 +2,19 @@
 
 import { useEffect, useRef, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMoney } from "@/lib/format";
+import {
+  ChartEmpty,
+  MONEY_AXIS,
+  type MoneySeries,
+  moneyTooltipProps,
+  seriesLegendProps,
+} from "./chart-parts";
 
 /**
  * Bars of money per category (frequency, service type, sales rep), one bar per series (e.g. sale
  * value and received). `layout="horizontal"` puts the categories down the side, which suits long
  * names and leaderboards. Amounts go through lib/format, like everywhere else.
  */
-
-export interface MoneySeries<K extends string> {
-  key: K;
-  label: string;
-  color: string;
-}
 
 export type MoneyRow<K extends string> = { name: string } & Record<K, number>;
 
@@ -31,8 +31,6 @@ interface Props<K extends string> {
   /** Height in pixels; horizontal charts grow with the number of categories. */
   height?: number;
 }
-
-const COMPACT = { compact: true } as const;
 
 /** Below this width per category, names along the bottom would overlap. */
 const MIN_CATEGORY_WIDTH = 84;
@@ -62,12 +60,7 @@ export function MoneyBarChart<K extends string>({
     // The outer box is always there, so its width is known before the first data arrives.
     <div ref={box} className="w-full min-w-0">
       {data.length === 0 ? (
-        <div
-          className="flex items-center justify-center rounded-md bg-slate-50 text-sm text-slate-500"
-          style={{ height: 160 }}
-        >
-          No data for these filters
-        </div>
+        <ChartEmpty />
       ) : (
         <div role="img" aria-label={label} style={{ height: chartHeight }} className="w-full">
           <ResponsiveContainer width="100%" height="100%">
@@ -85,11 +78,7 @@ export function MoneyBarChart<K extends string>({
               />
               {horizontal ? (
                 <>
-                  <XAxis
-                    type="number"
-                    tickFormatter={(v: number) => formatMoney(v, COMPACT)}
-                    tick={{ fontSize: 12, fill: "#475569" }}
-                  />
+                  <XAxis type="number" {...MONEY_AXIS} />
                   <YAxis
                     type="category"
                     dataKey="name"
@@ -106,24 +95,11 @@ export function MoneyBarChart<K extends string>({
                     interval={0}
                     tickFormatter={(v: string) => (v.length > 12 ? `${v.slice(0, 11)}…` : v)}
                   />
-                  <YAxis
-                    width={64}
-                    tickFormatter={(v: number) => formatMoney(v, COMPACT)}
-                    tick={{ fontSize: 12, fill: "#475569" }}
-                  />
+                  <YAxis width={64} {...MONEY_AXIS} />
                 </>
               )}
-              <Tooltip
-                itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
-                formatter={(value) => formatMoney(typeof value === "number" ? value : Number(value))}
-                cursor={{ fill: "rgb(148 163 184 / 0.15)" }}
-              />
-              <Legend
-                wrapperStyle={{ fontSize: 12 }}
-                // In the order of the series, not alphabetical (recharts' default).
-                itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
-                formatter={(value: string) => <span className="text-slate-700">{value}</span>}
-              />
+              <Tooltip {...moneyTooltipProps(series)} />
+              <Legend {...seriesLegendProps(series)} />
               {series.map((s) => (
                 <Bar
                   key={s.key}

@@ -1,25 +1,26 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMoney, formatPeriod } from "@/lib/format";
+import { formatPeriod } from "@/lib/format";
+import {
+  ChartEmpty,
+  MONEY_AXIS,
+  type MoneySeries,
+  moneyTooltipProps,
+  seriesLegendProps,
+} from "./chart-parts";
 
 /**
  * Money per period (week or month), stacked: e.g. received and outstanding per period of service.
  * Periods are ISO instants (the period's first day, 00:00 UTC); labels are in the user's locale.
  */
 
-export interface TimeSeries<K extends string> {
-  key: K;
-  label: string;
-  color: string;
-}
-
 export type TimeRow<K extends string> = { period: string } & Record<K, number>;
 
 interface Props<K extends string> {
   label: string;
   data: readonly TimeRow<K>[];
-  series: readonly TimeSeries<K>[];
+  series: readonly MoneySeries<K>[];
   granularity: "week" | "month";
   height?: number;
 }
@@ -32,14 +33,7 @@ export function MoneyTimeChart<K extends string>({
   height = 280,
 }: Props<K>) {
   if (data.length === 0) {
-    return (
-      <div
-        className="flex items-center justify-center rounded-md bg-slate-50 text-sm text-slate-500"
-        style={{ height: 160 }}
-      >
-        No data for these filters
-      </div>
-    );
+    return <ChartEmpty />;
   }
   return (
     <div role="img" aria-label={label} style={{ height }} className="w-full min-w-0">
@@ -52,23 +46,12 @@ export function MoneyTimeChart<K extends string>({
             tick={{ fontSize: 12, fill: "#334155" }}
             minTickGap={16}
           />
-          <YAxis
-            width={64}
-            tickFormatter={(v: number) => formatMoney(v, { compact: true })}
-            tick={{ fontSize: 12, fill: "#475569" }}
-          />
+          <YAxis width={64} {...MONEY_AXIS} />
           <Tooltip
-            itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
+            {...moneyTooltipProps(series)}
             labelFormatter={(v) => formatPeriod(String(v), granularity)}
-            formatter={(value) => formatMoney(typeof value === "number" ? value : Number(value))}
-            cursor={{ fill: "rgb(148 163 184 / 0.15)" }}
           />
-          <Legend
-            wrapperStyle={{ fontSize: 12 }}
-            // In the order of the series, not alphabetical (recharts' default).
-            itemSorter={(item) => series.findIndex((x) => x.key === item.dataKey)}
-            formatter={(value: string) => <span className="text-slate-700">{value}</span>}
-          />
+          <Legend {...seriesLegendProps(series)} />
           {series.map((s) => (
             <Bar
               key={s.key}

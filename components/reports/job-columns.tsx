@@ -3,9 +3,10 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
-import { formatDateTime, formatMoney, formatNumber } from "@/lib/format";
+import { formatDateTime, formatMoney } from "@/lib/format";
 import type { ServicedJobReport } from "@/lib/query/reports";
 import { customerName, type ServicedJob } from "@/lib/query/serviced-jobs";
+import { Sum, TotalLabel, summedColumn } from "./report-columns";
 
 /**
  * Columns of the jobs table: a toggle that opens the job's line items and payments, the job's
@@ -29,15 +30,6 @@ export function JobStatusBadge({ status }: { status: string }) {
 /** The job's billed amount: its line items' total. */
 export function jobTotal(job: ServicedJob): number {
   return Math.round(job.line_items.reduce((sum, item) => sum + item.total_price, 0) * 100) / 100;
-}
-
-function Sum({ name, value, money }: { name: string; value: number | undefined; money?: boolean }) {
-  if (value === undefined) return <span className="text-slate-400">…</span>;
-  return (
-    <span data-testid={`sum-${name}`} data-value={value}>
-      {money ? formatMoney(value) : formatNumber(value)}
-    </span>
-  );
 }
 
 export function jobColumns(report: ServicedJobReport | undefined) {
@@ -73,14 +65,7 @@ export function jobColumns(report: ServicedJobReport | undefined) {
       header: "Service date",
       meta: { cellClassName: "whitespace-nowrap" },
       cell: (info) => formatDateTime(info.getValue()),
-      footer: () => (
-        <span className="font-semibold">
-          Total
-          {report ? (
-            <span className="font-normal text-slate-500"> ({formatNumber(report.job_count)} jobs)</span>
-          ) : null}
-        </span>
-      ),
+      footer: () => <TotalLabel count={report?.job_count} noun="jobs" />,
     }),
     col.accessor((j) => customerName(j.customer), {
       id: "customer",
@@ -97,18 +82,13 @@ export function jobColumns(report: ServicedJobReport | undefined) {
       meta: { cellClassName: "min-w-36" },
       cell: (info) => info.getValue() || <span className="text-slate-400">—</span>,
     }),
-    col.accessor(jobTotal, {
-      id: "total",
-      header: "Total",
-      meta: { align: "right" },
-      cell: (info) => formatMoney(info.getValue()),
-      footer: () => <Sum name="total" value={report?.total} money />,
-    }),
-    col.accessor("total_received", {
+    summedColumn({ id: "total", header: "Total", value: jobTotal, sum: report?.total, money: true }),
+    summedColumn<ServicedJob>({
+      id: "total_received",
       header: "Received",
-      meta: { align: "right" },
-      cell: (info) => formatMoney(info.getValue()),
-      footer: () => <Sum name="total_received" value={report?.total_received} money />,
+      value: (j) => j.total_received,
+      sum: report?.total_received,
+      money: true,
     }),
     col.accessor("total_outstanding", {
       header: "Outstanding",

@@ -4,15 +4,15 @@ import { useMemo } from "react";
 import { MoneyBarChart } from "@/components/charts/money-bar-chart";
 import { MoneyTimeChart } from "@/components/charts/money-time-chart";
 import { DataTable } from "@/components/data-table/data-table";
+import { listQueryProps } from "@/components/data-table/query-props";
 import { ChartCard } from "@/components/reports/chart-card";
 import { ExportButton } from "@/components/reports/export-button";
 import { jobColumns } from "@/components/reports/job-columns";
 import { JobDetails } from "@/components/reports/job-details";
-import { ReportFilters, type FilterControl } from "@/components/reports/report-filters";
+import { ReportFilters, dateRangeControls, type FilterControl } from "@/components/reports/report-filters";
+import { ReportPage } from "@/components/reports/report-page";
 import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
-import { PageHeader } from "@/components/shell/page-header";
 import { cn } from "@/components/ui/cn";
-import { ErrorState } from "@/components/ui/error-state";
 import { formatMoney, formatNumber } from "@/lib/format";
 import { useServicedJobReport, type ReportInterval } from "@/lib/query/reports";
 import { useServicedJobs, type ServicedJobFilterValues } from "@/lib/query/serviced-jobs";
@@ -65,20 +65,7 @@ export function JobsReport() {
         { value: "false", label: "All jobs" },
       ],
     },
-    {
-      kind: "date",
-      key: "service_date_range_start",
-      label: "Service from",
-      value: view.service_date_range_start,
-      max: view.service_date_range_end || undefined,
-    },
-    {
-      kind: "date",
-      key: "service_date_range_end",
-      label: "Service to",
-      value: view.service_date_range_end,
-      min: view.service_date_range_start || undefined,
-    },
+    ...dateRangeControls(view, "service_date", "Service"),
   ];
   const anyFilter =
     view.only_completed === "false" || Boolean(view.service_date_range_start || view.service_date_range_end);
@@ -123,13 +110,11 @@ export function JobsReport() {
   const undated = data?.over_time.find((p) => p.period_start === null);
 
   return (
-    <>
-      <PageHeader
-        title="Jobs"
-        description="Serviced jobs: what was billed, received and is still outstanding."
-        actions={<ExportButton kind="serviced-jobs" filters={filters} />}
-      />
-      <div className="flex flex-col gap-6">
+    <ReportPage
+      title="Jobs"
+      description="Serviced jobs: what was billed, received and is still outstanding."
+      actions={<ExportButton kind="serviced-jobs" filters={filters} />}
+      filters={
         <ReportFilters
           controls={controls}
           onChange={(key, value) => setView({ [key]: value || null, page: null })}
@@ -145,52 +130,43 @@ export function JobsReport() {
               : undefined
           }
         />
-
-        {report.error && !data ? (
-          <ErrorState
-            error={report.error}
-            title="Could not load the report"
-            onRetry={() => report.refetch()}
-          />
-        ) : (
-          <>
-            <SummaryCards label="Job totals" cards={cards} loading={report.isFetching} />
-            <ChartCard
-              title="Received and outstanding over time"
-              description={
-                undated
-                  ? `By service date. ${formatNumber(undated.job_count)} jobs without a visit are not in the chart.`
-                  : "By service date."
-              }
-              actions={<IntervalSwitch value={interval} onChange={(next) => setView({ interval: next })} />}
-            >
-              <MoneyTimeChart
-                label={`Received and outstanding per ${interval}`}
-                data={overTime}
-                series={SERIES}
-                granularity={interval}
-              />
-            </ChartCard>
-            <ChartCard title="By technician" description="A job worked by two technicians counts for both.">
-              <MoneyBarChart
-                label="Received and outstanding by technician"
-                data={byTechnician}
-                series={SERIES}
-                layout="horizontal"
-              />
-            </ChartCard>
-          </>
-        )}
-
+      }
+      report={report}
+      summary={
+        <>
+          <SummaryCards label="Job totals" cards={cards} loading={report.isFetching} />
+          <ChartCard
+            title="Received and outstanding over time"
+            description={
+              undated
+                ? `By service date. ${formatNumber(undated.job_count)} jobs without a visit are not in the chart.`
+                : "By service date."
+            }
+            actions={<IntervalSwitch value={interval} onChange={(next) => setView({ interval: next })} />}
+          >
+            <MoneyTimeChart
+              label={`Received and outstanding per ${interval}`}
+              data={overTime}
+              series={SERIES}
+              granularity={interval}
+            />
+          </ChartCard>
+          <ChartCard title="By technician" description="A job worked by two technicians counts for both.">
+            <MoneyBarChart
+              label="Received and outstanding by technician"
+              data={byTechnician}
+              series={SERIES}
+              layout="horizontal"
+            />
+          </ChartCard>
+        </>
+      }
+      table={
         <DataTable
           label="Jobs"
           columns={columns}
-          data={jobs.data?.data}
+          {...listQueryProps(jobs)}
           getRowId={(j) => j.id}
-          isLoading={jobs.isPending}
-          isFetching={jobs.isFetching}
-          error={jobs.error}
-          onRetry={() => jobs.refetch()}
           emptyState="No jobs match these filters."
           storageKey="report-jobs"
           getRowCanExpand={() => true}
@@ -203,8 +179,8 @@ export function JobsReport() {
             onChange: (nextPage, nextLimit) => setView({ page: nextPage, limit: nextLimit }),
           }}
         />
-      </div>
-    </>
+      }
+    />
   );
 }
 

@@ -22,6 +22,23 @@ export type FilterControl =
       placeholder?: string;
     };
 
+/**
+ * A "from" and a "to" date over the API's `<field>_range_start` and `<field>_range_end`
+ * (e.g. "Service from", "Service to"); neither picker lets the range run backwards.
+ */
+export function dateRangeControls<F extends string>(
+  view: NoInfer<Record<`${F}_range_start` | `${F}_range_end`, string>>,
+  field: F,
+  label: string,
+): FilterControl[] {
+  const start = `${field}_range_start` as const;
+  const end = `${field}_range_end` as const;
+  return [
+    { kind: "date", key: start, label: `${label} from`, value: view[start], max: view[end] || undefined },
+    { kind: "date", key: end, label: `${label} to`, value: view[end], min: view[start] || undefined },
+  ];
+}
+
 interface Props {
   controls: readonly FilterControl[];
   onChange: (key: string, value: string) => void;

@@ -1,9 +1,10 @@
 "use client";
 
 import { createColumnHelper } from "@tanstack/react-table";
-import { formatDate, formatMoney, formatNumber } from "@/lib/format";
+import { formatDate } from "@/lib/format";
 import type { ServicePlanReport } from "@/lib/query/reports";
 import type { ServicePlan } from "@/lib/query/service-plans";
+import { TotalLabel, summedColumn } from "./report-columns";
 
 /**
  * Columns of the plans table. The footer row holds the sums over the whole filtered set, from
@@ -15,16 +16,6 @@ const col = createColumnHelper<ServicePlan>();
 export function planCustomerName(customer: ServicePlan["customer"]): string {
   const person = `${customer.first_name} ${customer.last_name}`.trim();
   return customer.company_name || person || customer.id;
-}
-
-/** A footer cell: the report's number, marked for tests, or "…" while it loads. */
-function Sum({ name, value, money }: { name: string; value: number | undefined; money?: boolean }) {
-  if (value === undefined) return <span className="text-slate-400">…</span>;
-  return (
-    <span data-testid={`sum-${name}`} data-value={value}>
-      {money ? formatMoney(value) : formatNumber(value)}
-    </span>
-  );
 }
 
 export function servicePlanColumns(report: ServicePlanReport | undefined) {
@@ -42,14 +33,7 @@ export function servicePlanColumns(report: ServicePlanReport | undefined) {
           )}
         </span>
       ),
-      footer: () => (
-        <span className="font-semibold">
-          Total
-          {report ? (
-            <span className="font-normal text-slate-500"> ({formatNumber(report.plan_count)} plans)</span>
-          ) : null}
-        </span>
-      ),
+      footer: () => <TotalLabel count={report?.plan_count} noun="plans" />,
     }),
     col.accessor("service_frequency", { header: "Frequency", meta: { cellClassName: "whitespace-nowrap" } }),
     col.accessor("service_type", {
@@ -66,35 +50,37 @@ export function servicePlanColumns(report: ServicePlanReport | undefined) {
       meta: { cellClassName: "whitespace-nowrap" },
       cell: (info) => formatDate(info.getValue()),
     }),
-    col.accessor("sale_value", {
+    summedColumn<ServicePlan>({
+      id: "sale_value",
       header: "Sale value",
-      meta: { align: "right" },
-      cell: (info) => formatMoney(info.getValue()),
-      footer: () => <Sum name="sale_value" value={report?.sale_value} money />,
+      value: (p) => p.sale_value,
+      sum: report?.sale_value,
+      money: true,
     }),
-    col.accessor("total_received", {
+    summedColumn<ServicePlan>({
+      id: "total_received",
       header: "Received",
-      meta: { align: "right" },
-      cell: (info) => formatMoney(info.getValue()),
-      footer: () => <Sum name="total_received" value={report?.total_received} money />,
+      value: (p) => p.total_received,
+      sum: report?.total_received,
+      money: true,
     }),
-    col.accessor("num_completed_jobs", {
+    summedColumn<ServicePlan>({
+      id: "num_completed_jobs",
       header: "Completed",
-      meta: { align: "right" },
-      cell: (info) => formatNumber(info.getValue()),
-      footer: () => <Sum name="num_completed_jobs" value={report?.num_completed_jobs} />,
+      value: (p) => p.num_completed_jobs,
+      sum: report?.num_completed_jobs,
     }),
-    col.accessor("num_scheduled_jobs", {
+    summedColumn<ServicePlan>({
+      id: "num_scheduled_jobs",
       header: "Scheduled",
-      meta: { align: "right" },
-      cell: (info) => formatNumber(info.getValue()),
-      footer: () => <Sum name="num_scheduled_jobs" value={report?.num_scheduled_jobs} />,
+      value: (p) => p.num_scheduled_jobs,
+      sum: report?.num_scheduled_jobs,
     }),
-    col.accessor("num_pending_jobs", {
+    summedColumn<ServicePlan>({
+      id: "num_pending_jobs",
       header: "Pending",
-      meta: { align: "right" },
-      cell: (info) => formatNumber(info.getValue()),
-      footer: () => <Sum name="num_pending_jobs" value={report?.num_pending_jobs} />,
+      value: (p) => p.num_pending_jobs,
+      sum: report?.num_pending_jobs,
     }),
   ];
 }

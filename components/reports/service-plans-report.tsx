@@ -3,13 +3,13 @@
 import { useMemo } from "react";
 import { MoneyBarChart } from "@/components/charts/money-bar-chart";
 import { DataTable } from "@/components/data-table/data-table";
+import { listQueryProps } from "@/components/data-table/query-props";
 import { ChartCard } from "@/components/reports/chart-card";
 import { ExportButton } from "@/components/reports/export-button";
-import { ReportFilters, type FilterControl } from "@/components/reports/report-filters";
+import { ReportFilters, dateRangeControls, type FilterControl } from "@/components/reports/report-filters";
+import { ReportPage } from "@/components/reports/report-page";
 import { servicePlanColumns } from "@/components/reports/service-plan-columns";
 import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
-import { PageHeader } from "@/components/shell/page-header";
-import { ErrorState } from "@/components/ui/error-state";
 import { PLAN_FREQUENCIES } from "@/lib/db/schema/service-plans";
 import { formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import { useServicePlanReport } from "@/lib/query/reports";
@@ -63,20 +63,7 @@ export function ServicePlansReport() {
   const columns = useMemo(() => servicePlanColumns(data), [data]);
 
   const controls: FilterControl[] = [
-    {
-      kind: "date",
-      key: "created_at_range_start",
-      label: "Created from",
-      value: view.created_at_range_start,
-      max: view.created_at_range_end || undefined,
-    },
-    {
-      kind: "date",
-      key: "created_at_range_end",
-      label: "Created to",
-      value: view.created_at_range_end,
-      min: view.created_at_range_start || undefined,
-    },
+    ...dateRangeControls(view, "created_at", "Created"),
     {
       kind: "select",
       key: "frequency",
@@ -191,13 +178,11 @@ export function ServicePlansReport() {
   }));
 
   return (
-    <>
-      <PageHeader
-        title="Service plans"
-        description="Plan revenue and jobs for every plan matching the filters."
-        actions={<ExportButton kind="service-plans" filters={filters} />}
-      />
-      <div className="flex flex-col gap-6">
+    <ReportPage
+      title="Service plans"
+      description="Plan revenue and jobs for every plan matching the filters."
+      actions={<ExportButton kind="service-plans" filters={filters} />}
+      filters={
         <ReportFilters
           controls={controls}
           onChange={(key, value) => setView({ [key]: value || null, page: null })}
@@ -207,66 +192,57 @@ export function ServicePlansReport() {
               : undefined
           }
         />
-
-        {report.error && !data ? (
-          <ErrorState
-            error={report.error}
-            title="Could not load the report"
-            onRetry={() => report.refetch()}
-          />
-        ) : (
-          <>
-            <div className="flex flex-col gap-3">
-              <SummaryCards label="Plan totals" cards={moneyCards} loading={report.isFetching} />
-              <SummaryCards
-                label="Job totals"
-                cards={jobCards}
-                loading={report.isFetching}
-                className="sm:grid-cols-3"
+      }
+      report={report}
+      summary={
+        <>
+          <div className="flex flex-col gap-3">
+            <SummaryCards label="Plan totals" cards={moneyCards} loading={report.isFetching} />
+            <SummaryCards
+              label="Job totals"
+              cards={jobCards}
+              loading={report.isFetching}
+              className="sm:grid-cols-3"
+            />
+          </div>
+          <div className="grid gap-4 xl:grid-cols-2">
+            <ChartCard title="Sale value and received by frequency">
+              <MoneyBarChart
+                label="Sale value and received by frequency"
+                data={byFrequency}
+                series={SERIES}
+                layout="auto"
               />
-            </div>
-            <div className="grid gap-4 xl:grid-cols-2">
-              <ChartCard title="Sale value and received by frequency">
-                <MoneyBarChart
-                  label="Sale value and received by frequency"
-                  data={byFrequency}
-                  series={SERIES}
-                  layout="auto"
-                />
-              </ChartCard>
-              <ChartCard title="By service type">
-                <MoneyBarChart
-                  label="Sale value and received by service type"
-                  data={byServiceType}
-                  series={SERIES}
-                  layout="horizontal"
-                />
-              </ChartCard>
-              <ChartCard
-                title="Sales rep leaderboard"
-                description="By money collected"
-                className="xl:col-span-2"
-              >
-                <MoneyBarChart
-                  label="Sales reps by money collected"
-                  data={leaderboard}
-                  series={[SERIES[1], SERIES[0]]}
-                  layout="horizontal"
-                />
-              </ChartCard>
-            </div>
-          </>
-        )}
-
+            </ChartCard>
+            <ChartCard title="By service type">
+              <MoneyBarChart
+                label="Sale value and received by service type"
+                data={byServiceType}
+                series={SERIES}
+                layout="horizontal"
+              />
+            </ChartCard>
+            <ChartCard
+              title="Sales rep leaderboard"
+              description="By money collected"
+              className="xl:col-span-2"
+            >
+              <MoneyBarChart
+                label="Sales reps by money collected"
+                data={leaderboard}
+                series={[SERIES[1], SERIES[0]]}
+                layout="horizontal"
+              />
+            </ChartCard>
+          </div>
+        </>
+      }
+      table={
         <DataTable
           label="Service plans"
           columns={columns}
-          data={plans.data?.data}
+          {...listQueryProps(plans)}
           getRowId={(p) => p.id}
-          isLoading={plans.isPending}
-          isFetching={plans.isFetching}
-          error={plans.error}
-          onRetry={() => plans.refetch()}
           emptyState="No service plans match these filters."
           storageKey="report-service-plans"
           pagination={{
@@ -277,8 +253,8 @@ export function ServicePlansReport() {
             onChange: (nextPage, nextLimit) => setView({ page: nextPage, limit: nextLimit }),
           }}
         />
-      </div>
-    </>
+      }
+    />
   );
 }
 
