@@ -36,7 +36,7 @@ export interface BookRoute {
 /** What the baseline is told before it starts (bench/.cache/book-*.json). */
 export interface Book {
   companyId: string;
-  auth: { text: string; params: unknown[]; keyHash: string };
+  auth: { text: string; params: unknown[]; name?: string; keyHash: string };
   routes: BookRoute[];
 }
 
@@ -53,7 +53,8 @@ export type MapperName =
   | "report-jobs";
 
 type Row = Record<string, unknown>;
-export type QueryFn = (text: string, params?: unknown[]) => Promise<Row[]>;
+/** `name`: run as that prepared statement where the driver has them (as ours did). */
+export type QueryFn = (text: string, params?: unknown[], name?: string) => Promise<Row[]>;
 
 export interface Driver {
   query: QueryFn;
@@ -442,6 +443,7 @@ async function runGroups(
         query(
           s.text,
           s.params.map((p) => (swap.has(p) ? swap.get(p) : p)),
+          s.name,
         ),
       ),
     );
@@ -601,7 +603,7 @@ export function createBaseline(book: Book, driver: Driver) {
       };
     const hash = createHash("sha256").update(key.trim(), "utf8").digest("hex");
     const params = book.auth.params.map((p) => (p === book.auth.keyHash ? hash : p));
-    const [row] = await driver.query(book.auth.text, params);
+    const [row] = await driver.query(book.auth.text, params, book.auth.name);
     if (!row)
       return {
         status: 401,
@@ -670,12 +672,17 @@ export async function openDriver(databaseUrl: string): Promise<Driver> {
     });
     pool.on("error", () => {});
     return {
-      query: async (text, params) => (await pool.query(text, params)).rows as Row[],
+      query: async (text, params, name) =>
+        (await pool.query(name ? { name, text, values: params } : { text, values: params })).rows as Row[],
       async transaction(fn) {
         const client = await pool.connect();
         try {
           await client.query("begin");
-          const result = await fn(async (text, params) => (await client.query(text, params)).rows as Row[]);
+          const result = await fn(
+            async (text, params, name) =>
+              (await client.query(name ? { name, text, values: params } : { text, values: params }))
+                .rows as Row[],
+          );
           await client.query("commit");
           return result;
         } catch (error) {

@@ -122,5 +122,5 @@ export function buildBook(
       statements: statements.map((s) => ({ ...s, group: s.group - first + 1 })),
     });
   }
-  return { companyId, auth: { text: auth.text, params: auth.params, keyHash }, routes };
+  return { companyId, auth: { text: auth.text, params: auth.params, name: auth.name, keyHash }, routes };
 }

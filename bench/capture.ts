@@ -15,6 +15,8 @@ export interface CapturedStatement {
   text: string;
   params: unknown[];
   group: number;
+  /** The name of a prepared statement (node-postgres `{ name, text }`), so a replay prepares it too. */
+  name?: string;
 }
 
 export class StatementRecorder {
@@ -36,11 +38,16 @@ export class StatementRecorder {
   }
 
   /** Called when a statement is sent; the returned function when its answer came back. */
-  begin(text: string, params: unknown[] | undefined): () => void {
+  begin(text: string, params: unknown[] | undefined, name?: string): () => void {
     if (!this.statements) return () => {};
     if (this.inFlight === 0) this.group++;
     this.inFlight++;
-    this.statements.push({ text, params: (params ?? []).map(plainParam), group: this.group });
+    this.statements.push({
+      text,
+      params: (params ?? []).map(plainParam),
+      group: this.group,
+      ...(name ? { name } : {}),
+    });
     let ended = false;
     return () => {
       if (!ended) {
@@ -70,7 +77,8 @@ function wrapPgClient(client: pg.PoolClient, recorder: StatementRecorder): void 
   const wrapped: QueryFn = (...args) => {
     const [first, second] = args;
     const params = Array.isArray(second) ? second : (first as { values?: unknown[] }).values;
-    const end = recorder.begin(textOf(first), params);
+    const name = typeof first === "object" ? (first as { name?: string }).name : undefined;
+    const end = recorder.begin(textOf(first), params, name);
     const last = args[args.length - 1];
     if (typeof last === "function") {
       args[args.length - 1] = (...cbArgs: unknown[]) => {

@@ -126,6 +126,7 @@ describe("cases and the baseline", () => {
   let captures: CaseCapture[];
   let driver: Driver;
   let sent: string[];
+  let sentNames: (string | undefined)[];
 
   beforeAll(async () => {
     const recorder = new StatementRecorder();
@@ -158,11 +159,13 @@ describe("cases and the baseline", () => {
             close: async () => {},
           };
     sent = [];
+    sentNames = [];
     const recordQuery =
       (query: QueryFn): QueryFn =>
-      (text, params) => {
+      (text, params, name) => {
         sent.push(text);
-        return query(text, params);
+        sentNames.push(name);
+        return query(text, params, name);
       };
     driver = {
       query: recordQuery(inner.query),
@@ -189,12 +192,20 @@ describe("cases and the baseline", () => {
     for (const benchCase of cases.filter((c) => c.request.method === "GET")) {
       const ours = captures.find((c) => c.caseId === benchCase.id)!;
       sent.length = 0;
+      sentNames.length = 0;
       const answer = await handle("GET", benchCase.request.path, headersFor(key, benchCase.request), "");
       expect(answer.status, benchCase.id).toBe(ours.status);
       const theirs: unknown = JSON.parse(JSON.stringify(answer.body));
       expect(firstDifference(ours.body, theirs), benchCase.id).toBe("");
       // The same statements, byte for byte, plus the same key check.
       expect(sent.slice(1), benchCase.id).toEqual(dataStatements(ours).map((s) => s.text));
+      // Prepared where ours prepared (the key check, get by id): the same work on the database.
+      expect(sentNames, benchCase.id).toEqual([book.auth.name, ...dataStatements(ours).map((s) => s.name)]);
+    }
+    if (raw.database.engine === "postgres") {
+      expect(book.auth.name).toBe("fcrm_api_key_check_v1");
+      const byId = captures.find((c) => c.caseId === "lead-by-id")!;
+      expect(dataStatements(byId).map((s) => s.name)).toEqual(["fcrm_lead_by_id_v1"]);
     }
     // Another id than the captured one: the id parameter is swapped.
     const other = fixtures.leadIds[5]!;
