@@ -42,13 +42,14 @@ export interface PreparedIds {
  * file, so only records with ids are idempotent.
  */
 export function prepareIds(doc: ParsedDocument): PreparedIds {
-  const generated = new Map<string, string>();
+  // By section, by position in the file: the given id, or the one made for the record.
+  const known = new Map<string, (string | undefined)[]>();
   const hashes = new Map<number, string>();
   const keyIds = new Map<number, string>();
-  const records = new Map<string, { id?: string }>();
   for (const section of Object.keys(PREFIX) as Exclude<SectionName, "api_keys">[]) {
-    for (const { index, record } of doc[section])
-      records.set(`${section}:${index}`, record as { id?: string });
+    const ids: (string | undefined)[] = [];
+    for (const { index, record } of doc[section]) ids[index] = (record as { id?: string }).id || undefined;
+    known.set(section, ids);
   }
   for (const { index, record } of doc.api_keys) {
     const hash = hashApiKey(record.key);
@@ -57,13 +58,11 @@ export function prepareIds(doc: ParsedDocument): PreparedIds {
   }
   return {
     recordId(section, index) {
-      const key = `${section}:${index}`;
-      const given = records.get(key)?.id;
-      if (given) return given;
-      let id = generated.get(key);
+      const ids = known.get(section)!;
+      let id = ids[index];
       if (!id) {
         id = newId(PREFIX[section]);
-        generated.set(key, id);
+        ids[index] = id;
       }
       return id;
     },
