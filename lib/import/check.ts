@@ -13,7 +13,7 @@ import {
 } from "@/lib/db/schema";
 import { normalizeEmail } from "@/lib/domain/normalize";
 import type { ParsedDocument, SectionName } from "./format";
-import type { ParseResult } from "./parse";
+import type { ParsedRecords } from "./parse";
 import type { ImportProblem, ProblemPath } from "./problems";
 import { apiKeyRowId, childId, type PreparedIds } from "./ids";
 
@@ -91,105 +91,124 @@ interface PendingRef {
 /**
  * Checks what the shape alone cannot: duplicate ids, references to records of the file or of the
  * database that must exist in the same company, user emails and API keys that must be unique.
- * Runs inside the import's transaction, so what it sees is what the writes will meet.
+ * Sections come in the file's order, each whole or (a large one) in slices, so that a reference,
+ * which always names a record of an earlier section, meets every record it could name. Runs
+ * inside the import's transaction, so what it sees is what the writes will meet; `beforeQuery`
+ * runs before each look-up (the writer lets its statement in flight finish).
  */
-export async function checkDocument(
-  db: DbOrTx,
-  parsed: ParseResult,
-  ids: PreparedIds,
-): Promise<ImportProblem[]> {
-  const { doc } = parsed;
-  const problems: ImportProblem[] = [];
-  // (company, id) of every record of the file, by kind; invalid records count as present.
-  const inFile = new Map<Target, Map<string, Set<string>>>(
+export class DocumentChecker {
+  // (company, id) of every record of the file so far, by kind; invalid records count as present.
+  private readonly inFile = new Map<Target, Map<string, Set<string>>>(
     (Object.keys(TARGETS) as Target[]).map((t) => [t, new Map()]),
   );
-  const addToFile = (target: Target, companyId: string, id: string) => {
-    const byId = inFile.get(target)!;
+  // Duplicate ids within a section: the first index of each (company, id).
+  private readonly seen = new Map<SectionName, Map<string, number>>();
+
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly ids: PreparedIds,
+    private readonly beforeQuery: () => Promise<void> = async () => {},
+  ) {}
+
+  private addToFile(target: Target, companyId: string, id: string) {
+    const byId = this.inFile.get(target)!;
     if (!byId.has(id)) byId.set(id, new Set());
     byId.get(id)!.add(companyId);
-  };
-  for (const record of parsed.invalidRecords) {
-    if (record.section in TARGETS) addToFile(record.section as Target, record.companyId, record.id);
   }
-  for (const { record } of doc.companies) addToFile("companies", record.id, record.id);
 
-  // Duplicate ids within a section.
-  for (const section of [
-    "companies",
-    "users",
-    "pin_types",
-    "pins",
-    "customers",
-    "leads",
-    "service_plans",
-    "jobs",
-  ] as const) {
-    const seen = new Map<string, number>();
-    for (const { index, record } of doc[section] as ParsedDocument[typeof section]) {
-      const companyId = "company_id" in record ? record.company_id : record.id;
-      const id = ids.recordId(section, index);
-      const key = `${companyId}\u0000${id}`;
-      const first = seen.get(key);
-      if (first !== undefined)
-        problems.push({ path: [section, index, "id"], message: `duplicate of ${section}[${first}]` });
-      else seen.set(key, index);
-      if (section !== "companies" && section in TARGETS) addToFile(section as Target, companyId, id);
+  async check(parsed: ParsedRecords): Promise<ImportProblem[]> {
+    const { section } = parsed;
+    const problems: ImportProblem[] = [];
+    for (const record of parsed.invalidRecords) {
+      if (record.section in TARGETS) this.addToFile(record.section as Target, record.companyId, record.id);
     }
-  }
+    if (section === "companies")
+      for (const { record } of parsed.entries as ParsedDocument["companies"])
+        this.addToFile("companies", record.id, record.id);
 
-  const pending: PendingRef[] = [];
-  const ref = (target: Target, companyId: string, id: string | null | undefined, path: ProblemPath) => {
-    if (id == null) return;
-    if (inFile.get(target)!.get(id)?.has(companyId)) return;
-    pending.push({ target, companyId, id, path });
-  };
-  for (const r of parsed.references) {
-    ref("companies", r.companyId, r.companyId, [r.section, r.index, "company_id"]);
-    for (const { field, target } of REFERENCES[r.section] ?? []) {
-      if (r.failed.has(field)) continue;
-      const value = r.fields[field];
-      if (typeof value === "string") ref(target, r.companyId, value.trim(), [r.section, r.index, field]);
-      else if (Array.isArray(value))
-        value.forEach((v: unknown, i) => {
-          if (typeof v === "string") ref(target, r.companyId, v.trim(), [r.section, r.index, field, i]);
+    if (section !== "api_keys") {
+      let seen = this.seen.get(section);
+      if (!seen) this.seen.set(section, (seen = new Map()));
+      for (const { index, record } of parsed.entries as ParsedDocument[IdSection]) {
+        const companyId = "company_id" in record ? record.company_id : record.id;
+        const id = this.ids.recordId(section, index);
+        const key = `${companyId}\u0000${id}`;
+        const first = seen.get(key);
+        if (first !== undefined)
+          problems.push({ path: [section, index, "id"], message: `duplicate of ${section}[${first}]` });
+        else seen.set(key, index);
+        if (section !== "companies" && section in TARGETS) this.addToFile(section as Target, companyId, id);
+      }
+    }
+
+    const pending: PendingRef[] = [];
+    const ref = (target: Target, companyId: string, id: string | null | undefined, path: ProblemPath) => {
+      if (id == null) return;
+      if (this.inFile.get(target)!.get(id)?.has(companyId)) return;
+      pending.push({ target, companyId, id, path });
+    };
+    for (const r of parsed.references) {
+      ref("companies", r.companyId, r.companyId, [r.section, r.index, "company_id"]);
+      for (const { field, target } of REFERENCES[r.section] ?? []) {
+        if (r.failed.has(field)) continue;
+        const value = r.fields[field];
+        if (typeof value === "string") ref(target, r.companyId, value.trim(), [r.section, r.index, field]);
+        else if (Array.isArray(value))
+          value.forEach((v: unknown, i) => {
+            if (typeof v === "string") ref(target, r.companyId, v.trim(), [r.section, r.index, field, i]);
+          });
+      }
+    }
+    const special = section === "users" || section === "api_keys" || section === "jobs";
+    if (pending.length === 0 && !(special && parsed.entries.length > 0)) return problems;
+    await this.beforeQuery();
+
+    // What the file does not hold is looked up in the database, one query per kind and chunk.
+    for (const target of Object.keys(TARGETS) as Target[]) {
+      const refs = pending.filter((p) => p.target === target);
+      if (refs.length === 0) continue;
+      const { table, idColumn, companyColumn, noun } = TARGETS[target];
+      const inDb = await lookup(
+        this.db,
+        table,
+        idColumn,
+        companyColumn,
+        refs.map((r) => r.id),
+      );
+      for (const r of refs) {
+        if (inDb.get(r.id)?.has(r.companyId)) continue;
+        const elsewhere = inDb.has(r.id) || this.inFile.get(target)!.has(r.id);
+        problems.push({
+          path: r.path,
+          message: elsewhere ? `${noun} "${r.id}" belongs to another company` : `${noun} "${r.id}" not found`,
         });
+      }
     }
-  }
 
-  // What the file does not hold is looked up in the database, one query per kind and chunk.
-  for (const target of Object.keys(TARGETS) as Target[]) {
-    const refs = pending.filter((p) => p.target === target);
-    if (refs.length === 0) continue;
-    const { table, idColumn, companyColumn, noun } = TARGETS[target];
-    const inDb = await lookup(
-      db,
-      table,
-      idColumn,
-      companyColumn,
-      refs.map((r) => r.id),
-    );
-    for (const r of refs) {
-      if (inDb.get(r.id)?.has(r.companyId)) continue;
-      const elsewhere = inDb.has(r.id) || inFile.get(target)!.has(r.id);
-      problems.push({
-        path: r.path,
-        message: elsewhere ? `${noun} "${r.id}" belongs to another company` : `${noun} "${r.id}" not found`,
-      });
-    }
+    // These look at a whole section: importDocument never slices users, api_keys or jobs.
+    let found: ImportProblem[] = [];
+    if (section === "users")
+      found = await checkUserEmails(this.db, parsed.entries as ParsedDocument["users"], this.ids);
+    else if (section === "api_keys")
+      found = await checkApiKeys(this.db, parsed.entries as ParsedDocument["api_keys"], this.ids);
+    else if (section === "jobs")
+      found = await checkJobChildren(this.db, parsed.entries as ParsedDocument["jobs"], this.ids);
+    for (const problem of found) problems.push(problem);
+    return problems;
   }
-
-  problems.push(...(await checkUserEmails(db, doc, ids)));
-  problems.push(...(await checkApiKeys(db, doc, ids)));
-  problems.push(...(await checkJobChildren(db, doc, ids)));
-  return problems;
 }
 
+type IdSection = Exclude<SectionName, "api_keys">;
+
 /** A user's email signs them in: one user per email, across companies. */
-async function checkUserEmails(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds): Promise<ImportProblem[]> {
+async function checkUserEmails(
+  db: DbOrTx,
+  entries: ParsedDocument["users"],
+  ids: PreparedIds,
+): Promise<ImportProblem[]> {
   const problems: ImportProblem[] = [];
   const owners = new Map<string, { index: number; companyId: string; id: string }>();
-  for (const { index, record } of doc.users) {
+  for (const { index, record } of entries) {
     const email = normalizeEmail(record.email)!;
     const id = ids.recordId("users", index);
     const first = owners.get(email);
@@ -219,10 +238,14 @@ async function checkUserEmails(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds
  * Keys are found by their hash alone, so a key may exist once. A key already stored for the same
  * company (for instance made by apikey:create) is updated in place.
  */
-async function checkApiKeys(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds): Promise<ImportProblem[]> {
+async function checkApiKeys(
+  db: DbOrTx,
+  entries: ParsedDocument["api_keys"],
+  ids: PreparedIds,
+): Promise<ImportProblem[]> {
   const problems: ImportProblem[] = [];
   const seen = new Map<string, number>();
-  for (const { index } of doc.api_keys) {
+  for (const { index } of entries) {
     const hash = ids.apiKeyHash(index);
     const first = seen.get(hash);
     if (first !== undefined)
@@ -237,7 +260,7 @@ async function checkApiKeys(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds): 
       .where(inArray(apiKeys.keyHash, hashes.slice(i, i + LOOKUP_CHUNK)));
     for (const row of rows) {
       const index = seen.get(row.keyHash)!;
-      const record = doc.api_keys.find((k) => k.index === index)!.record;
+      const record = entries.find((k) => k.index === index)!.record;
       if (row.companyId !== record.company_id)
         problems.push({ path: ["api_keys", index, "key"], message: "already in use by another company" });
       else if (row.id !== apiKeyRowId(row.keyHash)) ids.useExistingApiKeyId(index, row.id);
@@ -250,7 +273,11 @@ async function checkApiKeys(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds): 
  * Line items and payments may carry their own ids. A job's children are replaced on import, so an
  * id may move within the file's jobs, but not take over a row of a job the file does not replace.
  */
-async function checkJobChildren(db: DbOrTx, doc: ParsedDocument, ids: PreparedIds): Promise<ImportProblem[]> {
+async function checkJobChildren(
+  db: DbOrTx,
+  entries: ParsedDocument["jobs"],
+  ids: PreparedIds,
+): Promise<ImportProblem[]> {
   const problems: ImportProblem[] = [];
   for (const [kind, table] of [
     ["line_items", jobLineItems],
@@ -259,7 +286,7 @@ async function checkJobChildren(db: DbOrTx, doc: ParsedDocument, ids: PreparedId
     const seen = new Map<string, string>();
     const byCompany = new Map<string, { id: string; path: ProblemPath }[]>();
     const replaced = new Set<string>();
-    for (const { index, record: job } of doc.jobs) {
+    for (const { index, record: job } of entries) {
       const jobId = ids.recordId("jobs", index);
       const children = job[kind];
       if (!children) continue;

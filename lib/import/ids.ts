@@ -30,6 +30,8 @@ export function apiKeyRowId(keyHash: string): string {
 
 /** The ids the import writes, fixed once per import: given ids, or new ones for records without. */
 export interface PreparedIds {
+  /** Records of a section as they are parsed (before any of their ids is asked for). */
+  register<S extends SectionName>(section: S, entries: ParsedDocument[S]): void;
   recordId(section: Exclude<SectionName, "api_keys">, index: number): string;
   apiKeyHash(index: number): string;
   apiKeyId(index: number): string;
@@ -41,24 +43,28 @@ export interface PreparedIds {
  * Records without an id get a new one (lib/ids): they are created again by every import of the
  * file, so only records with ids are idempotent.
  */
-export function prepareIds(doc: ParsedDocument): PreparedIds {
+export function prepareIds(): PreparedIds {
   // By section, by position in the file: the given id, or the one made for the record.
   const known = new Map<string, (string | undefined)[]>();
   const hashes = new Map<number, string>();
   const keyIds = new Map<number, string>();
-  for (const section of Object.keys(PREFIX) as Exclude<SectionName, "api_keys">[]) {
-    const ids: (string | undefined)[] = [];
-    for (const { index, record } of doc[section]) ids[index] = (record as { id?: string }).id || undefined;
-    known.set(section, ids);
-  }
-  for (const { index, record } of doc.api_keys) {
-    const hash = hashApiKey(record.key);
-    hashes.set(index, hash);
-    keyIds.set(index, apiKeyRowId(hash));
-  }
   return {
+    register(section, entries) {
+      if (section === "api_keys") {
+        for (const { index, record } of entries as ParsedDocument["api_keys"]) {
+          const hash = hashApiKey(record.key);
+          hashes.set(index, hash);
+          keyIds.set(index, apiKeyRowId(hash));
+        }
+        return;
+      }
+      let ids = known.get(section);
+      if (!ids) known.set(section, (ids = []));
+      for (const { index, record } of entries) ids[index] = (record as { id?: string }).id || undefined;
+    },
     recordId(section, index) {
-      const ids = known.get(section)!;
+      let ids = known.get(section);
+      if (!ids) known.set(section, (ids = []));
       let id = ids[index];
       if (!id) {
         id = newId(PREFIX[section]);

@@ -287,6 +287,71 @@ describe(`importDocument on ${testEngine()}`, () => {
     expect(await rowCounts()).toEqual(before);
   });
 
+  it("writes a large section slice by slice; a problem in a later slice still refuses the file", async () => {
+    const { doc, co, admin } = sampleDocument();
+    const many = Array.from({ length: 11_000 }, (_, i) => ({
+      id: `slice_${i}`,
+      company_id: co,
+      name: `Lead ${i}`,
+      ...(i % 2 ? { assigned_to: admin } : {}),
+    }));
+    const before = await rowCounts();
+    // Both come after the first slices were written; the second is looked up in the database.
+    const problems = await refused({
+      ...doc,
+      leads: [
+        ...many,
+        { ...many[3]!, name: "Again" },
+        { company_id: co, name: "Late", assigned_to: "usr_nobody" },
+      ],
+    });
+    expect(problems).toEqual([
+      "leads[11000].id: duplicate of leads[3]",
+      'leads[11001].assigned_to: user "usr_nobody" not found',
+    ]);
+    expect(await rowCounts()).toEqual(before);
+
+    const result = await importDocument(database.db, { ...doc, leads: many });
+    expect(result.counts.leads).toEqual({ total: 11_000, inserted: 11_000, updated: 0, unchanged: 0 });
+    expect(result.records).toBe(9 + 11_000 + 8); // one of each other kind, two users; the job's children
+    const again = await importDocument(database.db, { ...doc, leads: many });
+    expect(again.counts.leads).toEqual({ total: 11_000, inserted: 0, updated: 0, unchanged: 11_000 });
+  });
+
+  it("lists the file's problems even when the database refused a write before they were found", async () => {
+    const { doc, s } = sampleDocument();
+    await database.db.execute(
+      sql.raw(`create or replace function import_refuse_lead() returns trigger language plpgsql as $$
+        begin
+          if new.id = 'lead_explode_${s}' then raise exception 'lead refused by test trigger'; end if;
+          return new;
+        end $$`),
+    );
+    await database.db.execute(
+      sql.raw(`create trigger import_refuse_lead_${s} before insert on leads
+        for each row execute function import_refuse_lead()`),
+    );
+    try {
+      const before = await rowCounts();
+      const file = structuredClone(doc);
+      file.leads[0]!.id = `lead_explode_${s}`;
+      // Checked after the leads were written (and refused): a look-up in the database.
+      const bad = structuredClone(file);
+      bad.jobs[0]!.customer_id = "cus_nobody";
+      expect(await refused(bad)).toEqual(['jobs[0].customer_id: customer "cus_nobody" not found']);
+      expect(await rowCounts()).toEqual(before);
+
+      const error = await importDocument(database.db, file).then(
+        () => null,
+        (e: unknown) => e as Error & { cause?: Error },
+      );
+      expect(error?.cause?.message ?? error?.message).toMatch(/lead refused by test trigger/);
+      expect(await rowCounts()).toEqual(before);
+    } finally {
+      await database.db.execute(sql.raw(`drop trigger import_refuse_lead_${s} on leads`));
+    }
+  });
+
   it("is idempotent: importing the same file twice leaves identical data", async () => {
     const { doc, co } = sampleDocument();
     await importDocument(database.db, doc);

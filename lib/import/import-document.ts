@@ -1,9 +1,19 @@
 import type { Db } from "@/lib/db/client";
-import { checkDocument } from "./check";
+import { DocumentChecker } from "./check";
+import { SECTION_NAMES, type SectionName } from "./format";
 import { prepareIds } from "./ids";
-import { parseDocument } from "./parse";
+import { parseRecords, readSections } from "./parse";
 import { ImportRefusedError, type ImportProblem } from "./problems";
-import { writeDocument, type ImportCounts } from "./write";
+import { DocumentWriter, type ImportCounts } from "./write";
+
+/**
+ * Sections validated, checked and written a slice at a time, so that the database writes one
+ * slice while the next is validated. Their records are independent of one another (a reference
+ * names a record of an earlier section). Users, API keys and jobs are checked as a whole (unique
+ * emails and keys, job children that may move between jobs); companies and pin types are small.
+ */
+const SLICED: ReadonlySet<SectionName> = new Set(["pins", "customers", "leads", "service_plans"]);
+const RECORDS_PER_SLICE = 5_000;
 
 export interface ImportProgress {
   phase: "checking" | "writing";
@@ -35,23 +45,46 @@ function sortProblems(problems: ImportProblem[], sections: string[]): ImportProb
 
 /**
  * Imports one document (contract section 10): validated, checked against the file and the
- * database, then written all-or-nothing in one transaction. Records are upserted by
+ * database, and written all-or-nothing in one transaction. Records are upserted by
  * (company_id, id), so importing the same document twice leaves the same data. Throws
  * ImportRefusedError listing every problem, having written nothing.
+ *
+ * Sections go in the file's order; each is written once it is checked and as long as the file
+ * has shown no problem, so that on PostgreSQL writing (the database's work) overlaps validating
+ * (this process's). A problem found later still refuses the whole file: the transaction rolls
+ * back what was written.
  */
 export async function importDocument(
   db: Db,
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const parsed = parseDocument(input);
-  const ids = prepareIds(parsed.doc);
-  const total = parsed.recordCount;
+  const { records, problems: shapeProblems, recordCount: total } = readSections(input);
   options.onProgress?.({ phase: "checking", done: 0, total });
-  let counts: ImportCounts | undefined;
+  let result: ImportResult | undefined;
   await db.transaction(async (tx) => {
-    const problems = [...parsed.problems, ...(await checkDocument(tx, parsed, ids))];
-    if (problems.length > 0)
+    const ids = prepareIds();
+    const writer = new DocumentWriter(tx, ids, (done) =>
+      options.onProgress?.({ phase: "writing", done, total }),
+    );
+    const checker = new DocumentChecker(tx, ids, () => writer.settle());
+    const problems = [...shapeProblems];
+    let recordCount = 0;
+    for (const section of SECTION_NAMES) {
+      const given = records[section] ?? [];
+      const step = SLICED.has(section) ? RECORDS_PER_SLICE : given.length;
+      for (let start = 0; start < given.length; start += step) {
+        const parsed = parseRecords(section, given, start, Math.min(start + step, given.length));
+        ids.register(section, parsed.entries);
+        recordCount += parsed.recordCount;
+        // One by one: a refused file may list more problems than a call takes arguments.
+        for (const problem of parsed.problems) problems.push(problem);
+        for (const problem of await checker.check(parsed)) problems.push(problem);
+        if (problems.length === 0) await writer.write(section, parsed.entries);
+      }
+    }
+    if (problems.length > 0) {
+      await writer.settle();
       throw new ImportRefusedError(
         sortProblems(problems, [
           "companies",
@@ -65,9 +98,8 @@ export async function importDocument(
           "jobs",
         ]),
       );
-    counts = await writeDocument(tx, parsed.doc, ids, (done) =>
-      options.onProgress?.({ phase: "writing", done, total }),
-    );
+    }
+    result = { counts: await writer.finish(), records: recordCount };
   });
-  return { counts: counts!, records: total };
+  return result!;
 }

@@ -9,8 +9,10 @@ export interface RecordReferences {
   failed: ReadonlySet<string>;
 }
 
-export interface ParseResult {
-  doc: ParsedDocument;
+/** Records of one section (all of it, or a slice of a large one) after validation. */
+export interface ParsedRecords<S extends SectionName = SectionName> {
+  section: S;
+  entries: ParsedDocument[S];
   problems: ImportProblem[];
   /**
    * Records that failed validation but name their id and company: references to them are not
@@ -23,91 +25,113 @@ export interface ParseResult {
    * that the file's every problem is listed at once.
    */
   references: RecordReferences[];
-  /** Top-level records and job children: the size of the work, for progress reports. */
+  /** Records and job children: the size of the work, for progress reports. */
+  recordCount: number;
+}
+
+/** A file's sections, not yet validated. */
+export interface DocumentSections {
+  records: Partial<Record<SectionName, readonly unknown[]>>;
+  /** Problems of the file's shape: not an object, unknown sections, sections that are not arrays. */
+  problems: ImportProblem[];
+  /** Records and job children given: the size of the work, for progress reports. */
   recordCount: number;
 }
 
 const NO_FAILURES: ReadonlySet<string> = new Set();
 
-function emptyDocument(): ParsedDocument {
-  return Object.fromEntries(SECTION_NAMES.map((name) => [name, []])) as unknown as ParsedDocument;
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * Validates the shape of every record, one record at a time so that every problem of the file is
- * listed (not only the first) and the valid records can still have their references checked.
- */
-export function parseDocument(input: unknown): ParseResult {
-  const doc = emptyDocument();
+/** Finds the file's sections; the records themselves are validated by parseRecords. */
+export function readSections(input: unknown): DocumentSections {
+  const records: DocumentSections["records"] = {};
   const problems: ImportProblem[] = [];
-  const invalidRecords: ParseResult["invalidRecords"] = [];
-  const references: RecordReferences[] = [];
   let recordCount = 0;
-
   if (!isPlainObject(input)) {
     problems.push({ path: [], message: "the file must be one JSON object with arrays of records" });
-    return { doc, problems, invalidRecords, references, recordCount };
+    return { records, problems, recordCount };
   }
   for (const key of Object.keys(input)) {
     if (!(SECTION_NAMES as string[]).includes(key))
       problems.push({ path: [key], message: `unknown section (expected ${SECTION_NAMES.join(", ")})` });
   }
-
   for (const section of SECTION_NAMES) {
-    const records = input[section];
-    if (records === undefined || records === null) continue;
-    if (!Array.isArray(records)) {
+    const given = input[section];
+    if (given === undefined || given === null) continue;
+    if (!Array.isArray(given)) {
       problems.push({ path: [section], message: "expected an array of records" });
       continue;
     }
-    const schema = SECTION_SCHEMAS[section];
-    records.forEach((record: unknown, index) => {
-      // PostgreSQL text cannot hold the NUL character; say where it is rather than fail mid-write.
-      const nul = containsNul(record) ? findNul(record, []) : null;
-      if (nul)
-        problems.push({
-          path: [section, index, ...nul],
-          message: "must not contain the NUL character (\\u0000)",
-        });
-      // Messages are only needed for a record that fails: the error map slows every parse down.
-      let result = schema.safeParse(record);
-      if (!result.success) result = schema.safeParse(record, { error: describeIssue });
-      if (result.success && !nul) {
-        (doc[section] as { index: number; record: unknown }[]).push({ index, record: result.data });
-        recordCount += 1 + childCount(result.data);
-        const fields = result.data as Record<string, unknown>;
-        if (section !== "companies")
-          references.push({
-            section,
-            index,
-            companyId: String(fields.company_id),
-            fields,
-            failed: NO_FAILURES,
-          });
-        return;
-      }
-      const issues = result.success ? [] : result.error.issues;
-      for (const issue of issues)
-        problems.push({ path: [section, index, ...issue.path.map(pathPart)], message: issue.message });
-      if (!isPlainObject(record)) return;
-      if (section === "companies") {
-        if (typeof record.id === "string")
-          invalidRecords.push({ section, companyId: record.id.trim(), id: record.id.trim() });
-        return;
-      }
-      if (typeof record.company_id !== "string" || !record.company_id.trim()) return;
-      const companyId = record.company_id.trim();
-      if (typeof record.id === "string") invalidRecords.push({ section, companyId, id: record.id.trim() });
-      const failed = new Set(issues.map((issue) => String(issue.path[0])));
-      if (nul?.[0] !== undefined) failed.add(String(nul[0]));
-      if (!failed.has("company_id")) references.push({ section, index, companyId, fields: record, failed });
-    });
+    records[section] = given;
+    recordCount += given.length;
+    if (section === "jobs") for (const job of given) recordCount += childCount(job);
   }
-  return { doc, problems, invalidRecords, references, recordCount };
+  return { records, problems, recordCount };
+}
+
+/**
+ * Validates the shape of records `start` to `end` of a section, one record at a time so that
+ * every problem of the file is listed (not only the first) and the valid records can still have
+ * their references checked.
+ */
+export function parseRecords<S extends SectionName>(
+  section: S,
+  records: readonly unknown[],
+  start = 0,
+  end = records.length,
+): ParsedRecords<S> {
+  const entries = [] as unknown as ParsedDocument[S];
+  const problems: ImportProblem[] = [];
+  const invalidRecords: ParsedRecords["invalidRecords"] = [];
+  const references: RecordReferences[] = [];
+  let recordCount = 0;
+  const schema = SECTION_SCHEMAS[section];
+  for (let index = start; index < end; index++) {
+    if (!(index in records)) continue; // a hole of a sparse array, as forEach would skip it
+    const record: unknown = records[index];
+    // PostgreSQL text cannot hold the NUL character; say where it is rather than fail mid-write.
+    const nul = containsNul(record) ? findNul(record, []) : null;
+    if (nul)
+      problems.push({
+        path: [section, index, ...nul],
+        message: "must not contain the NUL character (\\u0000)",
+      });
+    // Messages are only needed for a record that fails: the error map slows every parse down.
+    let result = schema.safeParse(record);
+    if (!result.success) result = schema.safeParse(record, { error: describeIssue });
+    if (result.success && !nul) {
+      (entries as { index: number; record: unknown }[]).push({ index, record: result.data });
+      recordCount += 1 + childCount(result.data);
+      const fields = result.data as Record<string, unknown>;
+      if (section !== "companies")
+        references.push({
+          section,
+          index,
+          companyId: String(fields.company_id),
+          fields,
+          failed: NO_FAILURES,
+        });
+      continue;
+    }
+    const issues = result.success ? [] : result.error.issues;
+    for (const issue of issues)
+      problems.push({ path: [section, index, ...issue.path.map(pathPart)], message: issue.message });
+    if (!isPlainObject(record)) continue;
+    if (section === "companies") {
+      if (typeof record.id === "string")
+        invalidRecords.push({ section, companyId: record.id.trim(), id: record.id.trim() });
+      continue;
+    }
+    if (typeof record.company_id !== "string" || !record.company_id.trim()) continue;
+    const companyId = record.company_id.trim();
+    if (typeof record.id === "string") invalidRecords.push({ section, companyId, id: record.id.trim() });
+    const failed = new Set(issues.map((issue) => String(issue.path[0])));
+    if (nul?.[0] !== undefined) failed.add(String(nul[0]));
+    if (!failed.has("company_id")) references.push({ section, index, companyId, fields: record, failed });
+  }
+  return { section, entries, problems, invalidRecords, references, recordCount };
 }
 
 function pathPart(part: PropertyKey): string | number {

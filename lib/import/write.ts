@@ -18,7 +18,7 @@ import {
   users,
 } from "@/lib/db/schema";
 import { normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
-import type { ParsedDocument, SectionName } from "./format";
+import { SECTION_NAMES, type ParsedDocument, type SectionName } from "./format";
 import { childId, type PreparedIds } from "./ids";
 
 /**
@@ -115,62 +115,92 @@ async function columnArrays(
 
 /**
  * At most one statement in flight, and the next one built meanwhile: on PostgreSQL the database
- * maintains the leads' indexes (most of an import's time) while this process prepares the next
- * batch, so the two cores work at once. A failed statement fails the import at the next push or
- * at finish, before anything else is sent; the transaction then rolls back.
+ * maintains the leads' indexes (most of an import's time) while this process validates and
+ * prepares the next batch, so the two cores work at once. A statement's failure surfaces at the
+ * next push or settle, before anything else is sent.
  */
-class StatementPipeline<T> {
-  private inflight: Promise<T> | undefined;
+class StatementPipeline {
+  private inflight: Promise<void> | undefined;
 
-  constructor(private readonly settle: (result: T) => void) {}
-
-  async push(run: () => Promise<T>): Promise<void> {
-    await this.finish();
+  async push(run: () => Promise<void>): Promise<void> {
+    await this.settle();
     const started = run();
-    // Observed at the next push or finish; this keeps a failure from counting as unhandled meanwhile.
+    // Observed at the next push or settle; this keeps a failure from counting as unhandled meanwhile.
     started.catch(() => {});
     this.inflight = started;
     await yieldToEventLoop();
   }
 
-  async finish(): Promise<void> {
+  async settle(): Promise<void> {
     const inflight = this.inflight;
     this.inflight = undefined;
-    if (inflight) this.settle(await inflight);
+    await inflight;
   }
 }
 
-/**
- * INSERT ... ON CONFLICT (company_id, id) DO UPDATE, in batches. A row that is already stored with
- * the same values is left alone (the WHERE of the update), so importing a file twice writes
- * nothing the second time and `updated_at` moves only when something changed. Rows are made from
- * the records one batch at a time (a million leads never exist as rows all at once), and rows
- * with the same soft columns share a statement.
- */
-async function upsertRows<R>(
-  tx: Tx,
-  table: PgTable,
-  conflictKeys: readonly string[],
-  records: readonly R[],
-  toRow: (record: R) => UpsertRow,
-  advance: (n: number) => void,
-): Promise<Omit<SectionCount, "total">> {
-  const counts = { inserted: 0, updated: 0, unchanged: 0 };
-  if (records.length === 0) return counts;
-  const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const tableName = sql.identifier(getTableName(table));
-  const name = (key: string) => sql.identifier(columns[key]!.name);
-  const stored = (key: string) => sql`${tableName}.${name(key)}`;
-  const proposed = (key: string) => sql`excluded.${name(key)}`;
+/** How the records of one section become rows of its table. */
+interface SectionTable<S extends SectionName> {
+  table: PgTable;
+  /** The columns of ON CONFLICT; (company_id, id) unless given. */
+  conflict?: readonly string[];
+  toRow: (entry: ParsedDocument[S][number]) => UpsertRow;
+}
 
-  interface Group {
-    keys: string[];
-    rows: Record<string, unknown>[];
-    /** The statement around the rows: `insert ... (columns)` and `on conflict ...`. */
-    head: SQL;
-    tail: SQL;
+interface StatementGroup {
+  keys: string[];
+  rows: Record<string, unknown>[];
+  /** The statement around the rows: `insert ... (columns)` and `on conflict ...`. */
+  head: SQL;
+  tail: SQL;
+}
+
+/**
+ * INSERT ... ON CONFLICT (company_id, id) DO UPDATE of one section, in batches. A row that is
+ * already stored with the same values is left alone (the WHERE of the update), so importing a file
+ * twice writes nothing the second time and `updated_at` moves only when something changed. Rows
+ * are made as records arrive (a million leads never exist as rows all at once); rows with the same
+ * soft columns share a statement.
+ */
+class SectionUpsert<S extends SectionName> {
+  private readonly columns: Record<string, PgColumn>;
+  private readonly groups = new Map<string, StatementGroup>();
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly pipeline: StatementPipeline,
+    private readonly spec: SectionTable<S>,
+    private readonly count: SectionCount,
+    private readonly advance: (n: number) => void,
+  ) {
+    this.columns = getTableColumns(spec.table) as Record<string, PgColumn>;
   }
-  const groupOf = (soft: readonly string[], keys: string[]): Group => {
+
+  async add(entries: ParsedDocument[S]): Promise<void> {
+    for (const entry of entries) {
+      const row = this.spec.toRow(entry);
+      const soft = row.soft ?? [];
+      const key = soft.join(",");
+      let group = this.groups.get(key);
+      if (!group) {
+        group = this.group(soft, Object.keys(row.values));
+        this.groups.set(key, group);
+      }
+      group.rows.push(row.values);
+      if (group.rows.length >= ROWS_PER_STATEMENT) await this.flush(group);
+    }
+  }
+
+  async end(): Promise<void> {
+    for (const group of this.groups.values()) if (group.rows.length > 0) await this.flush(group);
+  }
+
+  private group(soft: readonly string[], keys: string[]): StatementGroup {
+    const { columns } = this;
+    const conflictKeys = this.spec.conflict ?? ["companyId", "id"];
+    const tableName = sql.identifier(getTableName(this.spec.table));
+    const name = (key: string) => sql.identifier(columns[key]!.name);
+    const stored = (key: string) => sql`${tableName}.${name(key)}`;
+    const proposed = (key: string) => sql`excluded.${name(key)}`;
     const softSet = new Set(soft);
     const updated = keys.filter((k) => !conflictKeys.includes(k) && k !== "updatedAt");
     const value = (key: string) =>
@@ -190,49 +220,32 @@ async function upsertRows<R>(
           where ${changed}
           returning (xmax = 0) as inserted`,
     };
-  };
+  }
 
-  const pipeline = new StatementPipeline<{ rows: number; written: number; inserted: number }>((r) => {
-    counts.inserted += r.inserted;
-    counts.updated += r.written - r.inserted;
-    counts.unchanged += r.rows - r.written;
-    advance(r.rows);
-  });
-  const flush = async (group: Group) => {
+  private async flush(group: StatementGroup): Promise<void> {
     const rows = group.rows;
     group.rows = [];
-    const select = await columnArrays(columns, group.keys, rows);
-    await pipeline.push(async () => {
+    const select = await columnArrays(this.columns, group.keys, rows);
+    await this.pipeline.push(async () => {
       // Counted in the database: a million RETURNING rows need not travel back.
       const [result] = await queryRows<{ written: number | string; inserted: number | string }>(
-        tx,
+        this.tx,
         sql`with written as (${group.head} ${select} ${group.tail})
           select count(*)::int as written, (count(*) filter (where inserted))::int as inserted from written`,
       );
-      return { rows: rows.length, written: Number(result!.written), inserted: Number(result!.inserted) };
+      const written = Number(result!.written);
+      const inserted = Number(result!.inserted);
+      this.count.inserted += inserted;
+      this.count.updated += written - inserted;
+      this.count.unchanged += rows.length - written;
+      this.advance(rows.length);
     });
-  };
-
-  const groups = new Map<string, Group>();
-  for (const record of records) {
-    const row = toRow(record);
-    const soft = row.soft ?? [];
-    const key = soft.join(",");
-    let group = groups.get(key);
-    if (!group) {
-      group = groupOf(soft, Object.keys(row.values));
-      groups.set(key, group);
-    }
-    group.rows.push(row.values);
-    if (group.rows.length >= ROWS_PER_STATEMENT) await flush(group);
   }
-  for (const group of groups.values()) if (group.rows.length > 0) await flush(group);
-  await pipeline.finish();
-  return counts;
 }
 
 async function insertRows(
   tx: Tx,
+  pipeline: StatementPipeline,
   table: PgTable,
   rows: Record<string, unknown>[],
   advance: (n: number) => void,
@@ -244,16 +257,14 @@ async function insertRows(
     keys.map((k) => sql.identifier(columns[k]!.name)),
     sql`, `,
   )})`;
-  const pipeline = new StatementPipeline<number>(advance);
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
     const select = await columnArrays(columns, keys, chunk);
     await pipeline.push(async () => {
       await tx.execute(sql`${head} ${select}`);
-      return chunk.length;
+      advance(chunk.length);
     });
   }
-  await pipeline.finish();
 }
 
 function latLng(location: readonly [number, number] | null | undefined) {
@@ -281,8 +292,12 @@ const PASSWORD_CONCURRENCY = 4;
  * scrypt hashes are salted, so hashing again would change the row on every import. A stored hash
  * that already verifies the file's password is kept: the import stays idempotent (and fast).
  */
-async function passwordHashes(tx: Tx, doc: ParsedDocument, ids: PreparedIds): Promise<Map<number, string>> {
-  const wanted = doc.users.filter((u) => u.record.password !== undefined);
+async function passwordHashes(
+  tx: Tx,
+  entries: ParsedDocument["users"],
+  ids: PreparedIds,
+): Promise<Map<number, string>> {
+  const wanted = entries.filter((u) => u.record.password !== undefined);
   const out = new Map<number, string>();
   if (wanted.length === 0) return out;
   const stored = new Map<string, string | null>();
@@ -310,250 +325,369 @@ async function passwordHashes(tx: Tx, doc: ParsedDocument, ids: PreparedIds): Pr
   return out;
 }
 
-/** Writes a checked document. Runs inside the import's transaction. */
-export async function writeDocument(
-  tx: Tx,
-  doc: ParsedDocument,
-  ids: PreparedIds,
-  progress: WriteProgress,
-): Promise<ImportCounts> {
-  const now = new Date();
-  let done = 0;
-  const advance = (n: number) => {
-    done += n;
-    progress(done);
-  };
-  const counts = {} as ImportCounts;
-  const run = async <R>(
-    section: SectionName,
-    table: PgTable,
-    records: readonly R[],
-    toRow: (record: R) => UpsertRow,
-    conflict = ["companyId", "id"],
-  ) => {
-    counts[section] = {
-      total: records.length,
-      ...(await upsertRows(tx, table, conflict, records, toRow, advance)),
-    };
-  };
+type SectionTables = { [S in SectionName]: SectionTable<S> };
 
-  await run(
-    "companies",
-    companies,
-    doc.companies,
-    ({ record: c }) => {
-      const soft: string[] = [];
-      return { values: { id: c.id, name: c.name, createdAt: createdAtOf(c.created_at, now, soft) }, soft };
-    },
-    ["id"],
-  );
-
-  const hashes = await passwordHashes(tx, doc, ids);
-  await run("users", users, doc.users, ({ index, record: u }) => {
-    const soft: string[] = [];
-    const createdAt = createdAtOf(u.created_at, now, soft);
-    const passwordHash = hashes.get(index);
-    if (passwordHash === undefined) soft.push("passwordHash");
-    return {
-      values: {
-        companyId: u.company_id,
-        id: ids.recordId("users", index),
-        name: u.name,
-        email: u.email,
-        emailNormalized: normalizeEmail(u.email),
-        role: u.role,
-        passwordHash,
-        active: u.active ?? true,
-        createdAt,
-        updatedAt: createdAt,
+/** Each section's table and rows. `hashes`: the users' password hashes, known before users are written. */
+function sectionTables(now: Date, ids: PreparedIds, hashes: Map<number, string>): SectionTables {
+  return {
+    companies: {
+      table: companies,
+      conflict: ["id"],
+      toRow: ({ record: c }) => {
+        const soft: string[] = [];
+        return { values: { id: c.id, name: c.name, createdAt: createdAtOf(c.created_at, now, soft) }, soft };
       },
-      soft,
-    };
-  });
+    },
 
-  await run("api_keys", apiKeys, doc.api_keys, ({ index, record: k }) => {
-    const soft: string[] = [];
-    const createdAt = createdAtOf(k.created_at, now, soft);
-    let revokedAt: Date | null = null;
-    if (k.revoked) {
-      revokedAt = now;
-      soft.push("revokedAt");
+    users: {
+      table: users,
+      toRow: ({ index, record: u }) => {
+        const soft: string[] = [];
+        const createdAt = createdAtOf(u.created_at, now, soft);
+        const passwordHash = hashes.get(index);
+        if (passwordHash === undefined) soft.push("passwordHash");
+        return {
+          values: {
+            companyId: u.company_id,
+            id: ids.recordId("users", index),
+            name: u.name,
+            email: u.email,
+            emailNormalized: normalizeEmail(u.email),
+            role: u.role,
+            passwordHash,
+            active: u.active ?? true,
+            createdAt,
+            updatedAt: createdAt,
+          },
+          soft,
+        };
+      },
+    },
+
+    api_keys: {
+      table: apiKeys,
+      toRow: ({ index, record: k }) => {
+        const soft: string[] = [];
+        const createdAt = createdAtOf(k.created_at, now, soft);
+        let revokedAt: Date | null = null;
+        if (k.revoked) {
+          revokedAt = now;
+          soft.push("revokedAt");
+        }
+        return {
+          values: {
+            companyId: k.company_id,
+            id: ids.apiKeyId(index),
+            name: k.name,
+            // Keys of another system may be short: never show more than a few characters of those.
+            prefix: k.key.startsWith(API_KEY_PREFIX) ? apiKeyDisplayPrefix(k.key) : k.key.slice(0, 6),
+            keyHash: ids.apiKeyHash(index),
+            scopes: [...new Set(k.scopes)],
+            dailyLimit: k.daily_limit ?? 1000,
+            revokedAt,
+            createdAt,
+          },
+          soft,
+        };
+      },
+    },
+
+    pin_types: {
+      table: pinTypes,
+      toRow: ({ index, record: t }) => ({
+        values: {
+          companyId: t.company_id,
+          id: ids.recordId("pin_types", index),
+          label: t.label,
+          color: t.color,
+        },
+      }),
+    },
+
+    pins: {
+      table: pins,
+      toRow: ({ index, record: p }) => {
+        const soft: string[] = [];
+        return {
+          values: {
+            companyId: p.company_id,
+            id: ids.recordId("pins", index),
+            pinTypeId: p.pin_type_id,
+            createdBy: p.created_by,
+            ...latLng(p.location),
+            createdAt: createdAtOf(p.created_at, now, soft),
+          },
+          soft,
+        };
+      },
+    },
+
+    customers: {
+      table: customers,
+      toRow: ({ index, record: c }) => {
+        const soft: string[] = [];
+        const createdAt = createdAtOf(c.created_at, now, soft);
+        const archived = c.archived ?? false;
+        const same = c.billing_same_as_property ?? false;
+        return {
+          values: {
+            companyId: c.company_id,
+            id: ids.recordId("customers", index),
+            firstName: c.first_name ?? null,
+            lastName: c.last_name ?? null,
+            companyName: c.company_name ?? null,
+            email: c.email ?? null,
+            emailNormalized: normalizeEmail(c.email),
+            phone: c.phone ?? null,
+            phoneNormalized: normalizePhone(c.phone),
+            notes: c.notes ?? null,
+            source: c.source ?? null,
+            propertyStreet1: c.property_street1 ?? null,
+            propertyStreet2: c.property_street2 ?? null,
+            propertyCity: c.property_city ?? null,
+            propertyState: c.property_state ?? null,
+            propertyZip: c.property_zip ?? null,
+            propertyCountry: c.property_country ?? null,
+            billingStreet1: (same ? c.property_street1 : c.billing_street1) ?? null,
+            billingStreet2: (same ? c.property_street2 : c.billing_street2) ?? null,
+            billingCity: (same ? c.property_city : c.billing_city) ?? null,
+            billingState: (same ? c.property_state : c.billing_state) ?? null,
+            billingZip: (same ? c.property_zip : c.billing_zip) ?? null,
+            billingCountry: (same ? c.property_country : c.billing_country) ?? null,
+            billingSameAsProperty: same,
+            serviceFrequency: c.service_frequency ?? null,
+            serviceType: c.service_type ?? null,
+            status: c.status ?? "active",
+            tags: c.tags ?? [],
+            archived,
+            archivedAt: archivedAtOf(archived, c.archived_at, now, soft),
+            isAutoPay: c.is_auto_pay ?? false,
+            hasPaymentMethod: c.has_payment_method ?? false,
+            createdAt,
+            updatedAt: createdAt,
+            ...latLng(c.location),
+          },
+          soft,
+        };
+      },
+    },
+
+    leads: {
+      table: leads,
+      toRow: ({ index, record: l }) => {
+        const soft: string[] = [];
+        const createdAt = createdAtOf(l.created_at, now, soft);
+        const archived = l.archived ?? false;
+        return {
+          values: {
+            companyId: l.company_id,
+            id: ids.recordId("leads", index),
+            name: l.name ?? null,
+            email: l.email ?? null,
+            emailNormalized: normalizeEmail(l.email),
+            phone: l.phone ?? null,
+            phoneNormalized: normalizePhone(l.phone),
+            propertyStreet1: l.property_street1 ?? null,
+            propertyStreet2: l.property_street2 ?? null,
+            propertyCity: l.property_city ?? null,
+            propertyState: l.property_state ?? null,
+            propertyZip: l.property_zip ?? null,
+            propertyCountry: l.property_country ?? null,
+            priority: l.priority ?? null,
+            projectedValue: l.projected_value ?? null,
+            valueScore: l.value_score ?? null,
+            serviceType: l.service_type ?? null,
+            leadSource: l.lead_source ?? null,
+            stage: l.stage ?? null,
+            tags: l.tags ?? [],
+            notes: l.notes ?? null,
+            followUpDate: l.follow_up_date ?? null,
+            assignedTo: l.assigned_to ?? null,
+            archived,
+            archivedAt: archivedAtOf(archived, l.archived_at, now, soft),
+            createdAt,
+            updatedAt: createdAt,
+            ...latLng(l.location),
+          },
+          soft,
+        };
+      },
+    },
+
+    service_plans: {
+      table: servicePlans,
+      toRow: ({ index, record: p }) => {
+        const soft: string[] = [];
+        return {
+          values: {
+            companyId: p.company_id,
+            id: ids.recordId("service_plans", index),
+            customerId: p.customer_id,
+            soldBy: p.sold_by ?? null,
+            frequency: p.frequency,
+            customFrequencyLabel: p.custom_frequency_label ?? null,
+            serviceType: p.service_type ?? null,
+            startDate: p.start_date ?? null,
+            active: p.active ?? true,
+            totalVisits: p.total_visits ?? null,
+            pricePerVisit: p.price_per_visit ?? 0,
+            createdAt: createdAtOf(p.created_at, now, soft),
+          },
+          soft,
+        };
+      },
+    },
+
+    jobs: {
+      table: jobs,
+      toRow: ({ index, record: j }) => {
+        const soft: string[] = [];
+        // service_date is the earliest visit's start (kept here, where visits are written).
+        let serviceDate: Date | null | undefined;
+        if (j.visits) {
+          serviceDate = null;
+          for (const v of j.visits) if (!serviceDate || v.start < serviceDate) serviceDate = v.start;
+        } else soft.push("serviceDate");
+        return {
+          values: {
+            companyId: j.company_id,
+            id: ids.recordId("jobs", index),
+            customerId: j.customer_id,
+            servicePlanId: j.service_plan_id ?? null,
+            status: j.status,
+            isQuote: j.is_quote ?? false,
+            archived: j.archived ?? false,
+            assignedTo: j.assigned_to ?? null,
+            serviceDate,
+            createdAt: createdAtOf(j.created_at, now, soft),
+          },
+          soft,
+        };
+      },
+    },
+  };
+}
+
+/** The name of the savepoint that a failed write returns to (see DocumentWriter). */
+const SAVEPOINT = "import_write";
+
+/**
+ * Writes checked records, section by section in the file's order, inside the import's
+ * transaction. importDocument hands it each section's records once they are checked (a large
+ * section in slices, so that writing overlaps validating the next slice) and only while the file
+ * has shown no problem; a refused file is rolled back with the transaction.
+ *
+ * A write the database refuses does not end the import at once: the writer returns to its
+ * savepoint and stops writing, the rest of the file is still checked (a refused file lists every
+ * problem, as when nothing had been written), and `finish` then throws the database's error.
+ */
+export class DocumentWriter {
+  readonly counts: ImportCounts;
+  private readonly pipeline = new StatementPipeline();
+  private readonly tables: SectionTables;
+  private readonly hashes = new Map<number, string>();
+  private current: { section: SectionName; upsert: SectionUpsert<SectionName> } | undefined;
+  private jobEntries: ParsedDocument["jobs"] = [];
+  private started = false;
+  private failure: { error: unknown } | undefined;
+  private done = 0;
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly ids: PreparedIds,
+    private readonly progress: WriteProgress,
+  ) {
+    this.tables = sectionTables(new Date(), ids, this.hashes);
+    this.counts = Object.fromEntries(
+      SECTION_NAMES.map((name) => [name, { total: 0, inserted: 0, updated: 0, unchanged: 0 }]),
+    ) as unknown as ImportCounts;
+    this.counts.job_children = 0;
+  }
+
+  /** Writes checked records of a section; sections come in the file's order. */
+  async write<S extends SectionName>(section: S, entries: ParsedDocument[S]): Promise<void> {
+    if (this.failure || entries.length === 0) return;
+    await this.guard(async () => {
+      if (!this.started) {
+        this.started = true;
+        await this.tx.execute(sql.raw(`savepoint ${SAVEPOINT}`));
+      }
+      if (this.current?.section !== section) await this.endSection();
+      if (section === "users") {
+        // Reads stored hashes: the statement in flight goes first.
+        await this.pipeline.settle();
+        for (const [index, hash] of await passwordHashes(
+          this.tx,
+          entries as ParsedDocument["users"],
+          this.ids,
+        ))
+          this.hashes.set(index, hash);
+      }
+      if (section === "jobs") this.jobEntries = this.jobEntries.concat(entries as ParsedDocument["jobs"]);
+      this.current ??= {
+        section,
+        upsert: new SectionUpsert(
+          this.tx,
+          this.pipeline,
+          this.tables[section] as unknown as SectionTable<SectionName>,
+          this.counts[section],
+          (n) => this.advance(n),
+        ),
+      };
+      this.counts[section].total += entries.length;
+      await this.current.upsert.add(entries);
+    });
+  }
+
+  /**
+   * Lets the statement in flight finish, before the transaction is used for something else (the
+   * checks' look-ups): a refused write is then handled here rather than failing the next query.
+   */
+  async settle(): Promise<void> {
+    if (this.failure) return;
+    await this.guard(() => this.pipeline.settle());
+  }
+
+  /** Writes what is still buffered and the jobs' children; throws the database's refusal, if any. */
+  async finish(): Promise<ImportCounts> {
+    if (!this.failure) await this.guard(() => this.endSection());
+    if (!this.failure) await this.guard(() => this.pipeline.settle());
+    if (this.failure) throw this.failure.error;
+    return this.counts;
+  }
+
+  private async endSection(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    if (!current) return;
+    await current.upsert.end();
+    if (current.section === "jobs") {
+      this.counts.job_children = await replaceJobChildren(
+        this.tx,
+        this.pipeline,
+        this.jobEntries,
+        this.ids,
+        (n) => this.advance(n),
+      );
+      this.jobEntries = [];
     }
-    return {
-      values: {
-        companyId: k.company_id,
-        id: ids.apiKeyId(index),
-        name: k.name,
-        // Keys of another system may be short: never show more than a few characters of those.
-        prefix: k.key.startsWith(API_KEY_PREFIX) ? apiKeyDisplayPrefix(k.key) : k.key.slice(0, 6),
-        keyHash: ids.apiKeyHash(index),
-        scopes: [...new Set(k.scopes)],
-        dailyLimit: k.daily_limit ?? 1000,
-        revokedAt,
-        createdAt,
-      },
-      soft,
-    };
-  });
+  }
 
-  await run("pin_types", pinTypes, doc.pin_types, ({ index, record: t }) => ({
-    values: {
-      companyId: t.company_id,
-      id: ids.recordId("pin_types", index),
-      label: t.label,
-      color: t.color,
-    },
-  }));
+  private advance(n: number): void {
+    this.done += n;
+    this.progress(this.done);
+  }
 
-  await run("pins", pins, doc.pins, ({ index, record: p }) => {
-    const soft: string[] = [];
-    return {
-      values: {
-        companyId: p.company_id,
-        id: ids.recordId("pins", index),
-        pinTypeId: p.pin_type_id,
-        createdBy: p.created_by,
-        ...latLng(p.location),
-        createdAt: createdAtOf(p.created_at, now, soft),
-      },
-      soft,
-    };
-  });
-
-  await run("customers", customers, doc.customers, ({ index, record: c }) => {
-    const soft: string[] = [];
-    const createdAt = createdAtOf(c.created_at, now, soft);
-    const archived = c.archived ?? false;
-    const same = c.billing_same_as_property ?? false;
-    return {
-      values: {
-        companyId: c.company_id,
-        id: ids.recordId("customers", index),
-        firstName: c.first_name ?? null,
-        lastName: c.last_name ?? null,
-        companyName: c.company_name ?? null,
-        email: c.email ?? null,
-        emailNormalized: normalizeEmail(c.email),
-        phone: c.phone ?? null,
-        phoneNormalized: normalizePhone(c.phone),
-        notes: c.notes ?? null,
-        source: c.source ?? null,
-        propertyStreet1: c.property_street1 ?? null,
-        propertyStreet2: c.property_street2 ?? null,
-        propertyCity: c.property_city ?? null,
-        propertyState: c.property_state ?? null,
-        propertyZip: c.property_zip ?? null,
-        propertyCountry: c.property_country ?? null,
-        billingStreet1: (same ? c.property_street1 : c.billing_street1) ?? null,
-        billingStreet2: (same ? c.property_street2 : c.billing_street2) ?? null,
-        billingCity: (same ? c.property_city : c.billing_city) ?? null,
-        billingState: (same ? c.property_state : c.billing_state) ?? null,
-        billingZip: (same ? c.property_zip : c.billing_zip) ?? null,
-        billingCountry: (same ? c.property_country : c.billing_country) ?? null,
-        billingSameAsProperty: same,
-        serviceFrequency: c.service_frequency ?? null,
-        serviceType: c.service_type ?? null,
-        status: c.status ?? "active",
-        tags: c.tags ?? [],
-        archived,
-        archivedAt: archivedAtOf(archived, c.archived_at, now, soft),
-        isAutoPay: c.is_auto_pay ?? false,
-        hasPaymentMethod: c.has_payment_method ?? false,
-        createdAt,
-        updatedAt: createdAt,
-        ...latLng(c.location),
-      },
-      soft,
-    };
-  });
-
-  await run("leads", leads, doc.leads, ({ index, record: l }) => {
-    const soft: string[] = [];
-    const createdAt = createdAtOf(l.created_at, now, soft);
-    const archived = l.archived ?? false;
-    return {
-      values: {
-        companyId: l.company_id,
-        id: ids.recordId("leads", index),
-        name: l.name ?? null,
-        email: l.email ?? null,
-        emailNormalized: normalizeEmail(l.email),
-        phone: l.phone ?? null,
-        phoneNormalized: normalizePhone(l.phone),
-        propertyStreet1: l.property_street1 ?? null,
-        propertyStreet2: l.property_street2 ?? null,
-        propertyCity: l.property_city ?? null,
-        propertyState: l.property_state ?? null,
-        propertyZip: l.property_zip ?? null,
-        propertyCountry: l.property_country ?? null,
-        priority: l.priority ?? null,
-        projectedValue: l.projected_value ?? null,
-        valueScore: l.value_score ?? null,
-        serviceType: l.service_type ?? null,
-        leadSource: l.lead_source ?? null,
-        stage: l.stage ?? null,
-        tags: l.tags ?? [],
-        notes: l.notes ?? null,
-        followUpDate: l.follow_up_date ?? null,
-        assignedTo: l.assigned_to ?? null,
-        archived,
-        archivedAt: archivedAtOf(archived, l.archived_at, now, soft),
-        createdAt,
-        updatedAt: createdAt,
-        ...latLng(l.location),
-      },
-      soft,
-    };
-  });
-
-  await run("service_plans", servicePlans, doc.service_plans, ({ index, record: p }) => {
-    const soft: string[] = [];
-    return {
-      values: {
-        companyId: p.company_id,
-        id: ids.recordId("service_plans", index),
-        customerId: p.customer_id,
-        soldBy: p.sold_by ?? null,
-        frequency: p.frequency,
-        customFrequencyLabel: p.custom_frequency_label ?? null,
-        serviceType: p.service_type ?? null,
-        startDate: p.start_date ?? null,
-        active: p.active ?? true,
-        totalVisits: p.total_visits ?? null,
-        pricePerVisit: p.price_per_visit ?? 0,
-        createdAt: createdAtOf(p.created_at, now, soft),
-      },
-      soft,
-    };
-  });
-
-  await run("jobs", jobs, doc.jobs, ({ index, record: j }) => {
-    const soft: string[] = [];
-    // service_date is the earliest visit's start (kept here, where visits are written).
-    let serviceDate: Date | null | undefined;
-    if (j.visits) {
-      serviceDate = null;
-      for (const v of j.visits) if (!serviceDate || v.start < serviceDate) serviceDate = v.start;
-    } else soft.push("serviceDate");
-    return {
-      values: {
-        companyId: j.company_id,
-        id: ids.recordId("jobs", index),
-        customerId: j.customer_id,
-        servicePlanId: j.service_plan_id ?? null,
-        status: j.status,
-        isQuote: j.is_quote ?? false,
-        archived: j.archived ?? false,
-        assignedTo: j.assigned_to ?? null,
-        serviceDate,
-        createdAt: createdAtOf(j.created_at, now, soft),
-      },
-      soft,
-    };
-  });
-
-  counts.job_children = await replaceJobChildren(tx, doc, ids, advance);
-  return counts;
+  private async guard(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.failure = { error };
+      // A statement still in flight ends (or fails) before the writes are undone.
+      await this.pipeline.settle().catch(() => {});
+      await this.tx.execute(sql.raw(`rollback to savepoint ${SAVEPOINT}`));
+    }
+  }
 }
 
 /**
@@ -562,7 +696,8 @@ export async function writeDocument(
  */
 async function replaceJobChildren(
   tx: Tx,
-  doc: ParsedDocument,
+  pipeline: StatementPipeline,
+  jobEntries: ParsedDocument["jobs"],
   ids: PreparedIds,
   advance: (n: number) => void,
 ): Promise<number> {
@@ -576,7 +711,7 @@ async function replaceJobChildren(
   for (const { kind, table } of kinds) {
     const replaced = new Map<string, string[]>();
     const rows: Record<string, unknown>[] = [];
-    for (const { index, record: job } of doc.jobs) {
+    for (const { index, record: job } of jobEntries) {
       const list = job[kind];
       if (!list) continue;
       const jobId = ids.recordId("jobs", index);
@@ -615,13 +750,14 @@ async function replaceJobChildren(
           }),
         );
     }
+    await pipeline.settle();
     for (const [companyId, jobIds] of replaced) {
       for (let i = 0; i < jobIds.length; i += 5000)
         await tx
           .delete(table)
           .where(and(eq(table.companyId, companyId), inArray(table.jobId, jobIds.slice(i, i + 5000))));
     }
-    await insertRows(tx, table, rows, advance);
+    await insertRows(tx, pipeline, table, rows, advance);
     written += rows.length;
   }
   return written;
