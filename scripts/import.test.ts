@@ -84,9 +84,93 @@ describe(`npm run db:import on ${testEngine()}`, { timeout: 180_000 }, () => {
     expect(result.stderr).toMatch(message);
   });
 
-  it("refuses a file that is not JSON", async () => {
+  it("refuses a file that is not JSON, saying where", async () => {
     const result = await runScript("import", [file("broken.json", "{ nope")], cli.url);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/broken.json is not valid JSON/);
+    expect(result.stderr).toContain(
+      "broken.json is not valid JSON: Unexpected 'n', expected a property name in double quotes or '}' at line 1, column 3 (byte 2)",
+    );
+  });
+
+  it("streams a file from FCRM_IMPORT_STREAM_THRESHOLD bytes on: same rows, same refusals", async () => {
+    const doc = {
+      companies: [{ id: "co_stream", name: "Stream Co" }],
+      users: [
+        {
+          id: "usr_stream",
+          company_id: "co_stream",
+          name: "Zoë Rep",
+          email: "zoe@stream.example",
+          role: "sales_rep",
+        },
+      ],
+      leads: Array.from({ length: 40 }, (_, i) => ({
+        id: `lead_stream_${i}`,
+        company_id: "co_stream",
+        name: `Łukasz Café ${i} 😀`,
+        tags: ['a"b', "c\\d"],
+        assigned_to: "usr_stream",
+      })),
+    };
+    const target = file("stream.json", JSON.stringify(doc, null, 2));
+    const broken = file(
+      "stream-broken.json",
+      JSON.stringify(doc, null, 2).replace(/\n  \]\n}$/, ",\n  ]\n}"),
+    );
+    process.env.FCRM_IMPORT_STREAM_THRESHOLD = "0";
+    try {
+      const result = await runScript("import", [target], cli.url);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/leads: 40 \(40 new, 0 updated, 0 unchanged\)/);
+      const refused = await runScript("import", [broken], cli.url);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        /stream-broken.json is not valid JSON: Unexpected '\]' after ',' at line \d+, column 3 \(byte \d+\)/,
+      );
+      process.env.FCRM_IMPORT_STREAM_THRESHOLD = "lots";
+      const bad = await runScript("import", [target], cli.url);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('FCRM_IMPORT_STREAM_THRESHOLD must be a number of bytes, not "lots"');
+    } finally {
+      delete process.env.FCRM_IMPORT_STREAM_THRESHOLD;
+    }
+    const rows = await cli.withDatabase((database) =>
+      queryRows<{ name: string; tags: string[] }>(
+        database.db,
+        sql`select name, tags from leads where company_id = 'co_stream' and id = 'lead_stream_39'`,
+      ),
+    );
+    expect(rows).toEqual([{ name: "Łukasz Café 39 😀", tags: ['a"b', "c\\d"] }]);
+    const total = await cli.withDatabase((database) =>
+      queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from leads where company_id = 'co_stream'`,
+      ),
+    );
+    expect(Number(total[0]!.n)).toBe(40);
+  });
+
+  it("ends the progress bar before listing the problems of a refused file", async () => {
+    const leads: Record<string, unknown>[] = Array.from({ length: 6_000 }, (_, i) => ({
+      id: `lead_bar_${i}`,
+      company_id: "co_bar",
+      name: `Lead ${i}`,
+    }));
+    leads.push({ id: "lead_bar_bad", company_id: "co_bar", name: "Bad", follow_up_date: "soon" });
+    const target = file("bar.json", { companies: [{ id: "co_bar", name: "Bar Co" }], leads });
+    const result = await runScript("import", [target], cli.url);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split("\n");
+    const refusedAt = lines.indexOf("Importing refused");
+    expect(refusedAt).toBeGreaterThan(0);
+    expect(lines[refusedAt - 1]).toMatch(/^Importing \[[#-]+\] /);
+    expect(lines[refusedAt + 1]).toBe("leads[6000].follow_up_date: not a date");
+    const rows = await cli.withDatabase((database) =>
+      queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from leads where company_id = 'co_bar'`,
+      ),
+    );
+    expect(Number(rows[0]!.n)).toBe(0);
   });
 });

@@ -1,6 +1,10 @@
 // npm run db:import -- file.json – imports a JSON file (contract section 10) into DATABASE_URL's
 // database: all-or-nothing, idempotent; a refused file lists every problem and exits 1.
-import fs from "node:fs";
+// Files of any size: from 64 MiB on, the file is streamed rather than read into one string.
+//
+// Environment (a script, not the app: it reads process.env directly):
+//   FCRM_IMPORT_STREAM_THRESHOLD  bytes from which the file is streamed (default 64 MiB; tests
+//                                 set it low to run the streaming reader on small files)
 import { openDatabase } from "@/lib/db/client";
 import { env, parseDatabaseUrl } from "@/lib/env";
 import {
@@ -8,7 +12,10 @@ import {
   formatProblem,
   importDocument,
   ImportRefusedError,
+  InvalidJsonError,
   PROGRESS_THRESHOLD,
+  readJsonFile,
+  STREAM_THRESHOLD,
 } from "@/lib/import";
 import { CliError, runCli } from "./cli";
 import { BULK_WORK } from "./database-options";
@@ -16,17 +23,21 @@ import { formatCounts } from "./import-output";
 
 const USAGE = "Usage: npm run db:import -- <file.json>";
 
-function readFile(file: string): unknown {
-  let text: string;
+function streamThreshold(): number {
+  const given = process.env.FCRM_IMPORT_STREAM_THRESHOLD;
+  if (given === undefined || given === "") return STREAM_THRESHOLD;
+  if (!/^\d+$/.test(given))
+    throw new CliError(`FCRM_IMPORT_STREAM_THRESHOLD must be a number of bytes, not "${given}"`);
+  return Number(given);
+}
+
+async function readFile(file: string): Promise<unknown> {
   try {
-    text = fs.readFileSync(file, "utf8");
+    return await readJsonFile(file, { streamThreshold: streamThreshold() });
   } catch (error) {
+    if (error instanceof CliError) throw error;
+    if (error instanceof InvalidJsonError) throw new CliError(`${file} is not valid JSON: ${error.message}`);
     throw new CliError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
 }
 
@@ -34,7 +45,7 @@ runCli(async () => {
   const args = process.argv.slice(2).filter((a) => a !== "--");
   if (args.length !== 1 || args[0]!.startsWith("-")) throw new CliError(USAGE);
   const file = args[0]!;
-  const input = readFile(file);
+  const input = await readFile(file);
 
   const database = await openDatabase(parseDatabaseUrl(env().DATABASE_URL), BULK_WORK);
   try {
@@ -48,6 +59,8 @@ runCli(async () => {
         bar.update(done);
       },
     }).catch((error: unknown) => {
+      // The problems below start on a line of their own, not after the bar.
+      bar?.stop("refused");
       if (error instanceof ImportRefusedError) {
         for (const problem of error.problems) console.error(formatProblem(problem));
         throw new CliError(error.message);

@@ -7,4 +7,13 @@ export {
 } from "./import-document";
 export { formatPath, formatProblem, ImportRefusedError, type ImportProblem } from "./problems";
 export { createProgressBar, PROGRESS_THRESHOLD } from "./progress";
+export {
+  InvalidJsonError,
+  JsonStreamParser,
+  parseJsonBytes,
+  readJsonFile,
+  STREAM_THRESHOLD,
+  type JsonPosition,
+  type ReadJsonOptions,
+} from "./read-json-file";
 export type { ImportCounts, SectionCount } from "./write";

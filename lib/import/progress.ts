@@ -4,6 +4,8 @@ export const PROGRESS_THRESHOLD = 5000;
 export interface ProgressBar {
   update(done: number): void;
   finish(): void;
+  /** Ends the bar where it stopped, with a word (e.g. "refused"), so later output starts a line. */
+  stop(note: string): void;
 }
 
 /**
@@ -19,6 +21,7 @@ export function createProgressBar(
   let lastDraw = 0;
   let lastTenth = -1;
   let finished = false;
+  let lastDone = 0;
   const started = Date.now();
   const render = (done: number) => {
     const ratio = total > 0 ? Math.min(1, done / total) : 1;
@@ -31,6 +34,7 @@ export function createProgressBar(
   return {
     update(done) {
       if (finished) return;
+      lastDone = done;
       if (stream.isTTY) {
         const now = Date.now();
         if (now - lastDraw < 100 && done < total) return;
@@ -48,6 +52,13 @@ export function createProgressBar(
       finished = true;
       if (stream.isTTY) stream.write(`\r${render(total)}\n`);
       else if (lastTenth < 10) stream.write(`${render(total)}\n`);
+    },
+    stop(note) {
+      if (finished) return;
+      finished = true;
+      // Elsewhere each drawing has its own line: one more says how it stopped.
+      if (stream.isTTY) stream.write(`\r${render(lastDone)} ${note}\n`);
+      else stream.write(`${label} ${note}\n`);
     },
   };
 }
