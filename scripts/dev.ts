@@ -31,6 +31,10 @@ async function prepareDatabase(target: ReturnType<typeof parseDatabaseUrl>): Pro
           bar ??= createProgressBar(process.stderr, total, "Seeding");
           bar.update(done);
         },
+      }).catch((error: unknown) => {
+        // Whatever is printed next (the error) starts on its own line, not on the bar's.
+        bar?.stop("failed");
+        throw error;
       });
       bar?.finish();
     }

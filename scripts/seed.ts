@@ -20,6 +20,7 @@ runCli(async () => {
         bar.update(done);
       },
     }).catch((error: unknown) => {
+      bar?.stop("refused");
       // The demo document is valid by construction; if the database refuses it, say why.
       if (error instanceof ImportRefusedError)
         for (const problem of error.problems.slice(0, 20)) console.error(formatProblem(problem));
