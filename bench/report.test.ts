@@ -3,9 +3,17 @@ import { recordIdOf } from "./data/sql";
 import { heaviestNode, type PlanNode } from "./explain";
 import { percentile, summarize } from "./load";
 import { formatProgress } from "./progress";
-import { checkTargets, markdownTable, p95Chart, replaceSection, type EngineRun } from "./report";
+import {
+  checkTargets,
+  markdownRun,
+  markdownTable,
+  p95Chart,
+  replaceSection,
+  type BenchRun,
+  type EngineRun,
+} from "./report";
 import { matchPattern } from "./routes";
-import { firstDifference, parseOptions } from "./run";
+import { firstDifference, parseOptions, resultsSection } from "./run";
 
 const load = (p95: number, rps: number) => ({
   requests: 100,
@@ -90,6 +98,34 @@ describe("report", () => {
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg).toContain("test &lt;chart&gt;");
     expect(svg.match(/fill="#2563eb"/g)?.length).toBe(1 + 3);
+    expect(svg).toContain(">ours (next start)<");
+    expect(p95Chart(engine, "two", 2)).toContain(">ours (npm start, 2 workers)<");
+  });
+
+  it("says which of our servers ran: next start, or npm start with its workers", () => {
+    const run: BenchRun = {
+      date: "2026-11-23",
+      scale: "large",
+      machine: {
+        cpus: 2,
+        cpuModel: "cpu",
+        memoryGb: 24,
+        os: "Linux",
+        node: "v20",
+        postgres: "PostgreSQL 17",
+        next: "16",
+        pglite: "0.5",
+      },
+      settings: { connections: 8, duration: 10, rounds: 2 },
+      loadBefore: "load average: 0.1",
+      loadAfter: "load average: 0.2",
+      engines: [engine],
+    };
+    // A run from before --workers had one process.
+    expect(markdownRun(run)).toContain("Ours: `next start` (one process). Load: 10 s per server per case");
+    expect(markdownRun({ ...run, settings: { ...run.settings, workers: 2 } })).toContain(
+      "Ours: `npm start` with WEB_CONCURRENCY=2 (2 worker processes; the baseline is one process).",
+    );
   });
 
   it("replaces only its own section of RESULTS.md", () => {
@@ -150,6 +186,38 @@ describe("options and routes", () => {
     expect(parseOptions(["--scale", "small"], env()).engines).toEqual(["postgres", "pglite"]);
     expect(() => parseOptions(["--scale", "huge"], env())).toThrow(/--scale/);
     expect(() => parseOptions(["--duration", "-1"], env())).toThrow(/--duration/);
+  });
+
+  it("runs our server with --workers processes, on PostgreSQL only, each count in a section of its own", () => {
+    expect(parseOptions(["--scale", "large"], env()).workers).toBe(1);
+    const two = parseOptions(["--scale", "large", "--workers", "2"], env());
+    expect(two.workers).toBe(2);
+    expect(
+      parseOptions(["--scale", "tiny", "--workers", "2"], env({ TEST_DATABASE_URL: "postgres://x/y" }))
+        .workers,
+    ).toBe(2);
+    expect(() => parseOptions(["--scale", "tiny", "--workers", "2"], env())).toThrow(
+      /--workers above 1 needs PostgreSQL/,
+    );
+    expect(() => parseOptions(["--scale", "small", "--workers", "2"], env())).toThrow(/--engine postgres/);
+    expect(parseOptions(["--scale", "small", "--workers", "2", "--engine", "postgres"], env()).workers).toBe(
+      2,
+    );
+    for (const bad of ["0", "-1", "1.5", "abc"])
+      expect(() => parseOptions(["--workers", bad], env())).toThrow(/--workers/);
+
+    expect(resultsSection({ scale: "large", workers: 1 })).toEqual({
+      key: "large",
+      heading: "## Scale large",
+    });
+    expect(resultsSection({ scale: "large", workers: 2 })).toEqual({
+      key: "large-2-workers",
+      heading: "## Scale large — 2 workers",
+    });
+    expect(resultsSection({ scale: "large", label: "pool", workers: 2 })).toEqual({
+      key: "large-pool-2-workers",
+      heading: "## Scale large — pool, 2 workers",
+    });
   });
 
   it("matches paths with an :id and decodes it", () => {

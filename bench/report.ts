@@ -13,6 +13,8 @@ export interface BenchRun {
     duration: number;
     amount?: number;
     rounds: number;
+    /** Worker processes of our server (WEB_CONCURRENCY); runs before --workers had one. */
+    workers?: number;
     /** The build was older than the sources: ours may not run the SQL the baseline replays. */
     buildStale?: boolean;
   };
@@ -173,11 +175,18 @@ export function markdownTargets(checks: readonly TargetCheck[]): string {
   return lines.join("\n");
 }
 
+/** Which of our servers ran: `next start` (one process), or `npm start` with its workers. */
+function oursServer(workers: number): string {
+  return workers > 1
+    ? `Ours: \`npm start\` with WEB_CONCURRENCY=${workers} (${workers} worker processes; the baseline is one process).`
+    : "Ours: `next start` (one process).";
+}
+
 export function markdownRun(run: BenchRun, chartFile?: string): string {
   const m = run.machine;
   const lines = [
     `Run of ${run.date}, scale **${run.scale}**. Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, ${m.os};`,
-    `Node ${m.node}, ${m.postgres}, Next.js ${m.next}, PGlite ${m.pglite}. Load: ${run.settings.amount ? `${run.settings.amount} requests` : `${run.settings.duration} s`} per server per case at ${run.settings.connections} connections, ${run.settings.rounds === 2 ? "in two halves, ours–baseline then baseline–ours" : "ours then baseline"} (load generator on the same machine).`,
+    `Node ${m.node}, ${m.postgres}, Next.js ${m.next}, PGlite ${m.pglite}. ${oursServer(run.settings.workers ?? 1)} Load: ${run.settings.amount ? `${run.settings.amount} requests` : `${run.settings.duration} s`} per server per case at ${run.settings.connections} connections, ${run.settings.rounds === 2 ? "in two halves, ours–baseline then baseline–ours" : "ours then baseline"} (load generator on the same machine).`,
     "",
     `Machine load (uptime) before: \`${run.loadBefore}\`; after: \`${run.loadAfter}\`.`,
     "",
@@ -228,7 +237,7 @@ export function markdownRun(run: BenchRun, chartFile?: string): string {
 const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** A horizontal bar chart of p95 per case, ours and baseline, on a log scale (lists and reports differ by 100×). */
-export function p95Chart(engine: EngineRun, title: string): string {
+export function p95Chart(engine: EngineRun, title: string, workers = 1): string {
   const cases = engine.cases.filter((c) => c.ours || c.baseline);
   const labelWidth = 330;
   const plotWidth = 520;
@@ -239,12 +248,14 @@ export function p95Chart(engine: EngineRun, title: string): string {
   const maxValue = Math.max(10, ...cases.flatMap((c) => [c.ours?.p95 ?? 0, c.baseline?.p95 ?? 0]));
   const decades = Math.ceil(Math.log10(maxValue));
   const x = (ms: number) => labelWidth + (Math.log10(Math.max(ms, 1)) / decades) * plotWidth;
+  const ours = workers > 1 ? `ours (npm start, ${workers} workers)` : "ours (next start)";
+  const oursWidth = workers > 1 ? 200 : 140;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
     `<text x="10" y="20" font-size="14" font-weight="600">${escapeXml(title)}</text>`,
-    `<rect x="${labelWidth}" y="28" width="12" height="10" fill="#2563eb"/><text x="${labelWidth + 16}" y="37">ours (next start)</text>`,
-    `<rect x="${labelWidth + 140}" y="28" width="12" height="10" fill="#9ca3af"/><text x="${labelWidth + 156}" y="37">baseline (node:http + driver)</text>`,
+    `<rect x="${labelWidth}" y="28" width="12" height="10" fill="#2563eb"/><text x="${labelWidth + 16}" y="37">${ours}</text>`,
+    `<rect x="${labelWidth + oursWidth}" y="28" width="12" height="10" fill="#9ca3af"/><text x="${labelWidth + oursWidth + 16}" y="37">baseline (node:http + driver)</text>`,
   ];
   for (let d = 0; d <= decades; d++) {
     const gx = x(10 ** d);

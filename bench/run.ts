@@ -4,7 +4,7 @@
 //
 //   npm run bench -- --scale tiny|small|large [--engine postgres|pglite|both] [--duration s]
 //                    [--connections n] [--requests n] [--no-build] [--cases id,id] [--skip-import]
-//                    [--import-leads n] [--no-explain] [--label name]
+//                    [--import-leads n] [--no-explain] [--label name] [--workers n]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -65,6 +65,8 @@ export interface Options {
   writeResultsMd: boolean;
   /** An experiment's name: its own result files and RESULTS.md section, next to the scale's. */
   label?: string;
+  /** Worker processes of our server (WEB_CONCURRENCY); above 1, PostgreSQL only. */
+  workers: number;
 }
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
@@ -82,6 +84,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
       "import-leads": { type: "string" },
       "no-explain": { type: "boolean", default: false },
       label: { type: "string" },
+      workers: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
@@ -106,6 +109,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     throw new Error("--engine must be postgres, pglite or both");
   const engines: Engine[] =
     engineFlag === "both" ? ["postgres", "pglite"] : engineFlag ? [engineFlag as Engine] : defaultEngines;
+  const workers = number("workers", values.workers, 1);
+  if (!Number.isInteger(workers)) throw new Error("--workers must be a whole number");
+  if (workers > 1 && engines.includes("pglite"))
+    throw new Error(
+      "--workers above 1 needs PostgreSQL only (--engine postgres): the embedded database can be opened by one process",
+    );
   const tiny = scale === "tiny";
   // The smoke run re-uses whatever production build is there (npm test's e2e step builds .next).
   const distDir = env.NEXT_DIST_DIR || (tiny ? newestBuild([".next", ".next-bench"]) : ".next-bench");
@@ -126,7 +135,23 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     outDir: tiny ? path.join(ROOT, "bench", ".cache", "results") : path.join(ROOT, "bench", "results"),
     writeResultsMd: !tiny,
     ...(values.label ? { label: values.label.replace(/[^a-z0-9-]+/gi, "-").toLowerCase() } : {}),
+    workers,
   };
+}
+
+/**
+ * A run's RESULTS.md section (its key and heading; its files are named by the key too): the
+ * scale's, or an experiment's, and a server of several workers gets one of its own, so it never
+ * replaces the one-process run it is compared with.
+ */
+export function resultsSection(options: Pick<Options, "scale" | "label" | "workers">): {
+  key: string;
+  heading: string;
+} {
+  const workers = options.workers > 1 ? `${options.workers} workers` : undefined;
+  const key = [options.scale, options.label, workers?.replace(" ", "-")].filter(Boolean).join("-");
+  const extras = [options.label, workers].filter(Boolean).join(", ");
+  return { key, heading: `## Scale ${options.scale}${extras ? ` — ${extras}` : ""}` };
 }
 
 /** Of the given build folders, the one built last (the first when none is built). */
@@ -301,11 +326,16 @@ async function runEngine(
   }
 
   const results: CaseResult[] = [];
-  const ours = startOurs({ port: ports.ours, databaseUrl: target.databaseUrl, distDir: options.distDir });
+  const ours = startOurs({
+    port: ports.ours,
+    databaseUrl: target.databaseUrl,
+    distDir: options.distDir,
+    workers: options.workers,
+  });
   const baseline = startBaseline({ port: ports.baseline, databaseUrl: baselineUrl, bookPath });
   try {
     await Promise.all([waitUntilUp(ours), waitUntilUp(baseline)]);
-    log(`servers up: ours ${ours.baseUrl}, baseline ${baseline.baseUrl}`);
+    log(`servers up: ${ours.name} ${ours.baseUrl}, baseline ${baseline.baseUrl}`);
     for (const benchCase of cases) {
       const capture = captures.find((c) => c.caseId === benchCase.id);
       const explain = explains.get(benchCase.id);
@@ -457,6 +487,7 @@ export async function main(argv: string[]): Promise<number> {
       duration: options.duration,
       ...(options.amount ? { amount: options.amount } : {}),
       rounds: options.rounds,
+      workers: options.workers,
       ...(buildStale ? { buildStale } : {}),
     },
     loadBefore,
@@ -469,7 +500,8 @@ export async function main(argv: string[]): Promise<number> {
 
   fs.mkdirSync(options.outDir, { recursive: true });
   // A second run on the same day keeps the first one's files (before/after): <date>-<scale>-2, -3…
-  const base = `${date}-${options.scale}${options.label ? `-${options.label}` : ""}`;
+  const section = resultsSection(options);
+  const base = `${date}-${section.key}`;
   let stem = base;
   for (let n = 2; fs.existsSync(path.join(options.outDir, `${stem}.json`)) && options.writeResultsMd; n++)
     stem = `${base}-${n}`;
@@ -482,7 +514,11 @@ export async function main(argv: string[]): Promise<number> {
         : `${stem}-${outcome.run.engine}-p95.svg`;
     fs.writeFileSync(
       path.join(options.outDir, name),
-      p95Chart(outcome.run, `p95 per case, ${options.scale} scale, ${outcome.run.engine} (${date})`),
+      p95Chart(
+        outcome.run,
+        `p95 per case, ${options.scale} scale, ${outcome.run.engine}${options.workers > 1 ? `, ${options.workers} workers` : ""} (${date})`,
+        options.workers,
+      ),
     );
     chart ??= name;
     const plansFile = path.join(ROOT, "bench", ".cache", `plans-${stem}-${outcome.run.engine}.txt`);
@@ -493,9 +529,7 @@ export async function main(argv: string[]): Promise<number> {
   if (options.writeResultsMd) {
     const file = path.join(ROOT, "bench", "RESULTS.md");
     const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmark results\n";
-    const section = options.label ? `${options.scale}-${options.label}` : options.scale;
-    const heading = `## Scale ${options.scale}${options.label ? ` — ${options.label}` : ""}`;
-    fs.writeFileSync(file, replaceSection(current, section, `${heading}\n\n${markdown}`));
+    fs.writeFileSync(file, replaceSection(current, section.key, `${section.heading}\n\n${markdown}`));
     log(`wrote bench/RESULTS.md and bench/results/${stem}.*`);
   } else {
     log(`wrote ${path.relative(ROOT, options.outDir)}/${stem}.*`);

@@ -96,6 +96,8 @@ export interface RunningServer {
   name: string;
   baseUrl: string;
   process: ChildProcess;
+  /** Whether it said it is ready (a server of several workers answers before all of them are up). */
+  ready(): boolean;
   /** CPU time used so far by the server and its child processes, ms (Linux; NaN elsewhere). */
   cpuMs(): number;
   /** What it printed (the last lines), for the error message when it fails. */
@@ -109,11 +111,15 @@ function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   port: number,
+  readyLine?: RegExp,
 ): RunningServer {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: false });
   const lines: string[] = [];
+  let ready = !readyLine;
   const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString().split("\n").filter(Boolean));
+    const added = chunk.toString().split("\n").filter(Boolean);
+    ready ||= added.some((line) => readyLine!.test(line));
+    lines.push(...added);
     if (lines.length > 40) lines.splice(0, lines.length - 40);
   };
   child.stdout?.on("data", keep);
@@ -122,6 +128,7 @@ function startProcess(
     name,
     baseUrl: `http://127.0.0.1:${port}`,
     process: child,
+    ready: () => ready,
     cpuMs: () => (child.pid ? processTreeCpuMs(child.pid) : Number.NaN),
     output: () => lines.join("\n"),
     stop: () =>
@@ -181,7 +188,7 @@ export async function waitUntilUp(server: RunningServer, timeoutMs = 90_000): Pr
       throw new Error(`${server.name} exited early (status ${server.process.exitCode}):\n${server.output()}`);
     try {
       const response = await fetch(`${server.baseUrl}/api/auth/test`, { signal: AbortSignal.timeout(5000) });
-      if (response.status < 500) return;
+      if (response.status < 500 && server.ready()) return;
     } catch {
       // not up yet
     }
@@ -190,21 +197,43 @@ export async function waitUntilUp(server: RunningServer, timeoutMs = 90_000): Pr
   throw new Error(`${server.name} did not answer within ${timeoutMs / 1000} s:\n${server.output()}`);
 }
 
-/** `next start` on the bench database: production mode, errors-only logging. */
-export function startOurs(options: { port: number; databaseUrl: string; distDir: string }): RunningServer {
+/**
+ * Our server on the bench database: production mode, errors-only logging. One worker: `next start`,
+ * as in every run before --workers, so that results stay comparable. More: the code path of
+ * `npm start` (scripts/start.ts with WEB_CONCURRENCY: a primary and that many worker processes on
+ * one port; PostgreSQL only), up once every worker is.
+ */
+export function startOurs(options: {
+  port: number;
+  databaseUrl: string;
+  distDir: string;
+  workers?: number;
+}): RunningServer {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    NEXT_DIST_DIR: options.distDir,
+    DATABASE_URL: options.databaseUrl,
+    LOG_LEVEL: "error",
+    PORT: String(options.port),
+  };
+  const workers = options.workers ?? 1;
+  if (workers > 1) {
+    return startProcess(
+      `our server (npm start, ${workers} workers)`,
+      process.execPath,
+      ["--import", "tsx", path.join(ROOT, "scripts", "start.ts")],
+      { ...env, WEB_CONCURRENCY: String(workers) },
+      options.port,
+      new RegExp(`^FieldCRM: \\S+ with ${workers} workers$`),
+    );
+  }
   return startProcess(
     "our server (next start)",
     bin("next"),
     ["start", "-p", String(options.port), "-H", "127.0.0.1"],
-    {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      NEXT_DIST_DIR: options.distDir,
-      DATABASE_URL: options.databaseUrl,
-      LOG_LEVEL: "error",
-      PORT: String(options.port),
-    },
+    { ...env, WEB_CONCURRENCY: "1" },
     options.port,
   );
 }

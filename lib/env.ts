@@ -22,9 +22,30 @@ const envSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   /** HTTP port of `npm run dev` / `npm start` (as in Next.js). */
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /**
+   * Server processes of `npm start` (the common name for it): a positive whole number, or "auto"
+   * for one per core (resolved by scripts/cluster.ts: this module is also bundled for pages).
+   * Above 1 it needs PostgreSQL; unset or empty: 1, a single process.
+   */
+  WEB_CONCURRENCY: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || v === "auto" || /^[1-9]\d*$/.test(v), {
+      error: (issue) => `must be a positive whole number or "auto", not ${JSON.stringify(issue.input)}`,
+    })
+    .transform((v): number | "auto" => (!v ? 1 : v === "auto" ? "auto" : Number(v))),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** A setting has a value it cannot have: the message names it and says what is allowed. */
+export class InvalidEnvironmentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidEnvironmentError";
+  }
+}
 
 let cached: Env | undefined;
 
@@ -33,7 +54,7 @@ export function env(): Env {
     const parsed = envSchema.safeParse(process.env);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-      throw new Error(`Invalid environment: ${problems}`);
+      throw new InvalidEnvironmentError(`Invalid environment: ${problems}`);
     }
     cached = parsed.data;
   }

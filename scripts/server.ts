@@ -1,8 +1,9 @@
-// The production HTTP server (`npm start` runs it after the migrations, in the same process): Next's
-// request handler on node:http, with the graceful shutdown that `next start` lacks. On SIGTERM or
-// SIGINT it stops accepting connections, lets the requests in flight finish (up to a time limit),
-// closes the database cleanly — on the embedded engine this is what makes the next start quick
-// and safe — and exits 0.
+// The production HTTP server (`npm start` runs it after the migrations, in the same process, or in
+// each worker process with WEB_CONCURRENCY > 1: scripts/cluster.ts): Next's request handler on
+// node:http, with the graceful shutdown that `next start` lacks. On SIGTERM or SIGINT it stops
+// accepting connections, lets the requests in flight finish (up to a time limit), closes the
+// database cleanly — on the embedded engine this is what makes the next start quick and safe —
+// and exits 0.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -140,12 +141,15 @@ function withinTime(work: Promise<unknown>, ms: number): Promise<boolean> {
   });
 }
 
-/** Runs the server until SIGTERM/SIGINT, then exits with the shutdown's status. */
-export async function runProductionServer(options: ServerOptions): Promise<void> {
+/**
+ * Runs the server until SIGTERM/SIGINT, then exits with the shutdown's status. Resolves once it
+ * listens and the signals are handled (the caller says where it listens: one line per start).
+ */
+export async function runProductionServer(options: ServerOptions): Promise<ProductionServer> {
   const running = await startProductionServer(options);
-  console.log(`FieldCRM: ${running.url}`);
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     // A repeated signal while stopping changes nothing: the grace period bounds the wait.
     process.on(signal, () => void running.shutdown(signal).then((status) => process.exit(status)));
   }
+  return running;
 }

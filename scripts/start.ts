@@ -2,21 +2,42 @@
 // serves the app on PORT (default 3000) from this same process (scripts/server.ts), so the
 // embedded database is opened once and held until the server stops. SIGTERM or SIGINT stops it
 // gracefully: requests in flight finish, the database is closed, the exit status is 0.
+// WEB_CONCURRENCY > 1 (PostgreSQL only) runs that server in several worker processes instead
+// (scripts/cluster.ts): this file is then also what each worker runs.
+import cluster from "node:cluster";
 import { getDatabase } from "@/lib/db/client";
 import { DirectoryInUseError } from "@/lib/db/directory-lock";
-import { env } from "@/lib/env";
+import { env, InvalidEnvironmentError } from "@/lib/env";
+import { checkWorkers, runPrimary, runWorker, StartRefusedError, workerCount } from "./cluster";
 import { runProductionServer, setProductionMode } from "./server";
 
 async function main() {
   setProductionMode();
-  const { PORT } = env();
+  const settings = env();
+  if (cluster.isWorker) return runWorker(settings.PORT);
+  const workers = workerCount(settings.WEB_CONCURRENCY);
+  checkWorkers(settings, workers);
+  if (workers > 1) return runPrimary(settings, workers);
   // Opens the database for the whole life of the server (the embedded one also migrates here).
   const database = await getDatabase();
   if (database.engine === "postgres") await database.migrate();
-  await runProductionServer({ port: PORT });
+  const running = await runProductionServer({ port: settings.PORT });
+  console.log(`FieldCRM: ${running.url}`);
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof DirectoryInUseError ? `Error: ${error.message}` : error);
+  const clear =
+    error instanceof DirectoryInUseError ||
+    error instanceof InvalidEnvironmentError ||
+    error instanceof StartRefusedError;
+  if (cluster.isWorker) {
+    // The primary restarts it, so this may repeat: one line for an error of the system (a port
+    // in use: its message says it all), the stack for anything else.
+    const systemError = error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
+    const what = clear || systemError ? (error as Error).message : error;
+    console.error(`worker ${cluster.worker?.id}: could not start:`, what);
+  } else {
+    console.error(clear ? `Error: ${error.message}` : error);
+  }
   process.exit(1);
 });
