@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_TABLES } from "@/bench/data/generate";
 import { openDatabase, queryRows, type Database, type DbOrTx } from "@/lib/db/client";
 import type { ListCountEntity } from "@/lib/db/schema";
+import { listTagCountTotal, type TagCountEntity } from "@/lib/domain/list-counts";
 import { customerFilter, listCustomers, upsertCustomer } from "@/lib/domain/customers";
 import { leadFilter, listLeads, upsertLead } from "@/lib/domain/leads";
 import { listPins } from "@/lib/domain/pins/list";
@@ -25,9 +26,9 @@ import { createCompany, createUser } from "@/lib/testing/factories";
 import { insertCustomer, insertPinType } from "@/lib/testing/plan-job-fixtures";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-// The list totals read from list_counts (lib/domain/list-counts.ts, drizzle/0006_list_counts.sql)
-// must equal count(*) after any writes: through the domain functions and raw SQL, concurrent
-// writers, compaction, TRUNCATE and the migration's backfill.
+// The list totals read from list_counts (lib/domain/list-counts.ts, drizzle/0006_list_counts.sql,
+// 0007_tag_set_counts.sql) must equal count(*) after any writes: through the domain functions and
+// raw SQL, concurrent writers, compaction, TRUNCATE and the migrations' backfills.
 
 let database: Database;
 beforeAll(async () => {
@@ -37,8 +38,18 @@ afterAll(async () => {
   await database?.close();
 });
 
-type Value = string | boolean | number | null;
+type Tags = (string | null)[];
+type Value = string | boolean | number | null | Tags;
 type Row = Record<string, Value>;
+
+/** A value as SQL: a parameter, or a tags array as `array[...]::text[]` (null elements kept). */
+const valueSql = (value: Value): SQL =>
+  Array.isArray(value)
+    ? sql`array[${sql.join(
+        value.map((t) => sql`${t}::text`),
+        sql`, `,
+      )}]::text[]`
+    : sql`${value}`;
 
 /** One multi-row INSERT of raw rows (the columns of the first row). */
 function insertSql(table: string, rows: Row[]): SQL {
@@ -46,7 +57,7 @@ function insertSql(table: string, rows: Row[]): SQL {
   const values = rows.map(
     (row) =>
       sql`(${sql.join(
-        columns.map((c) => sql`${row[c]}`),
+        columns.map((c) => valueSql(row[c] ?? null)),
         sql`, `,
       )})`,
   );
@@ -126,6 +137,8 @@ interface ListModel {
     dimensions: Row,
     existingId: string | undefined,
   ) => Promise<void>;
+  /** More totals to compare with count(*), beyond what the list's query string can express. */
+  moreTotals?: (db: DbOrTx, companyId: string) => Promise<void>;
 }
 
 const combinations = (axes: Record<string, (string | undefined)[]>): Record<string, string>[] =>
@@ -140,6 +153,120 @@ const countOf = async (db: DbOrTx, query: SQL) =>
 
 const LEAD_STAGES = ["new", "won", "lost"];
 const PIN_TYPES = ["pt_a", "pt_b", "pt_c"];
+
+/**
+ * Tags that a canonical form written as text could get wrong: commas, quotes, braces, spaces,
+ * backslashes, unicode (composed and decomposed é), case, the words NULL and null, the empty
+ * string. Raw rows also get null elements and random ASCII strings.
+ */
+const AWKWARD_TAGS = [
+  "vip",
+  "VIP",
+  "high-value",
+  "a,b",
+  'q"u',
+  "{b}",
+  "}{",
+  " sp ",
+  "back\\slash",
+  "\\",
+  "ünï",
+  "é",
+  "e\u0301",
+  "日本",
+  "NULL",
+  "null",
+  "",
+];
+const tagArbitrary = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...AWKWARD_TAGS) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.constant(null) },
+);
+// Now and then a tag twice: a set is counted once, whatever its duplicates.
+const tagsArbitrary: fc.Arbitrary<Value> = fc
+  .tuple(fc.array(tagArbitrary, { maxLength: 4 }), fc.boolean())
+  .map(([tags, twice]) => (twice && tags.length > 0 ? [...tags, tags[0]!] : tags));
+
+/** The tags a request body may carry: not empty once trimmed (the body schema's rule). */
+const domainTags = (tags: Value | undefined): string[] =>
+  (Array.isArray(tags) ? tags : []).filter((t): t is string => !!t && t.trim() !== "");
+
+/** Tag filters of the lists' query strings: comma-separated, trimmed, so no commas nor spaces. */
+const TAG_QUERIES = ["vip", "vip,high-value", "VIP", 'q"u,{b},NULL', "ünï,日本,é", "back\\slash,absent"];
+
+/** What differs between the two tag-set lists. */
+interface TagListSpec {
+  entity: TagCountEntity;
+  table: "leads" | "customers";
+  /** The dimension beside archived: stage or status, its values, and those a query filters by. */
+  dimension: "stage" | "status";
+  values: Value[];
+  filters: string[];
+  row: ListModel["row"];
+  listTotal: ListModel["listTotal"];
+  countTotal: ListModel["countTotal"];
+  domainWrite: NonNullable<ListModel["domainWrite"]>;
+}
+
+function tagModel(spec: TagListSpec): ListModel {
+  const { dimension, table } = spec;
+  const t = sql.identifier(table);
+  const d = sql.identifier(dimension);
+  return {
+    entity: spec.entity,
+    table,
+    setUp: async () => ({}),
+    dimensions: fc.record({
+      [dimension]: fc.constantFrom<Value>(...spec.values),
+      archived: fc.boolean(),
+      tags: tagsArbitrary,
+    }),
+    row: spec.row,
+    // The sets written independently of the triggers' expression: distinct, then sorted bytewise.
+    sourceTuples: (companyId) =>
+      sql`select archived as flag, tag_set as key1, ${d} as key2, count(*)::int as n
+        from ${t}, lateral (select array(
+          select x from (select distinct x from unnest(tags) x where x is not null) u
+          order by x collate "C")::text as tag_set) s
+        where company_id = ${companyId} and tag_set <> '{}' group by 1, 2, 3`,
+    queries: () =>
+      combinations({
+        archived: ["false", "true"],
+        [dimension]: [undefined, ...spec.filters],
+        tags: TAG_QUERIES,
+        search: [undefined, "raw"],
+      }),
+    listTotal: spec.listTotal,
+    countTotal: spec.countTotal,
+    domainWrite: spec.domainWrite,
+    // Any tags, also those a query string cannot carry (commas, spaces, empty), straight from the
+    // counters: subsets of one to three awkward tags, with and without archived rows, by stage.
+    moreTotals: async (db, companyId) => {
+      const subsets = fc.sample(fc.subarray(AWKWARD_TAGS, { minLength: 1, maxLength: 3 }), {
+        numRuns: 12,
+        seed: 11,
+      });
+      for (const tags of subsets) {
+        for (const [flag, key2] of [
+          [false, undefined],
+          [undefined, undefined],
+          [undefined, spec.filters[0]],
+        ] as const) {
+          const filter = { companyId, entity: spec.entity, flag, key2, tags };
+          const [total] = await listTagCountTotal(db, filter);
+          const counted = await countOf(
+            db,
+            sql`${t} where company_id = ${companyId} and tags && ${valueSql(tags)}
+              ${flag === false ? sql`and not archived` : sql``}
+              ${key2 === undefined ? sql`` : sql`and ${d} = ${key2}`}`,
+          );
+          expect(total?.total, `${spec.entity} ${JSON.stringify({ tags, flag, key2 })}`).toBe(counted);
+        }
+      }
+    },
+  };
+}
 
 const models: ListModel[] = [
   {
@@ -324,6 +451,52 @@ const models: ListModel[] = [
       );
     },
   },
+  tagModel({
+    entity: "lead_tags",
+    table: "leads",
+    dimension: "stage",
+    values: [...LEAD_STAGES, null],
+    filters: ["new", "absent"],
+    row: (t, d) => ({ company_id: t.companyId, id: newId(ID_PREFIX.lead), name: "Raw lead", ...d }),
+    listTotal: async (db, companyId, query) =>
+      (
+        await listLeads({
+          ctx: { db: db as never, companyId },
+          input: getLeadsQuerySchema.parse({ ...query, limit: "1" }),
+        })
+      ).pagination.total,
+    countTotal: (db, companyId, query) =>
+      countOf(db, sql`leads where ${leadFilter(companyId, getLeadsQuerySchema.parse(query))}`),
+    domainWrite: async (db, companyId, d, existingId) => {
+      const ctx = { db: db as never, companyId };
+      const fields = { stage: d.stage, tags: domainTags(d.tags) };
+      const body = existingId ? { id: existingId, ...fields } : { name: "Domain lead", ...fields };
+      await upsertLead({ ctx, input: upsertLeadBodySchema.parse(body) });
+    },
+  }),
+  tagModel({
+    entity: "customer_tags",
+    table: "customers",
+    dimension: "status",
+    values: ["active", "inactive"],
+    filters: ["inactive"],
+    row: (t, d) => ({ company_id: t.companyId, id: newId(ID_PREFIX.customer), first_name: "Raw", ...d }),
+    listTotal: async (db, companyId, query) =>
+      (
+        await listCustomers({
+          ctx: { db: db as never, companyId },
+          input: getCustomersQuerySchema.parse({ ...query, limit: "1" }),
+        })
+      ).pagination.total,
+    countTotal: (db, companyId, query) =>
+      countOf(db, sql`customers where ${customerFilter(companyId, getCustomersQuerySchema.parse(query))}`),
+    domainWrite: async (db, companyId, d, existingId) => {
+      const ctx = { db: db as never, companyId };
+      const fields = { status: d.status, tags: domainTags(d.tags) };
+      const body = existingId ? { id: existingId, ...fields } : { first_name: "Domain", ...fields };
+      await upsertCustomer({ ctx, input: upsertCustomerBodySchema.parse(body) });
+    },
+  }),
 ];
 
 async function newTenant(db: DbOrTx, model: ListModel): Promise<Tenant> {
@@ -342,6 +515,7 @@ async function expectExact(db: DbOrTx, model: ListModel, tenant: Tenant) {
       `${model.entity} ${JSON.stringify(query)}`,
     ).toBe(expected);
   }
+  await model.moreTotals?.(db, tenant.companyId);
 }
 
 type Op =
@@ -393,7 +567,7 @@ async function apply(db: DbOrTx, model: ListModel, tenant: Tenant, op: Op) {
       return;
     case "update": {
       const set = sql.join(
-        Object.entries(op.set).map(([column, value]) => sql`${sql.identifier(column)} = ${value}`),
+        Object.entries(op.set).map(([column, value]) => sql`${sql.identifier(column)} = ${valueSql(value)}`),
         sql`, `,
       );
       await db.execute(sql`update ${table} set ${set} where ${someRows(model.table, tenant.companyId, op)}`);
@@ -436,6 +610,12 @@ describe(`list counters (${testEngine()})`, () => {
           const tenant = await newTenant(db, model);
           for (const op of ops) await apply(db, model, tenant, op);
           await expectExact(db, model, tenant);
+          if (isTagList(model.entity)) {
+            // Every statement folds the tuples it touched: one row per tuple, none of zero.
+            expect(await counterRows(db, tenant.companyId, model.entity)).toBe(
+              (await counterTuples(db, tenant.companyId, model.entity)).length,
+            );
+          }
         }),
         { numRuns: 25 },
       );
@@ -465,6 +645,121 @@ describe(`list counters (${testEngine()})`, () => {
     expect(await counterTuples(db, tenant.companyId, "leads")).toEqual([]);
     await compact(db, tenant.companyId, "leads");
     expect(await counterRows(db, tenant.companyId, "leads")).toBe(0);
+  });
+
+  it("a tag set is stored in one canonical form that reads back exactly", async () => {
+    const db = database.db;
+    const leadTags = modelOf("lead_tags");
+    const tenant = await newTenant(db, leadTags);
+    // Each group: the same set written differently (order, duplicates, null elements).
+    const groups: Tags[][] = [
+      [
+        ["b", "a", "a,b"],
+        ["a,b", "a", "b", "a", null],
+      ],
+      [[...AWKWARD_TAGS], [...([...AWKWARD_TAGS] as Tags).reverse(), "vip", null]],
+      [["NULL"], ["NULL", "NULL"]],
+      [
+        ["null", null],
+        [null, "null"],
+      ],
+      [[""], ["", null]],
+      [["e\u0301"], ["e\u0301", "e\u0301"]],
+      [["é"]],
+    ];
+    for (const group of groups) {
+      await apply(db, leadTags, tenant, {
+        kind: "insert",
+        rows: group.map((tags) => ({ stage: "new", archived: false, tags })),
+      });
+    }
+    // Neither tags nor a tag set: no tuple.
+    await apply(db, leadTags, tenant, {
+      kind: "insert",
+      rows: [
+        { stage: "new", archived: false, tags: [] },
+        { stage: "new", archived: false, tags: [null] },
+      ],
+    });
+    const stored = await queryRows<{ key1: string; tags: string[]; text: string; n: number }>(
+      db,
+      sql`select key1, key1::text[] as tags, key1::text[]::text as text, n from list_counts
+        where company_id = ${tenant.companyId} and entity = 'lead_tags'`,
+    );
+    const canonical = (tags: Tags) =>
+      [...new Set(tags.filter((t): t is string => t !== null))].sort((a, b) =>
+        Buffer.compare(Buffer.from(a), Buffer.from(b)),
+      );
+    const expected = groups.map((group) => ({ tags: canonical(group[0]!), n: group.length }));
+    const byTags = (a: { tags: string[] }, b: { tags: string[] }) =>
+      JSON.stringify(a.tags).localeCompare(JSON.stringify(b.tags));
+    expect(stored.map(({ tags, n }) => ({ tags, n })).sort(byTags)).toEqual(expected.sort(byTags));
+    for (const row of stored) expect(row.text).toBe(row.key1);
+    // Every awkward tag finds its records, and only an exact, case-sensitive match does.
+    for (const tag of AWKWARD_TAGS) {
+      const [row] = await listTagCountTotal(db, {
+        companyId: tenant.companyId,
+        entity: "lead_tags",
+        tags: [tag],
+      });
+      const expectedTotal = groups
+        .filter((group) => group.some((tags) => tags.includes(tag)))
+        .reduce((sum, group) => sum + group.length, 0);
+      expect(row?.total, JSON.stringify(tag)).toBe(expectedTotal);
+    }
+    await expectExact(db, leadTags, tenant);
+  });
+
+  it("a write folds only the tag tuples it touched, however many the tenant has", async () => {
+    const db = database.db;
+    const leadTags = modelOf("lead_tags");
+    const tenant = await newTenant(db, leadTags);
+    const { companyId } = tenant;
+    // 300 tag sets in 3 stages, written in one statement: 900 tuples of one row each.
+    const rows = Array.from({ length: 900 }, (_, i) => ({
+      stage: LEAD_STAGES[i % 3]!,
+      archived: false,
+      tags: [`set ${Math.floor(i / 3)}`, "common"],
+    }));
+    await apply(db, leadTags, tenant, { kind: "insert", rows });
+    const rowIds = async () =>
+      new Map(
+        (
+          await queryRows<{ id: number; key1: string; key2: string; n: number }>(
+            db,
+            sql`select id::int, key1, key2, n from list_counts where company_id = ${companyId} and entity = 'lead_tags'`,
+          )
+        ).map((r) => [r.id, r]),
+      );
+    const before = await rowIds();
+    expect(before.size).toBe(900);
+    // One lead moves from (set 7, won) to (set 7, lost): those two tuples' rows are replaced,
+    // the other 898 are untouched.
+    await db.execute(
+      sql`update leads set stage = 'lost' where company_id = ${companyId} and id = (
+        select id from leads where company_id = ${companyId} and tags[1] = 'set 7' and stage = 'won')`,
+    );
+    const after = await rowIds();
+    const gone = [...before.keys()].filter((id) => !after.has(id)).map((id) => before.get(id)!);
+    const added = [...after.keys()].filter((id) => !before.has(id)).map((id) => after.get(id)!);
+    const tuples = (list: { key1: string; key2: string; n: number }[]) =>
+      list.map((r) => `${r.key1} ${r.key2} ${r.n}`).sort();
+    expect(tuples(gone)).toEqual(['{common,"set 7"} lost 1', '{common,"set 7"} won 1']);
+    expect(tuples(added)).toEqual(['{common,"set 7"} lost 2']);
+    // An insert of a new set adds one row; a write of no tag column, none.
+    await apply(db, leadTags, tenant, {
+      kind: "insert",
+      rows: [{ stage: "new", archived: false, tags: ["x"] }],
+    });
+    await apply(db, leadTags, tenant, { kind: "touch", offset: 0, limit: 50 });
+    const last = await rowIds();
+    expect(last.size).toBe(900);
+    expect([...after.keys()].filter((id) => !last.has(id))).toEqual([]);
+    await expectExact(db, leadTags, tenant);
+    // The full compaction of the list (list_counts_compact) leaves every total as it was.
+    await compact(db, companyId, "lead_tags");
+    expect(await counterRows(db, companyId, "lead_tags")).toBe(900);
+    await expectExact(db, leadTags, tenant);
   });
 
   it("reads the total from the counters only when every filter is a dimension", async () => {
@@ -517,18 +812,28 @@ describe(`list counters (${testEngine()})`, () => {
     for (let i = 0; i < 40; i++) {
       const tenant = await newTenant(db, leads);
       await apply(db, leads, tenant, { kind: "insert", rows: [{ stage: "new", archived: false }] });
-      await apply(db, leads, tenant, { kind: "insert", rows: [{ stage: "won", archived: true }] });
+      await apply(db, leads, tenant, {
+        kind: "insert",
+        rows: [{ stage: "won", archived: true, tags: ["vip"] }],
+      });
       await db.execute(sql`delete from companies where id = ${tenant.companyId}`);
       expect(await counterRows(db, tenant.companyId, "leads")).toBe(0);
+      expect(await counterRows(db, tenant.companyId, "lead_tags")).toBe(0);
     }
   });
 });
+
+const modelOf = (entity: ListCountEntity): ListModel => models.find((m) => m.entity === entity)!;
+const isTagList = (entity: ListCountEntity): entity is TagCountEntity =>
+  entity === "lead_tags" || entity === "customer_tags";
 
 /** Which queries of the models the lists answer from the counters (their filters all dimensions). */
 function readsCounters(entity: ListCountEntity, query: Record<string, string>): boolean {
   const others: Record<ListCountEntity, string[]> = {
     leads: ["search", "tags"],
     customers: ["search", "tags"],
+    lead_tags: ["search"],
+    customer_tags: ["search"],
     service_plans: ["created_at_range_start", "created_at_range_end", "sold_by_user_id"],
     jobs: ["service_date_range_start", "service_date_range_end"],
     pins: ["user_id"],
@@ -570,14 +875,14 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
     const insertLeads = (
       client: Client,
       companyId: string,
-      rows: { stage: string; archived?: boolean }[],
+      rows: { stage: string; archived?: boolean; tags?: string[] }[],
       name: string,
     ) =>
       client.query(
-        `insert into leads (company_id, id, name, stage, archived)
-         select $1, 'lead_' || gen_random_uuid(), $2, r.stage, r.archived
-         from json_to_recordset($3::json) as r(stage text, archived boolean)`,
-        [companyId, name, JSON.stringify(rows.map((r) => ({ archived: false, ...r })))],
+        `insert into leads (company_id, id, name, stage, archived, tags)
+         select $1, 'lead_' || gen_random_uuid(), $2, r.stage, r.archived, r.tags
+         from json_to_recordset($3::json) as r(stage text, archived boolean, tags text[])`,
+        [companyId, name, JSON.stringify(rows.map((r) => ({ archived: false, tags: [], ...r })))],
       );
 
     for (const end of ["commit", "rollback"] as const) {
@@ -624,15 +929,75 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
       });
     }
 
+    for (const end of ["commit", "rollback"] as const) {
+      it(`a transaction folding a tag tuple blocks no other writer of that tuple (then ${end})`, async () => {
+        const db = database.db;
+        const leadTags = modelOf("lead_tags");
+        const tenant = await newTenant(db, leadTags);
+        const { companyId } = tenant;
+        const [a, b] = [await connect(), await connect()];
+        const tuple = sql`company_id = ${companyId} and entity = 'lead_tags' and key1 = '{vip}'`;
+        try {
+          await insertLeads(
+            a,
+            companyId,
+            [1, 2, 3].map(() => ({ stage: "new", tags: ["vip"] })),
+            "before",
+          );
+          await a.query("begin");
+          // a folds (new, {vip}): it holds that tuple's row until it ends.
+          await insertLeads(a, companyId, [{ stage: "new", tags: ["vip"] }], "a");
+          const started = Date.now();
+          await b.query("begin");
+          await insertLeads(b, companyId, [{ stage: "new", tags: ["vip", "vip"] }], "b");
+          await b.query(
+            `update leads set tags = tags || '{hot}' where company_id = $1 and id = (
+              select id from leads where company_id = $1 and name = 'before' order by id limit 1)`,
+            [companyId],
+          );
+          await b.query(
+            `delete from leads where company_id = $1 and id = (
+              select id from leads where company_id = $1 and name = 'before' order by id desc limit 1)`,
+            [companyId],
+          );
+          await b.query("select list_counts_compact($1, 'lead_tags')", [companyId]);
+          await b.query("commit");
+          expect(Date.now() - started).toBeLessThan(1000);
+          // b could not take a's row: it left its own beside it. Readers see b's writes only.
+          await expectExact(db, leadTags, tenant);
+          expect(await leadTags.listTotal(db, companyId, { tags: "vip" })).toBe(3);
+          await a.query(end);
+          await expectExact(db, leadTags, tenant);
+          expect(await leadTags.listTotal(db, companyId, { tags: "vip" })).toBe(end === "commit" ? 4 : 3);
+          // The next write of the tuple folds what is left into one row.
+          await insertLeads(a, companyId, [{ stage: "new", tags: ["vip"] }], "after");
+          expect(
+            (
+              await queryRows<{ n: number }>(
+                db,
+                sql`select count(*)::int as n from list_counts where ${tuple}`,
+              )
+            )[0]?.n,
+          ).toBe(1);
+          await expectExact(db, leadTags, tenant);
+        } finally {
+          await a.query("rollback").catch(() => {});
+          await Promise.all([a.end(), b.end()]);
+        }
+      });
+    }
+
     it("six connections writing and compacting in one tenant keep every total exact", async () => {
       const db = database.db;
       const leads = models[0]!;
       const tenant = await newTenant(db, leads);
       const { companyId } = tenant;
       const clients = await Promise.all(Array.from({ length: 6 }, connect));
-      const random = fc.sample(fc.nat(1_000_000), { numRuns: 6 * 30 * 4, seed: 42 });
+      const random = fc.sample(fc.nat(1_000_000), { numRuns: 6 * 30 * 6, seed: 42 });
       let next = 0;
       const pick = <T>(values: readonly T[]) => values[random[next++ % random.length]! % values.length]!;
+      // Few tag sets, so that the workers' statements fold the same tuples at the same time.
+      const TAG_SETS = [[], ["vip"], ["vip"], ["vip", "a,b"], ["ünï"], ['q"u', "vip"]];
       try {
         await Promise.all(
           clients.map(async (client, w) => {
@@ -643,14 +1008,23 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
               // would be on the counters.
               const own = `company_id = $1 and id in (
                 select id from leads where company_id = $1 and name = '${name}' order by random() limit 2)`;
-              switch (pick(["insert", "insert", "stage", "archive", "delete"] as const)) {
+              switch (pick(["insert", "insert", "stage", "archive", "tags", "delete"] as const)) {
                 case "insert":
                   await insertLeads(
                     client,
                     companyId,
-                    [{ stage: pick(LEAD_STAGES) }, { stage: pick(LEAD_STAGES) }],
+                    [
+                      { stage: pick(LEAD_STAGES), tags: pick(TAG_SETS) },
+                      { stage: pick(LEAD_STAGES), tags: pick(TAG_SETS) },
+                    ],
                     name,
                   );
+                  break;
+                case "tags":
+                  await client.query(`update leads set tags = tags || $2::text[] where ${own}`, [
+                    companyId,
+                    pick(TAG_SETS),
+                  ]);
                   break;
                 case "stage":
                   await client.query(`update leads set stage = $2 where ${own}`, [
@@ -666,13 +1040,24 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
                   break;
               }
               if (pick([true, false, false, false])) {
-                await client.query("select list_counts_compact($1, 'leads')", [companyId]);
+                await client.query("select list_counts_compact($1, $2)", [
+                  companyId,
+                  pick(["leads", "lead_tags"]),
+                ]);
               }
               await client.query(pick(["commit", "commit", "commit", "rollback"]));
             }
           }),
         );
         await expectExact(db, leads, tenant);
+        await expectExact(db, modelOf("lead_tags"), tenant);
+        // At most one row per tuple and concurrent writer is left (six workers).
+        const perTuple = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from list_counts where company_id = ${companyId}
+            and entity = 'lead_tags' group by flag, key1, key2 order by 1 desc limit 1`,
+        );
+        expect(perTuple[0]?.n ?? 0).toBeLessThanOrEqual(6);
       } finally {
         await Promise.all(clients.map((c) => c.end()));
       }
@@ -742,6 +1127,57 @@ describe(`migration 0006 on ${testEngine()}`, () => {
         await expectExact(db, model, tenant);
         const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
         expect(await counterRows(db, tenant.companyId, model.entity)).toBe(tuples);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe(`migration 0007 on ${testEngine()}`, () => {
+  it("counts the tagged records that exist before it, one counter row per tag tuple", async () => {
+    const own = await unmigratedDatabase();
+    try {
+      await migrateUpTo(own, "0007_tag_set_counts");
+      const db = own.db;
+      const tenants: [ListModel, Tenant][] = [];
+      for (const entity of ["lead_tags", "customer_tags"] as const) {
+        const model = modelOf(entity);
+        for (let i = 0; i < 2; i++) {
+          const tenant = await newTenant(db, model);
+          const rows = fc.sample(model.dimensions, { numRuns: 40, seed: i });
+          await apply(db, model, tenant, { kind: "insert", rows });
+          await apply(db, model, tenant, {
+            kind: "update",
+            offset: 2,
+            limit: 4,
+            set: { tags: ["vip", "a,b"] },
+          });
+          await apply(db, model, tenant, { kind: "delete", offset: 3, limit: 5 });
+          tenants.push([model, tenant]);
+        }
+      }
+      const tagRows = async () =>
+        (
+          await queryRows<{ n: number }>(
+            db,
+            sql`select count(*)::int as n from list_counts where entity in ('lead_tags', 'customer_tags')`,
+          )
+        )[0]?.n;
+      expect(await tagRows()).toBe(0);
+      await own.migrate();
+      expect(await tagRows()).toBeGreaterThan(0);
+      for (const [model, tenant] of tenants) {
+        await expectExact(db, model, tenant);
+        await expectExact(db, modelOf(model.table === "leads" ? "leads" : "customers"), tenant);
+        const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
+        expect(await counterRows(db, tenant.companyId, model.entity)).toBe(tuples);
+      }
+      // Writes after it keep them exact.
+      for (const [model, tenant] of tenants) {
+        await apply(db, model, tenant, { kind: "update", offset: 0, limit: 6, set: { tags: ["vip"] } });
+        await apply(db, model, tenant, { kind: "delete", offset: 1, limit: 2 });
+        await expectExact(db, model, tenant);
       }
     } finally {
       await own.close();

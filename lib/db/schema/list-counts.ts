@@ -13,21 +13,32 @@ import {
 import { companies } from "./companies";
 
 /** The lists whose exact totals are kept in list_counts. */
-export const LIST_COUNT_ENTITIES = ["leads", "customers", "service_plans", "jobs", "pins"] as const;
+export const LIST_COUNT_ENTITIES = [
+  "leads",
+  "customers",
+  "service_plans",
+  "jobs",
+  "pins",
+  "lead_tags",
+  "customer_tags",
+] as const;
 export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
 
 /**
  * Row counts of the lists by their filter columns ("dimensions"), so that a list filtered only by
  * those reads its exact total as sum(n) over a few rows instead of counting up to a million
  * (bench/RESULTS.md, finding 1). Kept by statement-level triggers on the counted tables
- * (drizzle/0006_list_counts.sql); lib/domain/list-counts.ts reads them and names the dimensions:
+ * (drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql); lib/domain/list-counts.ts reads them
+ * and names the dimensions:
  *
- * | entity        | rows counted               | flag     | key1        | key2         |
- * | leads         | all                        | archived | stage       | —            |
- * | customers     | all                        | archived | status      | —            |
- * | service_plans | all                        | active   | frequency   | service_type |
- * | jobs          | not is_quote, not archived | false    | status      | —            |
- * | pins          | all                        | false    | pin_type_id | —            |
+ * | entity        | rows counted               | flag     | key1               | key2         |
+ * | leads         | all                        | archived | stage              | —            |
+ * | customers     | all                        | archived | status             | —            |
+ * | service_plans | all                        | active   | frequency          | service_type |
+ * | jobs          | not is_quote, not archived | false    | status             | —            |
+ * | pins          | all                        | false    | pin_type_id        | —            |
+ * | lead_tags     | leads with a tag           | archived | canonical tag set  | stage        |
+ * | customer_tags | customers with a tag       | archived | canonical tag set  | status       |
  *
  * Delta rows, never updated: each write statement inserts one row per touched dimension tuple
  * with its change n (+/-), so concurrent writers of a tenant never wait on a shared counter row.
@@ -35,6 +46,13 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * tuple, skipping rows other transactions hold. A total is sum(n) over the matching rows, exact
  * in any snapshot. Every folded row is a dead tuple for VACUUM (autovacuum; the bench vacuums it).
  * Keyed by (company_id, id) like every table; id is a plain sequence (nobody refers to it).
+ *
+ * The tag lists count each record once under its whole tag set: its distinct non-null tags sorted
+ * bytewise, as the text of that text[] (key1::text[] reads it back exactly), so "any of the tags
+ * T" is sum(n) over the rows whose set overlaps T. A tenant has thousands of such tuples, so their
+ * rows are folded by every write statement, and only the tuples it touched: it deletes their rows
+ * no other transaction holds (SKIP LOCKED) and inserts one row with their sum and its change. A
+ * tuple keeps one row plus one per concurrent writer; no write folds every tuple.
  */
 export const listCounts = pgTable(
   "list_counts",
@@ -52,7 +70,7 @@ export const listCounts = pgTable(
     foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
     check(
       "list_counts_entity_check",
-      sql`${t.entity} in ('leads', 'customers', 'service_plans', 'jobs', 'pins')`,
+      sql`${t.entity} in ('leads', 'customers', 'service_plans', 'jobs', 'pins', 'lead_tags', 'customer_tags')`,
     ),
     // The readers' and the compaction's lookup: a tenant's rows of one list, by dimension.
     index("list_counts_entity_idx").on(t.companyId, t.entity, t.flag, t.key1, t.key2),

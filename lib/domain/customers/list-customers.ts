@@ -1,7 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { customers } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
-import { listCountTotal } from "@/lib/domain/list-counts";
+import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
 import { containsPattern, newestFirst, textArray } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
@@ -9,8 +9,9 @@ import { toCustomer, type CustomerContext } from "./customer-record";
 
 /**
  * GET /customers: the company's customers, newest first (created_at, then id, descending), with
- * the exact number of matches. The page and the count run at the same time; a request filtered
- * only by archived and status reads its count from the kept counters (lib/domain/list-counts.ts).
+ * the exact number of matches. The page and the count run at the same time; a request without a
+ * search reads its count from the kept counters (lib/domain/list-counts.ts): those of archived and
+ * status, or with tags those of the tag sets.
  */
 export async function listCustomers({
   ctx,
@@ -36,23 +37,34 @@ export function customerListQueries(ctx: CustomerContext, input: GetCustomersQue
       .orderBy(...newestFirst(customers.createdAt, customers.id))
       .limit(input.limit)
       .offset((input.page - 1) * input.limit),
-    count: countedByDimensions(input)
-      ? listCountTotal(ctx.db, {
-          companyId: ctx.companyId,
-          entity: "customers",
-          flag: input.archived ? undefined : false,
-          key1: input.status || undefined,
-        })
-      : ctx.db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(customers)
-          .where(where),
+    count: customerCount(ctx, input, where),
   };
 }
 
-/** Whether the counters answer the request's total: no filter but archived and status (see customerFilter). */
-function countedByDimensions(input: Pick<GetCustomersQuery, "search" | "tags">): boolean {
-  return !input.search && !(input.tags && input.tags.length > 0);
+/**
+ * The request's total: from the counters when its filters are archived, status and tags only (the
+ * tag sets' counters when it has tags), else count(*) of the matching customers (a search).
+ */
+function customerCount(ctx: CustomerContext, input: GetCustomersQuery, where: SQL) {
+  if (input.search) {
+    return ctx.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(customers)
+      .where(where);
+  }
+  const companyId = ctx.companyId;
+  const flag = input.archived ? undefined : false;
+  const status = input.status || undefined;
+  if (input.tags && input.tags.length > 0) {
+    return listTagCountTotal(ctx.db, {
+      companyId,
+      entity: "customer_tags",
+      flag,
+      key2: status,
+      tags: input.tags,
+    });
+  }
+  return listCountTotal(ctx.db, { companyId, entity: "customers", flag, key1: status });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { leads } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
-import { listCountTotal } from "@/lib/domain/list-counts";
+import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
 import { containsPattern, newestFirst, textArray } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
@@ -9,8 +9,9 @@ import { toLead, type LeadContext } from "./lead-record";
 
 /**
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
- * number of matches. The page and the count run at the same time; a request filtered only by
- * archived and stage reads its count from the kept counters (lib/domain/list-counts.ts).
+ * number of matches. The page and the count run at the same time; a request without a search
+ * reads its count from the kept counters (lib/domain/list-counts.ts): those of archived and stage,
+ * or with tags those of the tag sets.
  */
 export async function listLeads({
   ctx,
@@ -36,23 +37,28 @@ export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery) {
       .orderBy(...newestFirst(leads.createdAt, leads.id))
       .limit(input.limit)
       .offset((input.page - 1) * input.limit),
-    count: countedByDimensions(input)
-      ? listCountTotal(ctx.db, {
-          companyId: ctx.companyId,
-          entity: "leads",
-          flag: input.archived ? undefined : false,
-          key1: input.stage || undefined,
-        })
-      : ctx.db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(leads)
-          .where(where),
+    count: leadCount(ctx, input, where),
   };
 }
 
-/** Whether the counters answer the request's total: no filter but archived and stage (see leadFilter). */
-function countedByDimensions(input: Pick<GetLeadsQuery, "search" | "tags">): boolean {
-  return !input.search && !(input.tags && input.tags.length > 0);
+/**
+ * The request's total: from the counters when its filters are archived, stage and tags only (the
+ * tag sets' counters when it has tags), else count(*) of the matching leads (a search).
+ */
+function leadCount(ctx: LeadContext, input: GetLeadsQuery, where: SQL) {
+  if (input.search) {
+    return ctx.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(leads)
+      .where(where);
+  }
+  const companyId = ctx.companyId;
+  const flag = input.archived ? undefined : false;
+  const stage = input.stage || undefined;
+  if (input.tags && input.tags.length > 0) {
+    return listTagCountTotal(ctx.db, { companyId, entity: "lead_tags", flag, key2: stage, tags: input.tags });
+  }
+  return listCountTotal(ctx.db, { companyId, entity: "leads", flag, key1: stage });
 }
 
 /**
