@@ -14,9 +14,17 @@ export function uptime(): string {
   }
 }
 
-/** "PostgreSQL 15.20 (Debian …)" or "PGlite (PostgreSQL 17.x)". */
+/**
+ * "PostgreSQL 15.20 (shared_buffers 4GB)" or "PGlite (PostgreSQL 17.x)". A server's buffer cache
+ * is part of the result: a count that visits ~20k heap pages costs about twice as much when they
+ * come from the OS cache as from shared buffers (bench/RESULTS.md, finding 9).
+ */
 export async function databaseVersion(db: RawDb): Promise<string> {
-  const [row] = await db.query<{ v: string }>("select version() as v");
+  const [row] = await db.query<{ v: string; buffers: string }>(
+    "select version() as v, current_setting('shared_buffers') as buffers",
+  );
   const version = (row?.v ?? "?").replace(/ on .*$/, "").replace(/,.*$/, "");
-  return db.engine === "pglite" ? `PGlite (${version})` : version;
+  return db.engine === "pglite"
+    ? `PGlite (${version})`
+    : `${version} (shared_buffers ${row?.buffers ?? "?"})`;
 }
