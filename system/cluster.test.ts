@@ -4,12 +4,11 @@ import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/lib/db/client";
-import { createApiKey, createCompany } from "@/lib/testing/factories";
 import { MAX_START_UP_DEATHS } from "@/scripts/cluster";
 import {
   engine,
   freePort,
-  freshDatabase,
+  freshDatabaseWithKey,
   sleep,
   startServer,
   stopServer,
@@ -35,14 +34,7 @@ let key = "";
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  const database = await db.open();
-  try {
-    const company = await createCompany(database.db);
-    ({ key } = await createApiKey(database.db, company.id, { dailyLimit: 1_000_000 }));
-  } finally {
-    await database.close(); // the embedded database serves one process
-  }
+  ({ db, key } = await freshDatabaseWithKey());
 });
 afterAll(async () => {
   await stopServer(server);

@@ -1,9 +1,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey, createCompany } from "@/lib/testing/factories";
 import {
   engine,
-  freshDatabase,
+  freshDatabaseWithKey,
   sleep,
   startServer,
   stopServer,
@@ -28,14 +27,7 @@ let key: string;
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  const database = await db.open();
-  try {
-    const company = await createCompany(database.db);
-    ({ key } = await createApiKey(database.db, company.id, { dailyLimit: 1_000_000 }));
-  } finally {
-    await database.close(); // the embedded database serves one process: the server's
-  }
+  ({ db, key } = await freshDatabaseWithKey());
 });
 afterAll(async () => {
   await stopServer(server);

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { parseDatabaseUrl } from "@/lib/env";
+import { createApiKey, createCompany } from "@/lib/testing/factories";
 
 /*
  * Real server processes for the system tests: a fresh database (embedded on disk, or a new
@@ -63,6 +64,23 @@ export async function freshDatabase(): Promise<FreshDatabase> {
     open: () => open(url.toString()),
     drop: () => admin(`drop database if exists "${name}" with (force)`),
   };
+}
+
+/**
+ * A fresh database with one company and an API key of it (limit high enough for any test), for
+ * the tests that only need to call the API; opened from the test process and closed again, as
+ * the embedded database serves one process: the server's.
+ */
+export async function freshDatabaseWithKey(): Promise<{ db: FreshDatabase; key: string }> {
+  const db = await freshDatabase();
+  const database = await db.open();
+  try {
+    const company = await createCompany(database.db);
+    const { key } = await createApiKey(database.db, company.id, { dailyLimit: 1_000_000 });
+    return { db, key };
+  } finally {
+    await database.close();
+  }
 }
 
 /** A free port in 3600–3699 (the range reserved for these tests). */
