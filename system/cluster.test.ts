@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import http from "node:http";
 import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import {
   engine,
   freePort,
   freshDatabaseWithKey,
+  sendRequest,
   sleep,
   startServer,
   stopServer,
@@ -44,34 +44,8 @@ afterAll(async () => {
 const headers = () => ({ ...VERSION, "x-api-key": key, "content-type": "application/json" });
 
 /** A request on a connection of its own: the primary hands each new connection to the next worker. */
-function request(url: string, method = "GET", body?: string, pieces = 1, delayMs = 0) {
-  return new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent: false,
-        headers: { ...headers(), ...(body ? { "content-length": Buffer.byteLength(body) } : {}) },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    void (async () => {
-      // A body sent in pieces keeps the request in flight for pieces × delayMs.
-      const size = Math.ceil((body?.length ?? 0) / pieces);
-      for (let i = 0; body && i < pieces; i++) {
-        req.write(body.slice(i * size, (i + 1) * size));
-        await sleep(delayMs);
-      }
-      req.end();
-    })();
-  });
-}
+const request = (url: string, method = "GET", body?: string, pieces = 1, delayMs = 0) =>
+  sendRequest(url, { method, headers: headers(), body, pieces, delayMs });
 
 const leadBody = (n: number) =>
   JSON.stringify({ name: `Cluster lead ${n}`, email: `cluster.${n}@example.test`, notes: "x".repeat(2000) });

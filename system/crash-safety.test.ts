@@ -1,8 +1,8 @@
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   engine,
   freshDatabaseWithKey,
+  sendRequest,
   sleep,
   startServer,
   stopServer,
@@ -102,29 +102,8 @@ function expectComplete(record: Record<string, unknown>, body: LeadBody): void {
 const headers = () => ({ ...VERSION, "x-api-key": key, "content-type": "application/json" });
 
 /** A POST whose body arrives in pieces over `pieces × delayMs`: a request that stays in flight. */
-function slowPost(url: string, body: string, pieces: number, delayMs: number) {
-  return new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: "POST", headers: { ...headers(), "content-length": Buffer.byteLength(body) }, agent: false },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    void (async () => {
-      const size = Math.ceil(body.length / pieces);
-      for (let i = 0; i < pieces; i++) {
-        req.write(body.slice(i * size, (i + 1) * size));
-        await sleep(delayMs);
-      }
-      req.end();
-    })();
-  });
-}
+const slowPost = (url: string, body: string, pieces: number, delayMs: number) =>
+  sendRequest(url, { method: "POST", headers: headers(), body, pieces, delayMs });
 
 describe(`crash safety of the production server (${engine})`, () => {
   it("keeps every acknowledged write, complete, after SIGKILL in the middle of concurrent writes", async () => {

@@ -83,6 +83,50 @@ export async function freshDatabaseWithKey(): Promise<{ db: FreshDatabase; key: 
   }
 }
 
+export interface SentRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The body is sent in this many pieces, `delayMs` apart: a request that stays in flight. */
+  pieces?: number;
+  delayMs?: number;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive: with several workers, the primary hands
+ * each new connection to the next one), answered with JSON.
+ */
+export function sendRequest(
+  url: string,
+  { method = "GET", headers = {}, body, pieces = 1, delayMs = 0 }: SentRequest = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    void (async () => {
+      const size = Math.ceil((body?.length ?? 0) / pieces);
+      for (let i = 0; body && i < pieces; i++) {
+        req.write(body.slice(i * size, (i + 1) * size));
+        await sleep(delayMs);
+      }
+      req.end();
+    })();
+  });
+}
+
 /** A free port in 3600–3699 (the range reserved for these tests). */
 export async function freePort(): Promise<number> {
   const start = 3600 + Math.floor(Math.random() * 100);
