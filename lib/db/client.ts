@@ -108,14 +108,17 @@ async function openPostgres(
     engine: "postgres",
     target,
     async migrate() {
-      // Serialize concurrent migrators (several processes starting at once).
-      const client = await pool.connect();
+      // On a connection of its own, without the pool's statement and query timeouts: those are
+      // the API's (answer 503 within 5 s), and a migration's index build or backfill on a large
+      // tenant takes longer. The advisory lock serializes concurrent migrators (several processes
+      // starting at once); it goes with the connection.
+      const client = new pg.Client({ connectionString: target.url, application_name: "fieldcrm-migrate" });
+      await client.connect();
       try {
         await client.query("select pg_advisory_lock(727274001)");
         await migrate(drizzle(client, { schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER });
       } finally {
-        await client.query("select pg_advisory_unlock(727274001)").catch(() => {});
-        client.release();
+        await client.end();
       }
     },
     close: () => pool.end(),

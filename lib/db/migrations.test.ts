@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database } from "@/lib/db/client";
+import { openDatabase, queryRows, type Database } from "@/lib/db/client";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import journal from "@/drizzle/meta/_journal.json";
 
 let database: Database;
 
@@ -58,3 +59,39 @@ describe(`migrations on ${testEngine()}`, () => {
     expect(names).toContain("btree_gin");
   });
 });
+
+if (testEngine() === "postgres") {
+  describe("migrations on PostgreSQL", () => {
+    it("run without the API's statement timeout (a large backfill takes longer than a request may)", async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      const name = `fcrm_test_migrate_${process.pid}_${Date.now()}`;
+      const { default: pg } = await import("pg");
+      const run = async (target: string, statement: string) => {
+        const client = new pg.Client({ connectionString: target });
+        await client.connect();
+        try {
+          return (await client.query<{ n: number }>(statement)).rows;
+        } finally {
+          await client.end();
+        }
+      };
+      await run(url.toString(), `create database "${name}"`);
+      const server = url.toString();
+      url.pathname = `/${name}`;
+      // 1 ms: every migration statement would be cancelled under it; the API's queries still are.
+      const tight = await openDatabase({ kind: "postgres", url: url.toString() }, { statementTimeoutMs: 1 });
+      try {
+        await tight.migrate();
+        const applied = await run(
+          url.toString(),
+          "select count(*)::int as n from drizzle.__drizzle_migrations",
+        );
+        expect(applied[0]?.n).toBe(journal.entries.length);
+        await expect(queryRows(tight.db, sql`select pg_sleep(0.05)`)).rejects.toThrow();
+      } finally {
+        await tight.close();
+        await run(server, `drop database if exists "${name}" with (force)`);
+      }
+    });
+  });
+}
