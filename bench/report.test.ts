@@ -100,6 +100,7 @@ describe("report", () => {
     expect(svg.match(/fill="#2563eb"/g)?.length).toBe(1 + 3);
     expect(svg).toContain(">ours (next start)<");
     expect(p95Chart(engine, "two", 2)).toContain(">ours (npm start, 2 workers)<");
+    expect(p95Chart(engine, "one", 1, true)).toContain(">ours (npm start)<");
   });
 
   it("says which of our servers ran: next start, or npm start with its workers", () => {
@@ -206,17 +207,29 @@ describe("options and routes", () => {
     for (const bad of ["0", "-1", "1.5", "abc"])
       expect(() => parseOptions(["--workers", bad], env())).toThrow(/--workers/);
 
-    expect(resultsSection({ scale: "large", workers: 1 })).toEqual({
+    expect(resultsSection({ scale: "large", workers: 1, npmStart: false })).toEqual({
       key: "large",
       heading: "## Scale large",
     });
-    expect(resultsSection({ scale: "large", workers: 2 })).toEqual({
+    expect(resultsSection({ scale: "large", workers: 2, npmStart: true })).toEqual({
       key: "large-2-workers",
       heading: "## Scale large — 2 workers",
     });
-    expect(resultsSection({ scale: "large", label: "pool", workers: 2 })).toEqual({
+    expect(resultsSection({ scale: "large", label: "pool", workers: 2, npmStart: true })).toEqual({
       key: "large-pool-2-workers",
       heading: "## Scale large — pool, 2 workers",
+    });
+  });
+
+  it("runs our server as npm start with --npm-start (always with several workers), in a section of its own", () => {
+    expect(parseOptions(["--scale", "large"], env()).npmStart).toBe(false);
+    expect(parseOptions(["--scale", "large", "--npm-start"], env()).npmStart).toBe(true);
+    expect(parseOptions(["--scale", "large", "--workers", "2"], env()).npmStart).toBe(true);
+    // The embedded database is fine: npm start holds it in its one process.
+    expect(parseOptions(["--scale", "tiny", "--npm-start"], env()).engines).toEqual(["pglite"]);
+    expect(resultsSection({ scale: "large", label: "x", workers: 1, npmStart: true })).toEqual({
+      key: "large-x-npm-start",
+      heading: "## Scale large — x, npm start",
     });
   });
 

@@ -15,6 +15,8 @@ export interface BenchRun {
     rounds: number;
     /** Worker processes of our server (WEB_CONCURRENCY); runs before --workers had one. */
     workers?: number;
+    /** Ours ran as `npm start` with one process (--npm-start); more workers always do. */
+    npmStart?: boolean;
     /** The build was older than the sources: ours may not run the SQL the baseline replays. */
     buildStale?: boolean;
   };
@@ -175,18 +177,18 @@ export function markdownTargets(checks: readonly TargetCheck[]): string {
   return lines.join("\n");
 }
 
-/** Which of our servers ran: `next start` (one process), or `npm start` with its workers. */
-function oursServer(workers: number): string {
-  return workers > 1
-    ? `Ours: \`npm start\` with WEB_CONCURRENCY=${workers} (${workers} worker processes; the baseline is one process).`
-    : "Ours: `next start` (one process).";
+/** Which of our servers ran: `next start` or `npm start` (one process), or `npm start` with its workers. */
+function oursServer(workers: number, npmStart = false): string {
+  if (workers > 1)
+    return `Ours: \`npm start\` with WEB_CONCURRENCY=${workers} (${workers} worker processes; the baseline is one process).`;
+  return npmStart ? "Ours: `npm start` (one process)." : "Ours: `next start` (one process).";
 }
 
 export function markdownRun(run: BenchRun, chartFile?: string): string {
   const m = run.machine;
   const lines = [
     `Run of ${run.date}, scale **${run.scale}**. Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, ${m.os};`,
-    `Node ${m.node}, ${m.postgres}, Next.js ${m.next}, PGlite ${m.pglite}. ${oursServer(run.settings.workers ?? 1)} Load: ${run.settings.amount ? `${run.settings.amount} requests` : `${run.settings.duration} s`} per server per case at ${run.settings.connections} connections, ${run.settings.rounds === 2 ? "in two halves, ours–baseline then baseline–ours" : "ours then baseline"} (load generator on the same machine).`,
+    `Node ${m.node}, ${m.postgres}, Next.js ${m.next}, PGlite ${m.pglite}. ${oursServer(run.settings.workers ?? 1, run.settings.npmStart)} Load: ${run.settings.amount ? `${run.settings.amount} requests` : `${run.settings.duration} s`} per server per case at ${run.settings.connections} connections, ${run.settings.rounds === 2 ? "in two halves, ours–baseline then baseline–ours" : "ours then baseline"} (load generator on the same machine).`,
     "",
     `Machine load (uptime) before: \`${run.loadBefore}\`; after: \`${run.loadAfter}\`.`,
     "",
@@ -237,7 +239,7 @@ export function markdownRun(run: BenchRun, chartFile?: string): string {
 const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** A horizontal bar chart of p95 per case, ours and baseline, on a log scale (lists and reports differ by 100×). */
-export function p95Chart(engine: EngineRun, title: string, workers = 1): string {
+export function p95Chart(engine: EngineRun, title: string, workers = 1, npmStart = false): string {
   const cases = engine.cases.filter((c) => c.ours || c.baseline);
   const labelWidth = 330;
   const plotWidth = 520;
@@ -248,7 +250,12 @@ export function p95Chart(engine: EngineRun, title: string, workers = 1): string 
   const maxValue = Math.max(10, ...cases.flatMap((c) => [c.ours?.p95 ?? 0, c.baseline?.p95 ?? 0]));
   const decades = Math.ceil(Math.log10(maxValue));
   const x = (ms: number) => labelWidth + (Math.log10(Math.max(ms, 1)) / decades) * plotWidth;
-  const ours = workers > 1 ? `ours (npm start, ${workers} workers)` : "ours (next start)";
+  const ours =
+    workers > 1
+      ? `ours (npm start, ${workers} workers)`
+      : npmStart
+        ? "ours (npm start)"
+        : "ours (next start)";
   const oursWidth = workers > 1 ? 200 : 140;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,

@@ -4,7 +4,7 @@
 //
 //   npm run bench -- --scale tiny|small|large [--engine postgres|pglite|both] [--duration s]
 //                    [--connections n] [--requests n] [--no-build] [--cases id,id] [--skip-import]
-//                    [--import-leads n] [--no-explain] [--label name] [--workers n]
+//                    [--import-leads n] [--no-explain] [--label name] [--workers n] [--npm-start]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -67,6 +67,8 @@ export interface Options {
   label?: string;
   /** Worker processes of our server (WEB_CONCURRENCY); above 1, PostgreSQL only. */
   workers: number;
+  /** Ours runs as `npm start` (scripts/start.ts), not `next start`: with --npm-start or workers > 1. */
+  npmStart: boolean;
 }
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
@@ -85,6 +87,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
       "no-explain": { type: "boolean", default: false },
       label: { type: "string" },
       workers: { type: "string" },
+      "npm-start": { type: "boolean", default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -136,6 +139,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     writeResultsMd: !tiny,
     ...(values.label ? { label: values.label.replace(/[^a-z0-9-]+/gi, "-").toLowerCase() } : {}),
     workers,
+    npmStart: values["npm-start"] || workers > 1,
   };
 }
 
@@ -144,13 +148,14 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
  * scale's, or an experiment's, and a server of several workers gets one of its own, so it never
  * replaces the one-process run it is compared with.
  */
-export function resultsSection(options: Pick<Options, "scale" | "label" | "workers">): {
+export function resultsSection(options: Pick<Options, "scale" | "label" | "workers" | "npmStart">): {
   key: string;
   heading: string;
 } {
-  const workers = options.workers > 1 ? `${options.workers} workers` : undefined;
-  const key = [options.scale, options.label, workers?.replace(" ", "-")].filter(Boolean).join("-");
-  const extras = [options.label, workers].filter(Boolean).join(", ");
+  const server =
+    options.workers > 1 ? `${options.workers} workers` : options.npmStart ? "npm start" : undefined;
+  const key = [options.scale, options.label, server?.replace(" ", "-")].filter(Boolean).join("-");
+  const extras = [options.label, server].filter(Boolean).join(", ");
   return { key, heading: `## Scale ${options.scale}${extras ? ` — ${extras}` : ""}` };
 }
 
@@ -331,6 +336,7 @@ async function runEngine(
     databaseUrl: target.databaseUrl,
     distDir: options.distDir,
     workers: options.workers,
+    npmStart: options.npmStart,
   });
   const baseline = startBaseline({ port: ports.baseline, databaseUrl: baselineUrl, bookPath });
   try {
@@ -488,6 +494,7 @@ export async function main(argv: string[]): Promise<number> {
       ...(options.amount ? { amount: options.amount } : {}),
       rounds: options.rounds,
       workers: options.workers,
+      ...(options.npmStart ? { npmStart: true } : {}),
       ...(buildStale ? { buildStale } : {}),
     },
     loadBefore,
@@ -516,8 +523,9 @@ export async function main(argv: string[]): Promise<number> {
       path.join(options.outDir, name),
       p95Chart(
         outcome.run,
-        `p95 per case, ${options.scale} scale, ${outcome.run.engine}${options.workers > 1 ? `, ${options.workers} workers` : ""} (${date})`,
+        `p95 per case, ${options.scale} scale, ${outcome.run.engine}${options.workers > 1 ? `, ${options.workers} workers` : options.npmStart ? ", npm start" : ""} (${date})`,
         options.workers,
+        options.npmStart,
       ),
     );
     chart ??= name;

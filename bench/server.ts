@@ -199,15 +199,17 @@ export async function waitUntilUp(server: RunningServer, timeoutMs = 90_000): Pr
 
 /**
  * Our server on the bench database: production mode, errors-only logging. One worker: `next start`,
- * as in every run before --workers, so that results stay comparable. More: the code path of
- * `npm start` (scripts/start.ts with WEB_CONCURRENCY: a primary and that many worker processes on
- * one port; PostgreSQL only), up once every worker is.
+ * as in every run before --workers, so that results stay comparable, or with `npmStart` the
+ * production server of `npm start` (scripts/start.ts: Next's handler in the script's own process).
+ * More workers: `npm start` with WEB_CONCURRENCY (a primary and that many worker processes on one
+ * port; PostgreSQL only), up once every worker is.
  */
 export function startOurs(options: {
   port: number;
   databaseUrl: string;
   distDir: string;
   workers?: number;
+  npmStart?: boolean;
 }): RunningServer {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -219,14 +221,14 @@ export function startOurs(options: {
     PORT: String(options.port),
   };
   const workers = options.workers ?? 1;
-  if (workers > 1) {
+  if (workers > 1 || options.npmStart) {
     return startProcess(
-      `our server (npm start, ${workers} workers)`,
+      workers > 1 ? `our server (npm start, ${workers} workers)` : "our server (npm start)",
       process.execPath,
       ["--import", "tsx", path.join(ROOT, "scripts", "start.ts")],
       { ...env, WEB_CONCURRENCY: String(workers) },
       options.port,
-      new RegExp(`^FieldCRM: \\S+ with ${workers} workers$`),
+      workers > 1 ? new RegExp(`^FieldCRM: \\S+ with ${workers} workers$`) : /^FieldCRM: \S+$/,
     );
   }
   return startProcess(
