@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
+import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
 import { env, parseDatabaseUrl, type DatabaseTarget } from "@/lib/env";
 import * as schema from "./schema";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
@@ -43,12 +48,11 @@ async function openPglite(
   target: Extract<DatabaseTarget, { kind: "pglite-file" | "pglite-memory" }>,
   options: OpenOptions,
 ): Promise<Database> {
-  const [{ PGlite }, { pg_trgm }, { btree_gin }, { drizzle }, { migrate }] = await Promise.all([
+  // The engine itself (WASM) loads only when the embedded database is used.
+  const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
     import("@electric-sql/pglite/contrib/btree_gin"),
-    import("drizzle-orm/pglite"),
-    import("drizzle-orm/pglite/migrator"),
   ]);
   let lock: DirectoryLock | undefined;
   let dataDir: string | undefined;
@@ -64,12 +68,12 @@ async function openPglite(
     lock?.release();
     throw error;
   }
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
     engine: "pglite",
     target,
-    migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
     async close() {
       try {
         if (!client.closed) await client.close();
@@ -84,11 +88,6 @@ async function openPostgres(
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
   options: OpenOptions,
 ): Promise<Database> {
-  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
-    import("pg"),
-    import("drizzle-orm/node-postgres"),
-    import("drizzle-orm/node-postgres/migrator"),
-  ]);
   const statementTimeout = options.statementTimeoutMs ?? 4000;
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -102,7 +101,7 @@ async function openPostgres(
   });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on("error", () => {});
-  const db = drizzle(pool, { schema }) as unknown as Db;
+  const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
   return {
     db,
     engine: "postgres",
@@ -116,7 +115,9 @@ async function openPostgres(
       await client.connect();
       try {
         await client.query("select pg_advisory_lock(727274001)");
-        await migrate(drizzle(client, { schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER });
+        await migratePostgres(drizzlePostgres({ client, schema }) as never, {
+          migrationsFolder: MIGRATIONS_FOLDER,
+        });
       } finally {
         await client.end();
       }
