@@ -1,12 +1,16 @@
 import {
+  and,
+  eq,
   getTableColumns,
   getTableName,
+  inArray,
   is,
   sql,
   SQL,
   type AnyColumn,
   type Param,
   type SQLChunk,
+  type SQLWrapper,
 } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
@@ -290,4 +294,44 @@ export function toLocation(latitude: number | null, longitude: number | null): [
  */
 export function newestFirst(createdAt: AnyColumn, id: AnyColumn): SQL[] {
   return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];
+}
+
+/**
+ * From this many skipped rows on, a list page is read in two steps (newestPage). Below it, one
+ * index scan is cheaper: two steps cost about 0.5 ms more of planning and execution, repaid at
+ * ~0.2 µs a skipped row, so from ~2,500 rows on with every page in memory, sooner when the rows
+ * must come from disk (bench/RESULTS.md, finding 13).
+ */
+export const DEFERRED_PAGE_OFFSET = 2000;
+
+/** A tenant table listed newest first (leads, customers). */
+type NewestListTable = AnyPgTable & { companyId: AnyPgColumn; id: AnyPgColumn; createdAt: AnyPgColumn };
+
+/**
+ * A page of `table`'s rows matching `where`, newest first. A deep page (DEFERRED_PAGE_OFFSET) is
+ * a "deferred join": the page's ids first, from the list's index alone (an index-only scan passes
+ * over the earlier pages without reading their rows), then those rows by primary key. Page 1000
+ * of the large tenant's leads: 15 ms of database time in one step, 6 ms in two.
+ */
+export function newestPage<T extends NewestListTable>(
+  db: DbOrTx,
+  table: T,
+  companyId: string,
+  where: SQL,
+  window: { limit: number; offset: number },
+): SQLWrapper & PromiseLike<T["$inferSelect"][]> {
+  const order = newestFirst(table.createdAt, table.id);
+  const page = (columns?: { id: AnyPgColumn }) =>
+    (columns ? db.select(columns) : db.select())
+      .from(table as AnyPgTable)
+      .where(where)
+      .orderBy(...order)
+      .limit(window.limit)
+      .offset(window.offset);
+  if (window.offset < DEFERRED_PAGE_OFFSET) return page() as unknown as ReturnType<typeof newestPage<T>>;
+  return db
+    .select()
+    .from(table as AnyPgTable)
+    .where(and(eq(table.companyId, companyId), inArray(table.id, page({ id: table.id }))))
+    .orderBy(...order) as unknown as ReturnType<typeof newestPage<T>>;
 }

@@ -2,7 +2,7 @@ import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { customers } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
 import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
-import { containsPattern, newestFirst, textArray } from "@/lib/domain/record-matching";
+import { containsPattern, newestPage, textArray } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
 import { toCustomer, type CustomerContext } from "./customer-record";
@@ -30,13 +30,10 @@ export async function listCustomers({
 export function customerListQueries(ctx: CustomerContext, input: GetCustomersQuery) {
   const where = customerFilter(ctx.companyId, input);
   return {
-    page: ctx.db
-      .select()
-      .from(customers)
-      .where(where)
-      .orderBy(...newestFirst(customers.createdAt, customers.id))
-      .limit(input.limit)
-      .offset((input.page - 1) * input.limit),
+    page: newestPage(ctx.db, customers, ctx.companyId, where, {
+      limit: input.limit,
+      offset: (input.page - 1) * input.limit,
+    }),
     count: customerCount(ctx, input, where),
   };
 }

@@ -2,7 +2,7 @@ import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { leads } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
 import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
-import { containsPattern, newestFirst, textArray } from "@/lib/domain/record-matching";
+import { containsPattern, newestPage, textArray } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
 import { toLead, type LeadContext } from "./lead-record";
@@ -30,13 +30,10 @@ export async function listLeads({
 export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery) {
   const where = leadFilter(ctx.companyId, input);
   return {
-    page: ctx.db
-      .select()
-      .from(leads)
-      .where(where)
-      .orderBy(...newestFirst(leads.createdAt, leads.id))
-      .limit(input.limit)
-      .offset((input.page - 1) * input.limit),
+    page: newestPage(ctx.db, leads, ctx.companyId, where, {
+      limit: input.limit,
+      offset: (input.page - 1) * input.limit,
+    }),
     count: leadCount(ctx, input, where),
   };
 }
