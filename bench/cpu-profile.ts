@@ -19,7 +19,7 @@ import { apiRequest, call } from "@/lib/testing/factories";
 import { buildCases, type BenchCase } from "./cases";
 import { largeTenant } from "./data/generate";
 import { DEFAULT_SERVER_URL, rawDbOf } from "./db";
-import { createBenchKey, readFixtures } from "./fixtures";
+import { cleanUpEarlierRuns, createBenchKey, readFixtures } from "./fixtures";
 import { routeFor } from "./routes";
 import type { ScaleName } from "./scales";
 
@@ -100,9 +100,13 @@ async function main(): Promise<void> {
   const database = await openDatabase({ kind: "postgres", url });
   const raw = await rawDbOf(database);
   const companyId = largeTenant(scale).companyId;
+  // As a bench run: from the bench data alone (leads an earlier run created are removed), with a
+  // numeric run tag (the created leads' phones and emails carry it).
+  await cleanUpEarlierRuns(raw, companyId);
   const key = await createBenchKey(raw, companyId);
   const only = values.cases?.split(",").map((s) => s.trim());
-  const cases = buildCases(await readFixtures(raw, companyId, `p${Date.now().toString(36)}`)).filter(
+  const runTag = String(Math.floor(Math.random() * 90) + 10);
+  const cases = buildCases(await readFixtures(raw, companyId, runTag)).filter(
     (c) => !only || only.includes(c.id),
   );
   setProcessDatabase(database);
@@ -140,11 +144,20 @@ async function profileCase(
         `${benchCase.id}: status ${result.status}: ${JSON.stringify(result.body).slice(0, 200)}`,
       );
   };
+  // The first failure stops every loop (they would go on against a closing database).
   const load = async (count: number, offset: number) => {
     let next = 0;
+    let failed = false;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (next < count) await send(offset + next++);
+        while (next < count && !failed) {
+          try {
+            await send(offset + next++);
+          } catch (error) {
+            failed = true;
+            throw error;
+          }
+        }
       }),
     );
   };
