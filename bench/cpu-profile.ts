@@ -18,7 +18,7 @@ import { openDatabase, useDatabaseForTests as setProcessDatabase } from "@/lib/d
 import { apiRequest, call } from "@/lib/testing/factories";
 import { buildCases, type BenchCase } from "./cases";
 import { largeTenant } from "./data/generate";
-import { DEFAULT_SERVER_URL, rawDbOf } from "./db";
+import { prepareTarget, rawDbOf } from "./db";
 import { cleanUpEarlierRuns, createBenchKey, readFixtures } from "./fixtures";
 import { routeFor } from "./routes";
 import type { ScaleName } from "./scales";
@@ -26,7 +26,6 @@ import type { ScaleName } from "./scales";
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
 }
 interface Profile {
   nodes: ProfileNode[];
@@ -95,13 +94,16 @@ async function main(): Promise<void> {
   const requests = Number(values.requests);
   const concurrency = Number(values.concurrency);
   const top = Number(values.top);
-  const url =
-    process.env.BENCH_DATABASE_URL ?? DEFAULT_SERVER_URL.replace(/\/postgres$/, `/fcrm_bench_${scale}`);
-  const database = await openDatabase({ kind: "postgres", url });
+  const { target } = await prepareTarget({
+    scale,
+    engine: "postgres",
+    benchUrl: process.env.BENCH_DATABASE_URL,
+  });
+  const database = await openDatabase(target);
   const raw = await rawDbOf(database);
   const companyId = largeTenant(scale).companyId;
-  // As a bench run: from the bench data alone (leads an earlier run created are removed), with a
-  // numeric run tag (the created leads' phones and emails carry it).
+  // As a bench run: from the bench data alone (what an earlier run wrote, its key too, is removed),
+  // with a numeric run tag (the created leads' phones and emails carry it).
   await cleanUpEarlierRuns(raw, companyId);
   const key = await createBenchKey(raw, companyId);
   const only = values.cases?.split(",").map((s) => s.trim());
@@ -117,7 +119,6 @@ async function main(): Promise<void> {
   try {
     for (const benchCase of cases) await profileCase(session, benchCase, key, requests, concurrency, top);
   } finally {
-    await raw.query(`delete from api_keys where company_id = $1 and name = 'bench'`, [companyId]);
     session.disconnect();
     await database.close();
   }

@@ -177,6 +177,12 @@ export function markdownTargets(checks: readonly TargetCheck[]): string {
   return lines.join("\n");
 }
 
+/** Our server, as the chart's legend and the bench's log name it. */
+export function oursServerName(workers: number, npmStart = false): string {
+  if (workers > 1) return `npm start, ${workers} workers`;
+  return npmStart ? "npm start" : "next start";
+}
+
 /** Which of our servers ran: `next start` or `npm start` (one process), or `npm start` with its workers. */
 function oursServer(workers: number, npmStart = false): string {
   if (workers > 1)
@@ -250,12 +256,7 @@ export function p95Chart(engine: EngineRun, title: string, workers = 1, npmStart
   const maxValue = Math.max(10, ...cases.flatMap((c) => [c.ours?.p95 ?? 0, c.baseline?.p95 ?? 0]));
   const decades = Math.ceil(Math.log10(maxValue));
   const x = (ms: number) => labelWidth + (Math.log10(Math.max(ms, 1)) / decades) * plotWidth;
-  const ours =
-    workers > 1
-      ? `ours (npm start, ${workers} workers)`
-      : npmStart
-        ? "ours (npm start)"
-        : "ours (next start)";
+  const ours = `ours (${oursServerName(workers, npmStart)})`;
   const oursWidth = workers > 1 ? 200 : 140;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,

@@ -152,11 +152,16 @@ export function resultsSection(options: Pick<Options, "scale" | "label" | "worke
   key: string;
   heading: string;
 } {
-  const server =
-    options.workers > 1 ? `${options.workers} workers` : options.npmStart ? "npm start" : undefined;
+  const server = serverVariant(options);
   const key = [options.scale, options.label, server?.replace(" ", "-")].filter(Boolean).join("-");
   const extras = [options.label, server].filter(Boolean).join(", ");
   return { key, heading: `## Scale ${options.scale}${extras ? ` — ${extras}` : ""}` };
+}
+
+/** How our server differs from the default one process of `next start`, if it does. */
+function serverVariant(options: Pick<Options, "workers" | "npmStart">): string | undefined {
+  if (options.workers > 1) return `${options.workers} workers`;
+  return options.npmStart ? "npm start" : undefined;
 }
 
 /** Of the given build folders, the one built last (the first when none is built). */
@@ -523,7 +528,7 @@ export async function main(argv: string[]): Promise<number> {
       path.join(options.outDir, name),
       p95Chart(
         outcome.run,
-        `p95 per case, ${options.scale} scale, ${outcome.run.engine}${options.workers > 1 ? `, ${options.workers} workers` : options.npmStart ? ", npm start" : ""} (${date})`,
+        `p95 per case, ${options.scale} scale, ${[outcome.run.engine, serverVariant(options)].filter(Boolean).join(", ")} (${date})`,
         options.workers,
         options.npmStart,
       ),

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { oursServerName } from "./report";
 
 export const ROOT = path.resolve(__dirname, "..");
 const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
@@ -221,18 +222,21 @@ export function startOurs(options: {
     PORT: String(options.port),
   };
   const workers = options.workers ?? 1;
+  const name = `our server (${oursServerName(workers, options.npmStart)})`;
   if (workers > 1 || options.npmStart) {
+    // scripts/start.ts says where it listens once it does (and how many workers are up).
+    const ready = `^FieldCRM: \\S+${workers > 1 ? ` with ${workers} workers` : ""}$`;
     return startProcess(
-      workers > 1 ? `our server (npm start, ${workers} workers)` : "our server (npm start)",
+      name,
       process.execPath,
       ["--import", "tsx", path.join(ROOT, "scripts", "start.ts")],
       { ...env, WEB_CONCURRENCY: String(workers) },
       options.port,
-      workers > 1 ? new RegExp(`^FieldCRM: \\S+ with ${workers} workers$`) : /^FieldCRM: \S+$/,
+      new RegExp(ready),
     );
   }
   return startProcess(
-    "our server (next start)",
+    name,
     bin("next"),
     ["start", "-p", String(options.port), "-H", "127.0.0.1"],
     { ...env, WEB_CONCURRENCY: "1" },
