@@ -187,7 +187,7 @@ export function oursServerName(workers: number, npmStart = false): string {
 function oursServer(workers: number, npmStart = false): string {
   if (workers > 1)
     return `Ours: \`npm start\` with WEB_CONCURRENCY=${workers} (${workers} worker processes; the baseline is one process).`;
-  return npmStart ? "Ours: `npm start` (one process)." : "Ours: `next start` (one process).";
+  return `Ours: \`${oursServerName(1, npmStart)}\` (one process).`;
 }
 
 export function markdownRun(run: BenchRun, chartFile?: string): string {

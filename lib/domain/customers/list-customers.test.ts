@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database } from "@/lib/db/client";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import type { Database } from "@/lib/db/client";
 import { customers } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { getCustomersQuerySchema } from "@/lib/schemas/customers";
 import { createCompany } from "@/lib/testing/factories";
+import { expectListPlans, type ListPlanExpectation } from "@/lib/testing/list-plans";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { customerListQueries } from "./list-customers";
 
@@ -16,11 +17,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-/**
- * With sequential scans priced out, a plan that still holds a Seq Scan means no index fits the
- * predicate (e.g. an expression spelled differently from its index), and a Sort under the page
- * means the order does not match the created_at indexes. Either would be slow on a large tenant.
- */
+/** Every filter's page and count served by its index, on a test-sized table (expectListPlans). */
 describe(`customer list plans (${testEngine()})`, () => {
   it("serves every filter from its index, and the default orders without a sort", async () => {
     const company = await createCompany(database.db);
@@ -45,34 +42,13 @@ describe(`customer list plans (${testEngine()})`, () => {
     // Vacuumed, as autovacuum keeps a table: its visibility map lets a deep page skip rows by index alone.
     await database.db.execute(sql`vacuum (analyze) customers`);
 
-    const plansFor = (query: Record<string, string>) =>
-      database.db.transaction(async (tx) => {
-        // No sequential scans, and rows priced high so the most selective index wins on this
-        // small table as it would on a large one.
-        await tx.execute(sql`set local enable_seqscan = off`);
-        await tx.execute(sql`set local cpu_tuple_cost = 1`);
-        await tx.execute(sql`set local cpu_index_tuple_cost = 1`);
-        const { page, count } = customerListQueries(
-          { db: tx as unknown as Database["db"], companyId: company.id },
-          getCustomersQuerySchema.parse(query),
-        );
-        const explain = async (q: { getSQL(): ReturnType<typeof sql> }) =>
-          (await queryRows<{ "QUERY PLAN": string }>(tx, sql`explain ${q.getSQL()}`))
-            .map((r) => r["QUERY PLAN"])
-            .join("\n");
-        return { page: await explain(page), count: await explain(count) };
-      });
-
     const search = [
       "customers_full_name_trgm_idx",
       "customers_company_name_trgm_idx",
       "customers_email_trgm_idx",
       "customers_phone_trgm_idx",
     ];
-    const cases: [
-      Record<string, string>,
-      { page?: string; count?: string[]; sorted?: true; deferred?: true },
-    ][] = [
+    const cases: [Record<string, string>, ListPlanExpectation][] = [
       // A deep page (2,000 rows skipped): the ids from the index alone, then the rows by key.
       [
         { page: "21", limit: "100" },
@@ -101,21 +77,12 @@ describe(`customer list plans (${testEngine()})`, () => {
       [{ search: "first2345 last" }, { count: search, sorted: true }],
       [{ search: "555-2345" }, { count: [...search, "customers_phone_digits_trgm_idx"], sorted: true }],
     ];
-    for (const [query, expected] of cases) {
-      const name = JSON.stringify(query);
-      const plans = await plansFor(query);
-      expect(plans.page, name).not.toContain("Seq Scan");
-      expect(plans.count, name).not.toContain("Seq Scan");
-      if (expected.page) expect(plans.page, name).toContain(expected.page);
-      if (expected.deferred) {
-        expect(plans.page, name).toContain("customers_company_id_id_pk");
-        // The skipped rows come in index order, unsorted: the page's limit reads the scan itself
-        // (the page's own rows may be sorted again, by key and for the answer: 100 rows).
-        expect(plans.page, name).toMatch(
-          /Limit[^\n]*\n\s*->\s+Index Only Scan using customers_active_created_idx/,
-        );
-      } else if (!expected.sorted) expect(plans.page, name).not.toMatch(/\bSort\b/);
-      for (const index of expected.count ?? []) expect(plans.count, name).toContain(index);
-    }
+    await expectListPlans(
+      database.db,
+      "customers",
+      (tx, query) =>
+        customerListQueries({ db: tx, companyId: company.id }, getCustomersQuerySchema.parse(query)),
+      cases,
+    );
   });
 });

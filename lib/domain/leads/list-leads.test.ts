@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { getLeadsQuerySchema } from "@/lib/schemas/leads";
 import { createCompany } from "@/lib/testing/factories";
+import { expectListPlans, type ListPlanExpectation } from "@/lib/testing/list-plans";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { DEFERRED_PAGE_OFFSET } from "@/lib/domain/record-matching";
 import { leadListQueries } from "./list-leads";
@@ -36,11 +37,7 @@ async function insertLeads(companyId: string) {
   return rows;
 }
 
-/**
- * With sequential scans priced out, a plan that still holds a Seq Scan means no index fits the
- * predicate (e.g. an expression spelled differently from its index), and a Sort under the page
- * means the order does not match the created_at indexes. Either would be slow on a large tenant.
- */
+/** Every filter's page and count served by its index, on a test-sized table (expectListPlans). */
 describe(`lead list plans (${testEngine()})`, () => {
   it("serves every filter from its index, and the default orders without a sort", async () => {
     const company = await createCompany(database.db);
@@ -48,28 +45,7 @@ describe(`lead list plans (${testEngine()})`, () => {
     // Vacuumed, as autovacuum keeps a table: its visibility map lets a deep page skip rows by index alone.
     await database.db.execute(sql`vacuum (analyze) leads`);
 
-    const plansFor = (query: Record<string, string>) =>
-      database.db.transaction(async (tx) => {
-        // No sequential scans, and rows priced high so the most selective index wins on this
-        // small table as it would on a large one.
-        await tx.execute(sql`set local enable_seqscan = off`);
-        await tx.execute(sql`set local cpu_tuple_cost = 1`);
-        await tx.execute(sql`set local cpu_index_tuple_cost = 1`);
-        const { page, count } = leadListQueries(
-          { db: tx as unknown as Database["db"], companyId: company.id },
-          getLeadsQuerySchema.parse(query),
-        );
-        const explain = async (q: { getSQL(): ReturnType<typeof sql> }) =>
-          (await queryRows<{ "QUERY PLAN": string }>(tx, sql`explain ${q.getSQL()}`))
-            .map((r) => r["QUERY PLAN"])
-            .join("\n");
-        return { page: await explain(page), count: await explain(count) };
-      });
-
-    const cases: [
-      Record<string, string>,
-      { page?: string; count?: string[]; sorted?: true; deferred?: true },
-    ][] = [
+    const cases: [Record<string, string>, ListPlanExpectation][] = [
       // A deep page (2,000 rows skipped): the ids from the index alone, then the rows by key.
       [
         { page: "21", limit: "100" },
@@ -109,22 +85,12 @@ describe(`lead list plans (${testEngine()})`, () => {
         },
       ],
     ];
-    for (const [query, expected] of cases) {
-      const name = JSON.stringify(query);
-      const plans = await plansFor(query);
-      expect(plans.page, name).not.toContain("Seq Scan");
-      expect(plans.count, name).not.toContain("Seq Scan");
-      if (expected.page) expect(plans.page, name).toContain(expected.page);
-      if (expected.deferred) {
-        expect(plans.page, name).toContain("leads_company_id_id_pk");
-        // The skipped rows come in index order, unsorted: the page's limit reads the scan itself
-        // (the page's own rows may be sorted again, by key and for the answer: 100 rows).
-        expect(plans.page, name).toMatch(
-          /Limit[^\n]*\n\s*->\s+Index Only Scan using leads_active_created_idx/,
-        );
-      } else if (!expected.sorted) expect(plans.page, name).not.toMatch(/\bSort\b/);
-      for (const index of expected.count ?? []) expect(plans.count, name).toContain(index);
-    }
+    await expectListPlans(
+      database.db,
+      "leads",
+      (tx, query) => leadListQueries({ db: tx, companyId: company.id }, getLeadsQuerySchema.parse(query)),
+      cases,
+    );
   });
 
   it("reads deep pages in two steps with the same rows in the same order as one scan", async () => {

@@ -1,0 +1,64 @@
+import { sql, type SQL } from "drizzle-orm";
+import { expect } from "vitest";
+import { queryRows, type Db } from "@/lib/db/client";
+
+/** A list's two statements, as leadListQueries and customerListQueries return them. */
+interface ListQueries {
+  page: { getSQL(): SQL };
+  count: { getSQL(): SQL };
+}
+
+/** What the plans of one list query must show. */
+export interface ListPlanExpectation {
+  /** Text the page's plan holds (an index name, or a node and its index). */
+  page?: string;
+  /** Indexes the count's plan uses. */
+  count?: string[];
+  /** The page may sort (filters no created_at index serves); otherwise no Sort at all. */
+  sorted?: true;
+  /** A deep page (newestPage): the ids from `<table>_active_created_idx` alone, then the rows by key. */
+  deferred?: true;
+}
+
+/**
+ * Explains each query's page and count with sequential scans priced out and rows priced high, so
+ * that the most selective index wins on a test-sized table as it would on a large one, and checks
+ * the plans: a Seq Scan left means no index fits the predicate (e.g. an expression spelled
+ * differently from its index), a Sort under the page means the order does not match the
+ * created_at indexes. Either would be slow on a large tenant.
+ */
+export async function expectListPlans(
+  db: Db,
+  table: string,
+  queriesFor: (tx: Db, query: Record<string, string>) => ListQueries,
+  cases: [Record<string, string>, ListPlanExpectation][],
+): Promise<void> {
+  const plansFor = (query: Record<string, string>) =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local cpu_tuple_cost = 1`);
+      await tx.execute(sql`set local cpu_index_tuple_cost = 1`);
+      const { page, count } = queriesFor(tx as unknown as Db, query);
+      const explain = async (q: { getSQL(): SQL }) =>
+        (await queryRows<{ "QUERY PLAN": string }>(tx, sql`explain ${q.getSQL()}`))
+          .map((r) => r["QUERY PLAN"])
+          .join("\n");
+      return { page: await explain(page), count: await explain(count) };
+    });
+  for (const [query, expected] of cases) {
+    const name = JSON.stringify(query);
+    const plans = await plansFor(query);
+    expect(plans.page, name).not.toContain("Seq Scan");
+    expect(plans.count, name).not.toContain("Seq Scan");
+    if (expected.page) expect(plans.page, name).toContain(expected.page);
+    if (expected.deferred) {
+      expect(plans.page, name).toContain(`${table}_company_id_id_pk`);
+      // The skipped rows come in index order, unsorted: the page's limit reads the scan itself
+      // (the page's own rows may be sorted again, by key and for the answer: 100 rows).
+      expect(plans.page, name).toMatch(
+        new RegExp(`Limit[^\\n]*\\n\\s*->\\s+Index Only Scan using ${table}_active_created_idx`),
+      );
+    } else if (!expected.sorted) expect(plans.page, name).not.toMatch(/\bSort\b/);
+    for (const index of expected.count ?? []) expect(plans.count, name).toContain(index);
+  }
+}
