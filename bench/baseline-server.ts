@@ -357,10 +357,18 @@ function pageOf(search: URLSearchParams): { page: number; limit: number } {
   return { page: Number(search.get("page") ?? 1), limit: Number(search.get("limit") ?? 50) };
 }
 
+/**
+ * A list's answer: from a page and a count statement, or from one statement whose rows carry the
+ * total beside the page's columns (a narrow search: newestMatches; an empty page is one row with
+ * the total and nulls).
+ */
 function list(results: Row[][], search: URLSearchParams, map: (row: Row) => Row): Row {
-  const rows = results.find((r) => !isCount(r)) ?? [];
-  const countRows = results.find(isCount) ?? [];
-  const total = num(Object.values(countRows[0] ?? {})[0]);
+  const single = results.length === 1 && "total" in (results[0]?.[0] ?? {});
+  const rows = single
+    ? (results[0] ?? []).filter((r) => r.id != null)
+    : (results.find((r) => !isCount(r)) ?? []);
+  const countRows = single ? (results[0] ?? []) : (results.find(isCount) ?? []);
+  const total = num(single ? countRows[0]?.total : Object.values(countRows[0] ?? {})[0]);
   const { page, limit } = pageOf(search);
   return {
     status: "success",

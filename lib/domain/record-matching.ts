@@ -335,3 +335,78 @@ export function newestPage<T extends NewestListTable>(
     .where(and(eq(table.companyId, companyId), inArray(table.id, page({ id: table.id }))))
     .orderBy(...order) as unknown as ReturnType<typeof newestPage<T>>;
 }
+
+/**
+ * Whether a search reads its page and total in one statement (newestMatches): a term of five
+ * characters or more. Such a term is narrow (three trigrams and more; a phone number, an email, a
+ * surname): the page would find every match just as the count does, so one finding saves half the
+ * database's work (the large tenant's phone search: 50 → 26 ms). A shorter term can match a good
+ * part of the table, and keeping every match for the page then costs more than finding them twice
+ * (`mart`, 24k matches: 114 → 136 ms; `a`: 0.7 → 1.8 s). bench/RESULTS.md, finding 15.
+ */
+export function sharesMatches(search: string | undefined): boolean {
+  return (search?.length ?? 0) >= 5;
+}
+
+/** One row of newestMatches: the number of all matches, and one row of the page (null when the page is empty). */
+export interface MatchRow<R> {
+  total: number;
+  row: R | null;
+}
+
+/**
+ * A page of `table`'s rows matching `where`, newest first, and the number of all matches, in one
+ * statement that finds the matches once: their keys (the CTE `matched`, read twice, so PostgreSQL
+ * keeps it), counted, and the page's rows then fetched by key. An empty page is one row with the
+ * total and a null `row`.
+ */
+export function newestMatches<T extends NewestListTable>(
+  db: DbOrTx,
+  table: T,
+  companyId: string,
+  where: SQL,
+  window: { limit: number; offset: number },
+): SQLWrapper & PromiseLike<MatchRow<T["$inferSelect"]>[]> {
+  const matched = db.$with("matched").as(
+    db
+      .select({ id: table.id, createdAt: table.createdAt })
+      .from(table as AnyPgTable)
+      .where(where),
+  );
+  const counted = db
+    .$with("counted")
+    .as(db.select({ total: sql<number>`count(*)::int`.as("total") }).from(matched));
+  const page = db.$with("page").as(
+    db
+      .select({ id: matched.id, createdAt: matched.createdAt })
+      .from(matched)
+      .orderBy(...newestFirst(matched.createdAt, matched.id))
+      .limit(window.limit)
+      .offset(window.offset),
+  );
+  return db
+    .with(matched, counted, page)
+    .select({ total: counted.total, row: table as AnyPgTable })
+    .from(counted)
+    .leftJoin(page, sql`true`)
+    .leftJoin(table as AnyPgTable, and(eq(table.companyId, companyId), eq(table.id, page.id)))
+    .orderBy(...newestFirst(page.createdAt, page.id)) as unknown as ReturnType<typeof newestMatches<T>>;
+}
+
+/**
+ * The statements of a list request: a page and its count side by side, or the page and the total
+ * in one statement (newestMatches, a narrow search).
+ */
+export type ListQueries<R> =
+  | { page: SQLWrapper & PromiseLike<R[]>; count: SQLWrapper & PromiseLike<{ total: number }[]> }
+  | { matches: SQLWrapper & PromiseLike<MatchRow<R>[]> };
+
+/** Runs a list request's statements: its page's rows and the total of its matches. */
+export async function listRows<R>(queries: ListQueries<R>): Promise<{ rows: R[]; total: number }> {
+  if ("matches" in queries) {
+    const found = await queries.matches;
+    return { rows: found.flatMap((m) => (m.row ? [m.row] : [])), total: Number(found[0]?.total ?? 0) };
+  }
+  const [rows, counted] = await Promise.all([queries.page, queries.count]);
+  return { rows, total: Number(counted[0]?.total ?? 0) };
+}

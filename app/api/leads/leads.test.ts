@@ -484,6 +484,33 @@ describe(`GET /api/leads (${testEngine()})`, () => {
     expect(searched.body.pagination).toMatchObject({ total: 4, has_more: true });
   });
 
+  it("pages a search in the list's order, with its total on every page and past the last", async () => {
+    const { key, companyId } = await tenant();
+    const tie = minutesAgo(10);
+    await insertLead(companyId, { name: "Match one", createdAt: tie });
+    await insertLead(companyId, { name: "MATCH two", createdAt: tie });
+    await insertLead(companyId, { name: "Other", createdAt: minutesAgo(3) });
+    await insertLead(companyId, { email: "match@example.com", emailNormalized: "match@example.com" });
+    await insertLead(companyId, { name: "Match archived", archived: true, createdAt: minutesAgo(2) });
+    await insertLead(companyId, { name: "Match older", createdAt: minutesAgo(20) });
+    // The search's pages hold the unfiltered list's order (created_at, then id, descending).
+    const all = await list(key, "?archived=true&limit=100");
+    const matching = all.body.data.filter((l) => /match/i.test(`${l.name} ${l.email}`));
+    const expected = matching.filter((l) => !l.archived).map((l) => l.id);
+    expect(expected).toHaveLength(4);
+    const paged: unknown[] = [];
+    for (let page = 1; page <= 5; page++) {
+      const res = await list(key, `?search=match&limit=1&page=${page}`);
+      expect(res.status).toBe(200);
+      expect(res.body.pagination).toEqual({ total: 4, limit: 1, page, has_more: page < 4 });
+      paged.push(...ids(res));
+    }
+    expect(paged).toEqual(expected);
+    const twoPages = await list(key, "?search=match&limit=3&page=2&archived=true");
+    expect(twoPages.body.pagination).toMatchObject({ total: 5, has_more: false });
+    expect(ids(twoPages)).toEqual(matching.slice(3).map((l) => l.id));
+  });
+
   it("never lists another company's leads", async () => {
     const { key, companyId } = await tenant();
     const other = await createCompany(database.db);

@@ -74,8 +74,11 @@ describe(`customer list plans (${testEngine()})`, () => {
         { tags: "pool", archived: "true" },
         { count: ["list_counts_entity_idx"], sorted: true },
       ],
+      // A narrow term (sharesMatches): page and total in one statement, each index read once.
       [{ search: "first2345 last" }, { count: search, sorted: true }],
       [{ search: "555-2345" }, { count: [...search, "customers_phone_digits_trgm_idx"], sorted: true }],
+      // A short one: the page and a count(*) side by side.
+      [{ search: "2345" }, { count: [...search, "customers_phone_digits_trgm_idx"], sorted: true }],
     ];
     await expectListPlans(
       database.db,

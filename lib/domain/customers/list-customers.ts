@@ -2,16 +2,25 @@ import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { customers } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
 import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
-import { containsPattern, newestPage, textArray } from "@/lib/domain/record-matching";
+import {
+  containsPattern,
+  listRows,
+  newestMatches,
+  newestPage,
+  sharesMatches,
+  textArray,
+  type ListQueries,
+} from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
-import { toCustomer, type CustomerContext } from "./customer-record";
+import { toCustomer, type CustomerContext, type CustomerRow } from "./customer-record";
 
 /**
  * GET /customers: the company's customers, newest first (created_at, then id, descending), with
  * the exact number of matches. The page and the count run at the same time; a request without a
  * search reads its count from the kept counters (lib/domain/list-counts.ts): those of archived and
- * status, or with tags those of the tag sets.
+ * status, or with tags those of the tag sets. A narrow search (sharesMatches) finds its matches
+ * once, for the page and the total together (newestMatches).
  */
 export async function listCustomers({
   ctx,
@@ -20,27 +29,30 @@ export async function listCustomers({
   ctx: CustomerContext;
   input: GetCustomersQuery;
 }): Promise<ListCustomersResponse> {
-  const { page, count } = customerListQueries(ctx, input);
-  const [rows, counted] = await Promise.all([page, count]);
-  const total = Number(counted[0]?.total ?? 0);
+  const { rows, total } = await listRows(customerListQueries(ctx, input));
   return { status: "success", data: rows.map(toCustomer), pagination: paginationOf(input, total) };
 }
 
-/** The page and the count of a list request (exported so a test can check their plans). */
-export function customerListQueries(ctx: CustomerContext, input: GetCustomersQuery) {
+/** The statements of a list request (exported so a test can check their plans). */
+export function customerListQueries(
+  ctx: CustomerContext,
+  input: GetCustomersQuery,
+): ListQueries<CustomerRow> {
   const where = customerFilter(ctx.companyId, input);
+  const window = { limit: input.limit, offset: (input.page - 1) * input.limit };
+  if (sharesMatches(input.search)) {
+    return { matches: newestMatches(ctx.db, customers, ctx.companyId, where, window) };
+  }
   return {
-    page: newestPage(ctx.db, customers, ctx.companyId, where, {
-      limit: input.limit,
-      offset: (input.page - 1) * input.limit,
-    }),
+    page: newestPage(ctx.db, customers, ctx.companyId, where, window),
     count: customerCount(ctx, input, where),
   };
 }
 
 /**
  * The request's total: from the counters when its filters are archived, status and tags only (the
- * tag sets' counters when it has tags), else count(*) of the matching customers (a search).
+ * tag sets' counters when it has tags), else count(*) of the matching customers (a search too
+ * short for newestMatches).
  */
 function customerCount(ctx: CustomerContext, input: GetCustomersQuery, where: SQL) {
   if (input.search) {

@@ -2,16 +2,25 @@ import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { leads } from "@/lib/db/schema";
 import { phoneSearchDigits } from "@/lib/domain/normalize";
 import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
-import { containsPattern, newestPage, textArray } from "@/lib/domain/record-matching";
+import {
+  containsPattern,
+  listRows,
+  newestMatches,
+  newestPage,
+  sharesMatches,
+  textArray,
+  type ListQueries,
+} from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
-import { toLead, type LeadContext } from "./lead-record";
+import { toLead, type LeadContext, type LeadRow } from "./lead-record";
 
 /**
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
  * number of matches. The page and the count run at the same time; a request without a search
  * reads its count from the kept counters (lib/domain/list-counts.ts): those of archived and stage,
- * or with tags those of the tag sets.
+ * or with tags those of the tag sets. A narrow search (sharesMatches) finds its matches once, for
+ * the page and the total together (newestMatches).
  */
 export async function listLeads({
   ctx,
@@ -20,27 +29,27 @@ export async function listLeads({
   ctx: LeadContext;
   input: GetLeadsQuery;
 }): Promise<ListLeadsResponse> {
-  const { page, count } = leadListQueries(ctx, input);
-  const [rows, counted] = await Promise.all([page, count]);
-  const total = Number(counted[0]?.total ?? 0);
+  const { rows, total } = await listRows(leadListQueries(ctx, input));
   return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
 }
 
-/** The page and the count of a list request (exported so a test can check their plans). */
-export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery) {
+/** The statements of a list request (exported so a test can check their plans). */
+export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<LeadRow> {
   const where = leadFilter(ctx.companyId, input);
+  const window = { limit: input.limit, offset: (input.page - 1) * input.limit };
+  if (sharesMatches(input.search)) {
+    return { matches: newestMatches(ctx.db, leads, ctx.companyId, where, window) };
+  }
   return {
-    page: newestPage(ctx.db, leads, ctx.companyId, where, {
-      limit: input.limit,
-      offset: (input.page - 1) * input.limit,
-    }),
+    page: newestPage(ctx.db, leads, ctx.companyId, where, window),
     count: leadCount(ctx, input, where),
   };
 }
 
 /**
  * The request's total: from the counters when its filters are archived, stage and tags only (the
- * tag sets' counters when it has tags), else count(*) of the matching leads (a search).
+ * tag sets' counters when it has tags), else count(*) of the matching leads (a search too short
+ * for newestMatches).
  */
 function leadCount(ctx: LeadContext, input: GetLeadsQuery, where: SQL) {
   if (input.search) {
