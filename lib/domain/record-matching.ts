@@ -313,7 +313,7 @@ type NewestListTable = AnyPgTable & { companyId: AnyPgColumn; id: AnyPgColumn; c
  * over the earlier pages without reading their rows), then those rows by primary key. Page 1000
  * of the large tenant's leads: 15 ms of database time in one step, 6 ms in two.
  */
-export function newestPage<T extends NewestListTable>(
+function newestPage<T extends NewestListTable>(
   db: DbOrTx,
   table: T,
   companyId: string,
@@ -337,6 +337,25 @@ export function newestPage<T extends NewestListTable>(
 }
 
 /**
+ * The statements of a list request on `table`, newest first: with a narrow search
+ * (sharesMatches), the page and the total in one statement (newestMatches); otherwise the page
+ * (newestPage) beside `count()`, the list's own total (its counters, or a count(*) of a short
+ * search's matches).
+ */
+export function newestList<T extends NewestListTable>(
+  db: DbOrTx,
+  table: T,
+  companyId: string,
+  where: SQL,
+  request: { page: number; limit: number; search?: string },
+  count: () => SQLWrapper & PromiseLike<{ total: number }[]>,
+): ListQueries<T["$inferSelect"]> {
+  const window = { limit: request.limit, offset: (request.page - 1) * request.limit };
+  if (sharesMatches(request.search)) return { matches: newestMatches(db, table, companyId, where, window) };
+  return { page: newestPage(db, table, companyId, where, window), count: count() };
+}
+
+/**
  * Whether a search reads its page and total in one statement (newestMatches): a term of five
  * characters or more. Such a term is narrow (three trigrams and more; a phone number, an email, a
  * surname): the page would find every match just as the count does, so one finding saves half the
@@ -344,7 +363,7 @@ export function newestPage<T extends NewestListTable>(
  * part of the table, and keeping every match for the page then costs more than finding them twice
  * (`mart`, 24k matches: 114 → 136 ms; `a`: 0.7 → 1.8 s). bench/RESULTS.md, finding 15.
  */
-export function sharesMatches(search: string | undefined): boolean {
+function sharesMatches(search: string | undefined): boolean {
   return (search?.length ?? 0) >= 5;
 }
 
@@ -360,7 +379,7 @@ export interface MatchRow<R> {
  * keeps it), counted, and the page's rows then fetched by key. An empty page is one row with the
  * total and a null `row`.
  */
-export function newestMatches<T extends NewestListTable>(
+function newestMatches<T extends NewestListTable>(
   db: DbOrTx,
   table: T,
   companyId: string,

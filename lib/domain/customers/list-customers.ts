@@ -5,9 +5,7 @@ import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
 import {
   containsPattern,
   listRows,
-  newestMatches,
-  newestPage,
-  sharesMatches,
+  newestList,
   textArray,
   type ListQueries,
 } from "@/lib/domain/record-matching";
@@ -19,8 +17,8 @@ import { toCustomer, type CustomerContext, type CustomerRow } from "./customer-r
  * GET /customers: the company's customers, newest first (created_at, then id, descending), with
  * the exact number of matches. The page and the count run at the same time; a request without a
  * search reads its count from the kept counters (lib/domain/list-counts.ts): those of archived and
- * status, or with tags those of the tag sets. A narrow search (sharesMatches) finds its matches
- * once, for the page and the total together (newestMatches).
+ * status, or with tags those of the tag sets. A narrow search finds its matches once, for the page
+ * and the total together (newestList).
  */
 export async function listCustomers({
   ctx,
@@ -39,20 +37,13 @@ export function customerListQueries(
   input: GetCustomersQuery,
 ): ListQueries<CustomerRow> {
   const where = customerFilter(ctx.companyId, input);
-  const window = { limit: input.limit, offset: (input.page - 1) * input.limit };
-  if (sharesMatches(input.search)) {
-    return { matches: newestMatches(ctx.db, customers, ctx.companyId, where, window) };
-  }
-  return {
-    page: newestPage(ctx.db, customers, ctx.companyId, where, window),
-    count: customerCount(ctx, input, where),
-  };
+  return newestList(ctx.db, customers, ctx.companyId, where, input, () => customerCount(ctx, input, where));
 }
 
 /**
  * The request's total: from the counters when its filters are archived, status and tags only (the
  * tag sets' counters when it has tags), else count(*) of the matching customers (a search too
- * short for newestMatches).
+ * short to share its matches, see newestList).
  */
 function customerCount(ctx: CustomerContext, input: GetCustomersQuery, where: SQL) {
   if (input.search) {

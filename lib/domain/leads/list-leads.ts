@@ -5,9 +5,7 @@ import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
 import {
   containsPattern,
   listRows,
-  newestMatches,
-  newestPage,
-  sharesMatches,
+  newestList,
   textArray,
   type ListQueries,
 } from "@/lib/domain/record-matching";
@@ -19,8 +17,8 @@ import { toLead, type LeadContext, type LeadRow } from "./lead-record";
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
  * number of matches. The page and the count run at the same time; a request without a search
  * reads its count from the kept counters (lib/domain/list-counts.ts): those of archived and stage,
- * or with tags those of the tag sets. A narrow search (sharesMatches) finds its matches once, for
- * the page and the total together (newestMatches).
+ * or with tags those of the tag sets. A narrow search finds its matches once, for the page and the
+ * total together (newestList).
  */
 export async function listLeads({
   ctx,
@@ -36,20 +34,13 @@ export async function listLeads({
 /** The statements of a list request (exported so a test can check their plans). */
 export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<LeadRow> {
   const where = leadFilter(ctx.companyId, input);
-  const window = { limit: input.limit, offset: (input.page - 1) * input.limit };
-  if (sharesMatches(input.search)) {
-    return { matches: newestMatches(ctx.db, leads, ctx.companyId, where, window) };
-  }
-  return {
-    page: newestPage(ctx.db, leads, ctx.companyId, where, window),
-    count: leadCount(ctx, input, where),
-  };
+  return newestList(ctx.db, leads, ctx.companyId, where, input, () => leadCount(ctx, input, where));
 }
 
 /**
  * The request's total: from the counters when its filters are archived, stage and tags only (the
  * tag sets' counters when it has tags), else count(*) of the matching leads (a search too short
- * for newestMatches).
+ * to share its matches, see newestList).
  */
 function leadCount(ctx: LeadContext, input: GetLeadsQuery, where: SQL) {
   if (input.search) {
