@@ -152,6 +152,43 @@ const countOf = async (db: DbOrTx, query: SQL) =>
 
 const LEAD_STAGES = ["new", "won", "lost"];
 const PIN_TYPES = ["pt_a", "pt_b", "pt_c"];
+const JOB_STATUSES = ["Unscheduled", "Scheduled", "In Progress", "Completed", "Cancelled"];
+
+/**
+ * Service dates around the day boundaries a range can cut: a midnight, the last microsecond of a
+ * day (after a bare end date's 23:59:59.999), the first after a midnight, an early year, and the
+ * infinities (sorted before and after every day).
+ */
+const SERVICE_DATES = [
+  "2026-03-01T00:00:00Z",
+  "2026-03-01T23:59:59.999999Z",
+  "2026-03-02T00:00:00.000001Z",
+  "2026-03-02T12:00:00Z",
+  "2026-03-02T12:00:00.000001Z",
+  "2026-03-04T08:30:00Z",
+  "1999-12-31T23:00:00Z",
+  "0500-06-01T00:00:00Z",
+  "-infinity",
+  "infinity",
+];
+
+/** Date bounds of the job list cutting those days at each kind of place. */
+const SERVICE_DATE_QUERIES = {
+  service_date_range_start: [
+    undefined,
+    "2026-03-01",
+    "2026-03-01T00:00:00.001Z",
+    "2026-03-02T12:00:00Z",
+    "1999-12-31T23:30:00Z",
+  ],
+  service_date_range_end: [
+    undefined,
+    "2026-03-01",
+    "2026-03-02T00:00:00Z",
+    "2026-03-02T12:00:00Z",
+    "2026-03-04",
+  ],
+};
 
 /**
  * Tags that a canonical form written as text could get wrong: commas, quotes, braces, spaces,
@@ -267,6 +304,27 @@ function tagModel(spec: TagListSpec): ListModel {
   };
 }
 
+/** What the models of the two job lists share: the table, its rows, and the list's totals. */
+const jobList: Pick<ListModel, "table" | "setUp" | "row" | "listTotal" | "countTotal"> = {
+  table: "jobs",
+  setUp: async (db, companyId) => ({ customer: (await insertCustomer(db, companyId)).id }),
+  row: (t, d) => ({
+    company_id: t.companyId,
+    id: newId(ID_PREFIX.job),
+    customer_id: t.refs.customer ?? null,
+    ...d,
+  }),
+  listTotal: async (db, companyId, query) =>
+    (
+      await listServicedJobs({
+        ctx: { db: db as never, companyId },
+        input: getServicedJobsQuerySchema.parse({ ...query, limit: "1" }),
+      })
+    ).pagination.total,
+  countTotal: (db, companyId, query) =>
+    countOf(db, sql`jobs j where ${jobFilterSql(companyId, getServicedJobsQuerySchema.parse(query))}`),
+};
+
 const models: ListModel[] = [
   {
     entity: "leads",
@@ -377,18 +435,11 @@ const models: ListModel[] = [
   },
   {
     entity: "jobs",
-    table: "jobs",
-    setUp: async (db, companyId) => ({ customer: (await insertCustomer(db, companyId)).id }),
+    ...jobList,
     dimensions: fc.record({
-      status: fc.constantFrom<Value>("Unscheduled", "Scheduled", "In Progress", "Completed", "Cancelled"),
+      status: fc.constantFrom<Value>(...JOB_STATUSES),
       is_quote: fc.boolean(),
       archived: fc.boolean(),
-    }),
-    row: (t, d) => ({
-      company_id: t.companyId,
-      id: newId(ID_PREFIX.job),
-      customer_id: t.refs.customer ?? null,
-      ...d,
     }),
     sourceTuples: (companyId) =>
       sql`select false as flag, status as key1, null::text as key2, count(*)::int as n
@@ -398,15 +449,6 @@ const models: ListModel[] = [
         only_completed: ["true", "false"],
         service_date_range_start: [undefined, "2000-01-01"],
       }),
-    listTotal: async (db, companyId, query) =>
-      (
-        await listServicedJobs({
-          ctx: { db: db as never, companyId },
-          input: getServicedJobsQuerySchema.parse({ ...query, limit: "1" }),
-        })
-      ).pagination.total,
-    countTotal: (db, companyId, query) =>
-      countOf(db, sql`jobs j where ${jobFilterSql(companyId, getServicedJobsQuerySchema.parse(query))}`),
   },
   {
     entity: "pins",
@@ -449,6 +491,26 @@ const models: ListModel[] = [
           and (${q.user_id ?? null}::text is null or p.created_by = ${q.user_id ?? null})`,
       );
     },
+  },
+  {
+    // The job list's service-date ranges: whole days from the day counters, part-days counted.
+    entity: "job_days",
+    ...jobList,
+    dimensions: fc.record({
+      status: fc.constantFrom<Value>(...JOB_STATUSES),
+      is_quote: fc.boolean(),
+      archived: fc.boolean(),
+      service_date: fc.constantFrom<Value>(null, ...SERVICE_DATES),
+    }),
+    // The day keys written independently of job_day_key: the Julian day number (to_char's J) + 1.
+    sourceTuples: (companyId) =>
+      sql`select false as flag, case when service_date = '-infinity' then '0000000000'
+          when service_date = 'infinity' then '9999999999'
+          else lpad((to_char((service_date at time zone 'UTC')::date, 'J')::int + 1)::text, 10, '0') end as key1,
+        status as key2, count(*)::int as n
+        from jobs where company_id = ${companyId} and not is_quote and not archived
+          and service_date is not null group by 1, 2, 3`,
+    queries: () => combinations({ only_completed: ["true", "false"], ...SERVICE_DATE_QUERIES }),
   },
   tagModel({
     entity: "lead_tags",
@@ -763,7 +825,8 @@ describe(`list counters (${testEngine()})`, () => {
 
   it("reads the total from the counters only when every filter is a dimension", async () => {
     const db = database.db;
-    for (const model of models) {
+    // job_days: a test of its own (below), its totals add the counters' days and counted part-days.
+    for (const model of models.filter((m) => m.entity !== "job_days")) {
       const tenant = await newTenant(db, model);
       const rows = fc.sample(model.dimensions, { numRuns: 60, seed: 7 });
       await apply(db, model, tenant, { kind: "insert", rows });
@@ -779,6 +842,66 @@ describe(`list counters (${testEngine()})`, () => {
       }
       expect(fromCounters, model.entity).toBeGreaterThan(0);
     }
+  });
+
+  it("a service-date range reads its whole days from the counters and counts its part-days", async () => {
+    const db = database.db;
+    const jobDays = modelOf("job_days");
+    const tenant = await newTenant(db, jobDays);
+    // On each date 1 to 3 completed jobs and one scheduled: the list counts the completed ones.
+    const rows = SERVICE_DATES.flatMap((service_date, i) =>
+      ["Scheduled", ...Array.from({ length: 1 + (i % 3) }, () => "Completed")].map((status) => ({
+        status,
+        is_quote: false,
+        archived: false,
+        service_date,
+      })),
+    );
+    await apply(db, jobDays, tenant, { kind: "insert", rows });
+    // Counters 1001 times too high: a job read from them counts 1001 times.
+    await db.execute(
+      sql`update list_counts set n = n * 1001 where company_id = ${tenant.companyId} and entity = 'job_days'`,
+    );
+    const completed = (where: SQL) =>
+      countOf(
+        db,
+        sql`jobs j where j.company_id = ${tenant.companyId} and j.status = 'Completed' and ${where}`,
+      );
+    // A query, the jobs of its whole days (from the counters), those of its part-days (counted).
+    const cases: [Record<string, string>, SQL, SQL][] = [
+      [
+        { service_date_range_start: "2026-03-01", service_date_range_end: "2026-03-02T12:00:00Z" },
+        sql`j.service_date >= '2026-03-01T00:00Z' and j.service_date < '2026-03-02T00:00Z'`,
+        sql`j.service_date >= '2026-03-02T00:00Z' and j.service_date <= '2026-03-02T12:00Z'`,
+      ],
+      [
+        { service_date_range_start: "2026-03-01T00:00:00.001Z" },
+        sql`j.service_date >= '2026-03-02T00:00Z'`,
+        sql`j.service_date >= '2026-03-01T00:00:00.001Z' and j.service_date < '2026-03-02T00:00Z'`,
+      ],
+      [
+        { service_date_range_end: "2026-03-01" },
+        sql`j.service_date < '2026-03-01T00:00Z'`,
+        sql`j.service_date >= '2026-03-01T00:00Z' and j.service_date <= '2026-03-01T23:59:59.999Z'`,
+      ],
+    ];
+    for (const [query, whole, part] of cases) {
+      const [days, parts] = [await completed(whole), await completed(part)];
+      expect(days * parts, JSON.stringify(query)).toBeGreaterThan(0);
+      expect(await jobDays.listTotal(db, tenant.companyId, query), JSON.stringify(query)).toBe(
+        1001 * days + parts,
+      );
+    }
+    // Within one day there is no whole day: every job is counted.
+    const query = {
+      service_date_range_start: "2026-03-01T12:00:00Z",
+      service_date_range_end: "2026-03-02T12:00:00Z",
+    };
+    const counted = await completed(
+      sql`j.service_date >= '2026-03-01T12:00Z' and j.service_date <= '2026-03-02T12:00Z'`,
+    );
+    expect(counted).toBeGreaterThan(0);
+    expect(await jobDays.listTotal(db, tenant.companyId, query)).toBe(counted);
   });
 
   it("compaction keeps a tenant's counter rows few while every statement adds one", async () => {
@@ -826,9 +949,12 @@ const modelOf = (entity: ListCountEntity): ListModel => models.find((m) => m.ent
 const isTagList = (entity: ListCountEntity): entity is TagCountEntity =>
   entity === "lead_tags" || entity === "customer_tags";
 
-/** Which queries of the models the lists answer from the counters (their filters all dimensions). */
+/**
+ * Which queries of the models the lists answer from the counters (their filters all dimensions).
+ * A job list's date range reads the job_days rows, which the jobs model's rows have none of.
+ */
 function readsCounters(entity: ListCountEntity, query: Record<string, string>): boolean {
-  const others: Record<ListCountEntity, string[]> = {
+  const others: Record<Exclude<ListCountEntity, "job_days">, string[]> = {
     leads: ["search", "tags"],
     customers: ["search", "tags"],
     lead_tags: ["search"],
@@ -837,6 +963,7 @@ function readsCounters(entity: ListCountEntity, query: Record<string, string>): 
     jobs: ["service_date_range_start", "service_date_range_end"],
     pins: ["user_id"],
   };
+  if (entity === "job_days") throw new Error("job_days: see its own test");
   return !others[entity].some((name) => name in query);
 }
 
@@ -986,6 +1113,67 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
       });
     }
 
+    for (const end of ["commit", "rollback"] as const) {
+      it(`a transaction folding a day tuple blocks no other writer of that tuple (then ${end})`, async () => {
+        const db = database.db;
+        const jobDays = modelOf("job_days");
+        const tenant = await newTenant(db, jobDays);
+        const { companyId } = tenant;
+        const [a, b] = [await connect(), await connect()];
+        const day = "2026-03-01T09:00:00Z";
+        const query = {
+          service_date_range_start: "2026-03-01",
+          service_date_range_end: "2026-03-01T23:00:00Z",
+        };
+        const whole = {
+          service_date_range_start: "2026-03-01",
+          service_date_range_end: "2026-03-02T00:00:00Z",
+        };
+        const insertJobs = (client: Client, count: number, serviceDate: string) =>
+          client.query(
+            `insert into jobs (company_id, id, customer_id, status, service_date)
+             select $1, 'job_' || gen_random_uuid(), $2, 'Completed', $3 from generate_series(1, $4)`,
+            [companyId, tenant.refs.customer, serviceDate, count],
+          );
+        try {
+          await insertJobs(a, 3, day);
+          await a.query("begin");
+          // a folds (2026-03-01, Completed): it holds that tuple's row until it ends.
+          await insertJobs(a, 1, day);
+          const started = Date.now();
+          await b.query("begin");
+          await insertJobs(b, 2, day);
+          await b.query(
+            `update jobs set service_date = '2026-03-04T08:00Z' where company_id = $1 and id = (
+              select id from jobs where company_id = $1 order by id limit 1)`,
+            [companyId],
+          );
+          await b.query("commit");
+          expect(Date.now() - started).toBeLessThan(1000);
+          // b could not take a's row: it left its own beside it. Readers see b's writes only.
+          await expectExact(db, jobDays, tenant);
+          expect(await jobDays.listTotal(db, companyId, whole)).toBe(4);
+          await a.query(end);
+          await expectExact(db, jobDays, tenant);
+          expect(await jobDays.listTotal(db, companyId, whole)).toBe(end === "commit" ? 5 : 4);
+          expect(await jobDays.listTotal(db, companyId, query)).toBe(end === "commit" ? 5 : 4);
+          // The next write of the tuple folds what is left into one row.
+          await insertJobs(a, 1, day);
+          const [rows] = await queryRows<{ n: number }>(
+            db,
+            sql`select count(*)::int as n from list_counts
+              where company_id = ${companyId} and entity = 'job_days' and key2 = 'Completed'
+                and key1 = job_day_key(${day}::timestamptz)`,
+          );
+          expect(rows?.n).toBe(1);
+          await expectExact(db, jobDays, tenant);
+        } finally {
+          await a.query("rollback").catch(() => {});
+          await Promise.all([a.end(), b.end()]);
+        }
+      });
+    }
+
     it("six connections writing and compacting in one tenant keep every total exact", async () => {
       const db = database.db;
       const leads = models[0]!;
@@ -1093,6 +1281,7 @@ describe(`list counters and TRUNCATE (${testEngine()})`, () => {
       expect(await rowsOf("pins")).toBe(0);
       await db.execute(sql`truncate jobs cascade`);
       expect(await rowsOf("jobs")).toBe(0);
+      expect(await rowsOf("job_days")).toBe(0);
       for (const [model, tenant] of tenants) await expectExact(db, model, tenant);
       // The counted tables (and what references them), not companies: list_counts references
       // companies, so truncating those would empty it by cascade, not by the triggers.
@@ -1187,6 +1376,62 @@ describe(`migration 0007 on ${testEngine()}`, () => {
 });
 
 /** A new empty database (PGlite in memory, or a new database on the test server). */
+describe(`migration 0008 on ${testEngine()}`, () => {
+  it("counts the jobs with a service date that exist before it, one counter row per day tuple", async () => {
+    const own = await unmigratedDatabase();
+    try {
+      await migrateUpTo(own, "0008_job_day_counts");
+      const db = own.db;
+      const model = modelOf("job_days");
+      const tenants: Tenant[] = [];
+      for (let i = 0; i < 2; i++) {
+        const tenant = await newTenant(db, model);
+        await apply(db, model, tenant, {
+          kind: "insert",
+          rows: fc.sample(model.dimensions, { numRuns: 40, seed: i }),
+        });
+        await apply(db, model, tenant, {
+          kind: "update",
+          offset: 2,
+          limit: 4,
+          set: { service_date: "2026-03-02T12:00:00Z" },
+        });
+        await apply(db, model, tenant, { kind: "delete", offset: 3, limit: 5 });
+        tenants.push(tenant);
+      }
+      const dayRows = async () =>
+        (
+          await queryRows<{ n: number }>(
+            db,
+            sql`select count(*)::int as n from list_counts where entity = 'job_days'`,
+          )
+        )[0]?.n;
+      expect(await dayRows()).toBe(0);
+      await own.migrate();
+      expect(await dayRows()).toBeGreaterThan(0);
+      for (const tenant of tenants) {
+        await expectExact(db, model, tenant);
+        await expectExact(db, modelOf("jobs"), tenant);
+        const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
+        expect(await counterRows(db, tenant.companyId, "job_days")).toBe(tuples);
+      }
+      // Writes after it keep them exact.
+      for (const tenant of tenants) {
+        await apply(db, model, tenant, {
+          kind: "update",
+          offset: 0,
+          limit: 6,
+          set: { service_date: "2026-03-01T00:00:00Z", status: "Completed" },
+        });
+        await apply(db, model, tenant, { kind: "delete", offset: 1, limit: 2 });
+        await expectExact(db, model, tenant);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 async function unmigratedDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return openDatabase({ kind: "pglite-memory" });

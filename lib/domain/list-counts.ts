@@ -1,15 +1,17 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, type ListCountEntity } from "@/lib/db/schema";
 import { textArray } from "@/lib/domain/record-matching";
 
 /**
  * Exact list totals from the counters of list_counts (lib/db/schema/list-counts.ts, kept by the
- * triggers of drizzle/0006_list_counts.sql and 0007_tag_set_counts.sql). A list whose request
- * filters only by the columns the counters are kept by reads its total here: sum(n) over a few
- * rows of the tenant, instead of count(*) over up to every row of the tenant (bench/RESULTS.md,
- * finding 1). The tag filters of leads and customers read theirs with listTagCountTotal. Other
- * filters (search, date ranges, seller, creator) still count the matching rows.
+ * triggers of drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql and 0008_job_day_counts.sql).
+ * A list whose request filters only by the columns the counters are kept by reads its total here:
+ * sum(n) over a few rows of the tenant, instead of count(*) over up to every row of the tenant
+ * (bench/RESULTS.md, finding 1). The tag filters of leads and customers read theirs with
+ * listTagCountTotal, the job list's service-date range the whole days inside it with
+ * jobDayCountSql. Other filters (search, creation dates, seller, creator) still count the matching
+ * rows.
  *
  * The dimensions, as the triggers fill them (undefined: any value):
  * - leads: flag = archived, key1 = stage
@@ -18,6 +20,7 @@ import { textArray } from "@/lib/domain/record-matching";
  * - jobs (never quotes nor archived ones): key1 = status
  * - pins: key1 = pin_type_id
  * - lead_tags, customer_tags: read by listTagCountTotal (TagCountFilter)
+ * - job_days: read by jobDayCountSql (JobDayCountFilter)
  */
 export interface ListCountFilter {
   companyId: string;
@@ -81,4 +84,35 @@ export function listTagCountTotal(db: DbOrTx, filter: TagCountFilter) {
         sql`${listCounts.key1}::text[] && ${textArray(filter.tags)}`,
       ),
     );
+}
+
+/**
+ * The listed jobs (never quotes nor archived) whose service date falls on a whole UTC day from
+ * `from` (its midnight, included) to `to` (a midnight, excluded); a bound left out leaves that
+ * side open (days and infinite dates alike). With `status`, those of that status only.
+ */
+export interface JobDayCountFilter {
+  companyId: string;
+  status?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/**
+ * The number of jobs matching the filter, as a scalar SQL expression (bigint): sum(n) over the
+ * tenant's job_days rows of those days, one row per (day, status) folded by every write, so a
+ * month is ~30 rows a status. The days are key1, compared as keys (job_day_key, drizzle/
+ * 0008_job_day_counts.sql): an index range.
+ */
+export function jobDayCountSql(filter: JobDayCountFilter): SQL {
+  const dayKey = (day: Date) => sql`job_day_key(${day.toISOString()}::timestamptz)`;
+  const where = and(
+    eq(listCounts.companyId, filter.companyId),
+    eq(listCounts.entity, "job_days"),
+    eq(listCounts.flag, false),
+    filter.from === undefined ? undefined : gte(listCounts.key1, dayKey(filter.from)),
+    filter.to === undefined ? undefined : lt(listCounts.key1, dayKey(filter.to)),
+    filter.status === undefined ? undefined : eq(listCounts.key2, filter.status),
+  );
+  return sql`(select coalesce(sum(${listCounts.n}), 0) from ${listCounts} where ${where})`;
 }

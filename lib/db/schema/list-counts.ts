@@ -21,6 +21,7 @@ export const LIST_COUNT_ENTITIES = [
   "pins",
   "lead_tags",
   "customer_tags",
+  "job_days",
 ] as const;
 export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
 
@@ -28,8 +29,8 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * Row counts of the lists by their filter columns ("dimensions"), so that a list filtered only by
  * those reads its exact total as sum(n) over a few rows instead of counting up to a million
  * (bench/RESULTS.md, finding 1). Kept by statement-level triggers on the counted tables
- * (drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql); lib/domain/list-counts.ts reads them
- * and names the dimensions:
+ * (drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql, 0008_job_day_counts.sql);
+ * lib/domain/list-counts.ts reads them and names the dimensions:
  *
  * | entity        | rows counted               | flag     | key1               | key2         |
  * | leads         | all                        | archived | stage              | —            |
@@ -39,6 +40,8 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * | pins          | all                        | false    | pin_type_id        | —            |
  * | lead_tags     | leads with a tag           | archived | canonical tag set  | stage        |
  * | customer_tags | customers with a tag       | archived | canonical tag set  | status       |
+ * | job_days      | jobs of the list, with a   | false    | job_day_key(       | status       |
+ * |               | service date               |          |  service_date)     |              |
  *
  * Delta rows, never updated: each write statement inserts one row per touched dimension tuple
  * with its change n (+/-), so concurrent writers of a tenant never wait on a shared counter row.
@@ -52,7 +55,9 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * T" is sum(n) over the rows whose set overlaps T. A tenant has thousands of such tuples, so their
  * rows are folded by every write statement, and only the tuples it touched: it deletes their rows
  * no other transaction holds (SKIP LOCKED) and inserts one row with their sum and its change. A
- * tuple keeps one row plus one per concurrent writer; no write folds every tuple.
+ * tuple keeps one row plus one per concurrent writer; no write folds every tuple. The job_days
+ * rows are folded the same way (a tenant has a tuple per day and status): a service-date range
+ * sums its whole days, key1 being the day as a key that sorts as the days do (job_day_key).
  */
 export const listCounts = pgTable(
   "list_counts",
@@ -70,7 +75,7 @@ export const listCounts = pgTable(
     foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
     check(
       "list_counts_entity_check",
-      sql`${t.entity} in ('leads', 'customers', 'service_plans', 'jobs', 'pins', 'lead_tags', 'customer_tags')`,
+      sql`${t.entity} in ('leads', 'customers', 'service_plans', 'jobs', 'pins', 'lead_tags', 'customer_tags', 'job_days')`,
     ),
     // The readers' and the compaction's lookup: a tenant's rows of one list, by dimension.
     index("list_counts_entity_idx").on(t.companyId, t.entity, t.flag, t.key1, t.key2),
