@@ -241,7 +241,7 @@ const DAY_MS = 86_400_000;
  * most at each end, where the counters replace ~20,000 for a month (bench/RESULTS.md, finding
  * 16). A range without a whole day is counted as it is.
  */
-export function dateRangeTotalSql(companyId: string, filters: ServicedJobFilters): SQL {
+function dateRangeTotalSql(companyId: string, filters: ServicedJobFilters): SQL {
   const start = filters.service_date_range_start;
   const end = filters.service_date_range_end;
   // The first midnight at or after the start; the last midnight at or before the end.
