@@ -1,10 +1,13 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
+import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { dateRangeTotalSql } from "@/lib/domain/serviced-jobs/list";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { createPlanJobScenario, insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
+  getServicedJobsQuerySchema,
   listServicedJobsResponseSchema,
   type ListServicedJobsResponse,
   type ServicedJob,
@@ -162,6 +165,36 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
     const past = await get(`/serviced-jobs?${q}&limit=1000&page=2`, s.key);
     expect(past.body.data).toEqual([]);
     expect(past.body.pagination.total).toBe(6);
+  });
+
+  it("counts a service-date range from the day counters and the service-date index, never a scan", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const cases: [string, string][] = [
+      [
+        "service_date_range_start=2026-01-18T09:00:00Z&service_date_range_end=2026-03-31",
+        "jobs_completed_service_date_idx",
+      ],
+      ["only_completed=false&service_date_range_end=2026-03-31T12:00:00Z", "jobs_listed_service_date_idx"],
+    ];
+    for (const [query, serviceDateIndex] of cases) {
+      const input = getServicedJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
+      // Sequential scans priced out and rows priced high: the plan a large tenant would get.
+      const plan = await database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local cpu_tuple_cost = 1`);
+        await tx.execute(sql`set local cpu_index_tuple_cost = 1`);
+        const rows = await queryRows<{ "QUERY PLAN": string }>(
+          tx,
+          sql`explain ${dateRangeTotalSql(s.companyId, input)}`,
+        );
+        return rows.map((r) => r["QUERY PLAN"]).join("\n");
+      });
+      expect(plan, query).not.toContain("Seq Scan");
+      // The whole days: a range of the tenant's day keys in the counters' index.
+      expect(plan, query).toMatch(/list_counts_entity_idx[\s\S]*Index Cond: .*key1 [<>]=? /);
+      // The part-days: the service-date index, bounded by the range.
+      expect(plan, query).toContain(serviceDateIndex);
+    }
   });
 
   it("lists a technician who is both assigned and on the crew once, in first place", async () => {
