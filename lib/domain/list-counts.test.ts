@@ -1375,7 +1375,6 @@ describe(`migration 0007 on ${testEngine()}`, () => {
   });
 });
 
-/** A new empty database (PGlite in memory, or a new database on the test server). */
 describe(`migration 0008 on ${testEngine()}`, () => {
   it("counts the jobs with a service date that exist before it, one counter row per day tuple", async () => {
     const own = await unmigratedDatabase();
@@ -1432,6 +1431,7 @@ describe(`migration 0008 on ${testEngine()}`, () => {
   });
 });
 
+/** A new empty database (PGlite in memory, or a new database on the test server). */
 async function unmigratedDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return openDatabase({ kind: "pglite-memory" });

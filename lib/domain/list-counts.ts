@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, type ListCountEntity } from "@/lib/db/schema";
+import { timestampParam } from "@/lib/domain/reports/sql";
 import { textArray } from "@/lib/domain/record-matching";
 
 /**
@@ -105,7 +106,7 @@ export interface JobDayCountFilter {
  * 0008_job_day_counts.sql): an index range.
  */
 export function jobDayCountSql(filter: JobDayCountFilter): SQL {
-  const dayKey = (day: Date) => sql`job_day_key(${day.toISOString()}::timestamptz)`;
+  const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
   const where = and(
     eq(listCounts.companyId, filter.companyId),
     eq(listCounts.entity, "job_days"),

@@ -21,34 +21,26 @@ export interface ListPlanExpectation {
 }
 
 /**
- * Explains each query's page and count with sequential scans priced out and rows priced high, so
- * that the most selective index wins on a test-sized table as it would on a large one, and checks
- * the plans: a Seq Scan left means no index fits the predicate (e.g. an expression spelled
- * differently from its index), a Sort under the page means the order does not match the
- * created_at indexes. Either would be slow on a large tenant.
+ * Explains each query's page and count (pricedPlans) and checks the plans: a Seq Scan left means
+ * no index fits the predicate (e.g. an expression spelled differently from its index), a Sort
+ * under the page means the order does not match the created_at indexes. Either would be slow on a
+ * large tenant.
  */
 export async function expectListPlans(
   db: Db,
   table: string,
-  queriesFor: (tx: Db, query: Record<string, string>) => ListQueries,
+  queriesFor: (db: Db, query: Record<string, string>) => ListQueries,
   cases: [Record<string, string>, ListPlanExpectation][],
 ): Promise<void> {
-  const plansFor = (query: Record<string, string>) =>
-    db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      await tx.execute(sql`set local cpu_tuple_cost = 1`);
-      await tx.execute(sql`set local cpu_index_tuple_cost = 1`);
-      const queries = queriesFor(tx as unknown as Db, query);
-      const explain = async (q: { getSQL(): SQL }) =>
-        (await queryRows<{ "QUERY PLAN": string }>(tx, sql`explain ${q.getSQL()}`))
-          .map((r) => r["QUERY PLAN"])
-          .join("\n");
-      if ("matches" in queries) {
-        const plan = await explain(queries.matches);
-        return { page: plan, count: plan, single: true };
-      }
-      return { page: await explain(queries.page), count: await explain(queries.count), single: false };
-    });
+  const plansFor = async (query: Record<string, string>) => {
+    const queries = queriesFor(db, query);
+    if ("matches" in queries) {
+      const [plan = ""] = await pricedPlans(db, [queries.matches.getSQL()]);
+      return { page: plan, count: plan, single: true };
+    }
+    const [page = "", count = ""] = await pricedPlans(db, [queries.page.getSQL(), queries.count.getSQL()]);
+    return { page, count, single: false };
+  };
   for (const [query, expected] of cases) {
     const name = JSON.stringify(query);
     const plans = await plansFor(query);
@@ -69,4 +61,23 @@ export async function expectListPlans(
       if (plans.single) expect(plans.count.split(index).length - 1, `${name}: ${index} read once`).toBe(1);
     }
   }
+}
+
+/**
+ * The plans of the statements (EXPLAIN's text, one string each) with sequential scans priced out
+ * and rows priced high, so that the most selective index wins on a test-sized table as it would on
+ * a large one. In one transaction, whose settings end with it.
+ */
+export function pricedPlans(db: Db, statements: SQL[]): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    await tx.execute(sql`set local cpu_tuple_cost = 1`);
+    await tx.execute(sql`set local cpu_index_tuple_cost = 1`);
+    const plans: string[] = [];
+    for (const statement of statements) {
+      const rows = await queryRows<{ "QUERY PLAN": string }>(tx, sql`explain ${statement}`);
+      plans.push(rows.map((r) => r["QUERY PLAN"]).join("\n"));
+    }
+    return plans;
+  });
 }

@@ -100,8 +100,7 @@ const paymentsSql = sql`(
 function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: JobWindow): SQL {
   const where = sql`${jobFilterSql(companyId, filters)} and ${afterCreatedCursor("j", window.after)}`;
   const cut = sql`limit ${window.limit} offset ${window.offset ?? 0}`;
-  const dateBound = Boolean(filters.service_date_range_start || filters.service_date_range_end);
-  if (dateBound && !window.after) {
+  if (dateBound(filters) && !window.after) {
     return sql`select k.id, k.created_at
       from (select j.id, j.created_at from jobs j where ${where} offset 0) k
       order by ${newestFirst("k")} ${cut}`;

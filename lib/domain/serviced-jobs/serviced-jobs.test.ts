@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
-import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { dateRangeTotalSql } from "@/lib/domain/serviced-jobs/list";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
+import { pricedPlans } from "@/lib/testing/list-plans";
 import { createPlanJobScenario, insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
@@ -178,17 +178,7 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
     ];
     for (const query of queries) {
       const input = getServicedJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
-      // Sequential scans priced out and rows priced high, as expectListPlans does.
-      const plan = await database.db.transaction(async (tx) => {
-        await tx.execute(sql`set local enable_seqscan = off`);
-        await tx.execute(sql`set local cpu_tuple_cost = 1`);
-        await tx.execute(sql`set local cpu_index_tuple_cost = 1`);
-        const rows = await queryRows<{ "QUERY PLAN": string }>(
-          tx,
-          sql`explain ${dateRangeTotalSql(s.companyId, input)}`,
-        );
-        return rows.map((r) => r["QUERY PLAN"]).join("\n");
-      });
+      const [plan] = await pricedPlans(database.db, [dateRangeTotalSql(s.companyId, input)]);
       expect(plan, query).not.toContain("Seq Scan");
       // The whole days: a range of the tenant's day keys in the counters' index.
       expect(plan, query).toMatch(/list_counts_entity_idx[\s\S]*Index Cond: .*key1 [<>]=? /);
