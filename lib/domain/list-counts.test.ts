@@ -1431,6 +1431,48 @@ describe(`migration 0008 on ${testEngine()}`, () => {
   });
 });
 
+describe(`migration 0009 on ${testEngine()}`, () => {
+  it("folds the tag-set and day counter rows that the functions before it wrote", async () => {
+    const own = await unmigratedDatabase();
+    try {
+      await migrateUpTo(own, "0009_list_counts_fold");
+      const db = own.db;
+      const lists: { entity: "lead_tags" | "customer_tags" | "job_days"; set: Row }[] = [
+        { entity: "lead_tags", set: { tags: ["vip", "a,b"] } },
+        { entity: "customer_tags", set: { tags: ["vip"] } },
+        { entity: "job_days", set: { service_date: "2026-03-02T12:00:00Z", status: "Completed" } },
+      ];
+      const written: [(typeof lists)[number], Tenant][] = [];
+      for (const [i, list] of lists.entries()) {
+        const model = modelOf(list.entity);
+        const tenant = await newTenant(db, model);
+        await apply(db, model, tenant, {
+          kind: "insert",
+          rows: fc.sample(model.dimensions, { numRuns: 40, seed: i }),
+        });
+        written.push([list, tenant]);
+      }
+      await own.migrate();
+      // Writes after it touch tuples whose rows 0007's and 0008's functions wrote: each touched
+      // tuple is folded into one row again, and every total stays exact.
+      for (const [i, [{ entity, set }, tenant]] of written.entries()) {
+        const model = modelOf(entity);
+        await apply(db, model, tenant, {
+          kind: "insert",
+          rows: fc.sample(model.dimensions, { numRuns: 40, seed: i }),
+        });
+        await apply(db, model, tenant, { kind: "update", offset: 2, limit: 6, set });
+        await apply(db, model, tenant, { kind: "delete", offset: 1, limit: 3 });
+        await expectExact(db, model, tenant);
+        const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
+        expect(await counterRows(db, tenant.companyId, entity)).toBe(tuples);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 /** A new empty database (PGlite in memory, or a new database on the test server). */
 async function unmigratedDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;

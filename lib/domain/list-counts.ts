@@ -6,7 +6,8 @@ import { textArray } from "@/lib/domain/record-matching";
 
 /**
  * Exact list totals from the counters of list_counts (lib/db/schema/list-counts.ts, kept by the
- * triggers of drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql and 0008_job_day_counts.sql).
+ * triggers of drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql and 0008_job_day_counts.sql,
+ * whose per-tuple fold is one function since 0009_list_counts_fold.sql).
  * A list whose request filters only by the columns the counters are kept by reads its total here:
  * sum(n) over a few rows of the tenant, instead of count(*) over up to every row of the tenant
  * (bench/RESULTS.md, finding 1). The tag filters of leads and customers read theirs with

@@ -29,7 +29,8 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * Row counts of the lists by their filter columns ("dimensions"), so that a list filtered only by
  * those reads its exact total as sum(n) over a few rows instead of counting up to a million
  * (bench/RESULTS.md, finding 1). Kept by statement-level triggers on the counted tables
- * (drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql, 0008_job_day_counts.sql);
+ * (drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql, 0008_job_day_counts.sql,
+ * 0009_list_counts_fold.sql);
  * lib/domain/list-counts.ts reads them and names the dimensions:
  *
  * | entity        | rows counted               | flag     | key1               | key2         |
@@ -57,7 +58,9 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * no other transaction holds (SKIP LOCKED) and inserts one row with their sum and its change. A
  * tuple keeps one row plus one per concurrent writer; no write folds every tuple. The job_days
  * rows are folded the same way (a tenant has a tuple per day and status): a service-date range
- * sums its whole days, key1 being the day as a key that sorts as the days do (job_day_key).
+ * sums its whole days, key1 being the day as a key that sorts as the days do (job_day_key). Both
+ * fold through one function, list_counts_fold(list, deltas) (0009), given the statement's change
+ * per touched tuple (type list_count_delta).
  */
 export const listCounts = pgTable(
   "list_counts",
