@@ -8,6 +8,7 @@ import {
   newestList,
   textArray,
   type ListQueries,
+  type ListQueryTotal,
 } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
@@ -15,10 +16,10 @@ import { toCustomer, type CustomerContext, type CustomerRow } from "./customer-r
 
 /**
  * GET /customers: the company's customers, newest first (created_at, then id, descending), with
- * the exact number of matches. The page and the count run at the same time; a request without a
- * search reads its count from the kept counters (lib/domain/list-counts.ts): those of archived and
- * status, or with tags those of the tag sets. A narrow search finds its matches once, for the page
- * and the total together (newestList).
+ * the exact number of matches. A request without a search reads its total from the kept counters
+ * (lib/domain/list-counts.ts) in the page's own statement: those of archived and status, or with
+ * tags those of the tag sets. A narrow search finds its matches once, for the page and the total
+ * together; a short one counts them beside the page (newestList).
  */
 export async function listCustomers({
   ctx,
@@ -41,30 +42,35 @@ export function customerListQueries(
 }
 
 /**
- * The request's total: from the counters when its filters are archived, status and tags only (the
- * tag sets' counters when it has tags), else count(*) of the matching customers (a search too
- * short to share its matches, see newestList).
+ * The request's total: kept by the counters when its filters are archived, status and tags only
+ * (the tag sets' counters when it has tags; read by the page's statement), else counted: count(*)
+ * of the matching customers beside the page (a search too short to share its matches, see
+ * newestList).
  */
-function customerCount(ctx: CustomerContext, input: GetCustomersQuery, where: SQL) {
+function customerCount(ctx: CustomerContext, input: GetCustomersQuery, where: SQL): ListQueryTotal {
   if (input.search) {
-    return ctx.db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(customers)
-      .where(where);
+    return {
+      counted: ctx.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(customers)
+        .where(where),
+    };
   }
   const companyId = ctx.companyId;
   const flag = input.archived ? undefined : false;
   const status = input.status || undefined;
   if (input.tags && input.tags.length > 0) {
-    return listTagCountTotal(ctx.db, {
-      companyId,
-      entity: "customer_tags",
-      flag,
-      key2: status,
-      tags: input.tags,
-    });
+    return {
+      kept: listTagCountTotal(ctx.db, {
+        companyId,
+        entity: "customer_tags",
+        flag,
+        key2: status,
+        tags: input.tags,
+      }),
+    };
   }
-  return listCountTotal(ctx.db, { companyId, entity: "customers", flag, key1: status });
+  return { kept: listCountTotal(ctx.db, { companyId, entity: "customers", flag, key1: status }) };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   newestList,
   textArray,
   type ListQueries,
+  type ListQueryTotal,
 } from "@/lib/domain/record-matching";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
@@ -15,10 +16,10 @@ import { toLead, type LeadContext, type LeadRow } from "./lead-record";
 
 /**
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
- * number of matches. The page and the count run at the same time; a request without a search
- * reads its count from the kept counters (lib/domain/list-counts.ts): those of archived and stage,
- * or with tags those of the tag sets. A narrow search finds its matches once, for the page and the
- * total together (newestList).
+ * number of matches. A request without a search reads its total from the kept counters
+ * (lib/domain/list-counts.ts) in the page's own statement: those of archived and stage, or with
+ * tags those of the tag sets. A narrow search finds its matches once, for the page and the total
+ * together; a short one counts them beside the page (newestList).
  */
 export async function listLeads({
   ctx,
@@ -38,24 +39,35 @@ export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQue
 }
 
 /**
- * The request's total: from the counters when its filters are archived, stage and tags only (the
- * tag sets' counters when it has tags), else count(*) of the matching leads (a search too short
- * to share its matches, see newestList).
+ * The request's total: kept by the counters when its filters are archived, stage and tags only
+ * (the tag sets' counters when it has tags; read by the page's statement), else counted: count(*)
+ * of the matching leads beside the page (a search too short to share its matches, see
+ * newestList).
  */
-function leadCount(ctx: LeadContext, input: GetLeadsQuery, where: SQL) {
+function leadCount(ctx: LeadContext, input: GetLeadsQuery, where: SQL): ListQueryTotal {
   if (input.search) {
-    return ctx.db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(leads)
-      .where(where);
+    return {
+      counted: ctx.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(leads)
+        .where(where),
+    };
   }
   const companyId = ctx.companyId;
   const flag = input.archived ? undefined : false;
   const stage = input.stage || undefined;
   if (input.tags && input.tags.length > 0) {
-    return listTagCountTotal(ctx.db, { companyId, entity: "lead_tags", flag, key2: stage, tags: input.tags });
+    return {
+      kept: listTagCountTotal(ctx.db, {
+        companyId,
+        entity: "lead_tags",
+        flag,
+        key2: stage,
+        tags: input.tags,
+      }),
+    };
   }
-  return listCountTotal(ctx.db, { companyId, entity: "leads", flag, key1: stage });
+  return { kept: listCountTotal(ctx.db, { companyId, entity: "leads", flag, key1: stage }) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import type { RequestContext } from "@/lib/api/handler";
 import { queryRows } from "@/lib/db/client";
 import { paginationOf } from "@/lib/schemas/common";
@@ -30,10 +31,11 @@ function toPin(row: PinRow): Pin {
 }
 
 /**
- * GET /pins: a page of the company's pins, newest first, optionally of one type or creator. The
- * page and the total run at the same time; without a creator the total is read from the kept
- * counters by pin type (lib/domain/list-counts.ts). A creator's pins are counted through their
- * index (types × creators would make too many counter rows).
+ * GET /pins: a page of the company's pins, newest first, optionally of one type or creator, with
+ * the exact total. Without a creator the total is read from the kept counters by pin type
+ * (lib/domain/list-counts.ts), by the page's own statement (lib/domain/list-page.ts). A creator's
+ * pins are counted through their index beside the page (types × creators would make too many
+ * counter rows).
  */
 export async function listPins({
   ctx,
@@ -48,13 +50,19 @@ export async function listPins({
     input.pin_type_id !== undefined && sql`p.pin_type_id = ${input.pin_type_id}`,
     input.user_id !== undefined && sql`p.created_by = ${input.user_id}`,
   ]);
+  const total: ListTotal =
+    input.user_id === undefined
+      ? {
+          kept: listCountTotal(ctx.db, { companyId: ctx.companyId, entity: "pins", key1: input.pin_type_id }),
+        }
+      : { counted: queryRows(ctx.db, sql`select count(*)::int as total from pins p where ${where}`) };
   // The page is cut from the pins index first; its type and creator are joined to those rows only.
-  const [rows, [counted]] = await Promise.all([
+  const { rows, total: matching } = await pageAndTotal(
     queryRows<PinRow>(
       ctx.db,
       sql`select page.id, ${isoUtc(sql`page.created_at`)} as created_at, page.latitude, page.longitude,
         page.created_by as user_id, u.email as user_email, u.name as user_name,
-        t.id as pin_type_id, t.color as pin_type_color, t.label as pin_type_label
+        t.id as pin_type_id, t.color as pin_type_color, t.label as pin_type_label ${totalColumn(total)}
       from (
         select p.company_id, p.id, p.created_at, p.latitude, p.longitude, p.created_by, p.pin_type_id
         from pins p
@@ -66,13 +74,11 @@ export async function listPins({
       left join users u on u.company_id = page.company_id and u.id = page.created_by
       order by ${newestFirst("page")}`,
     ),
-    input.user_id === undefined
-      ? listCountTotal(ctx.db, { companyId: ctx.companyId, entity: "pins", key1: input.pin_type_id })
-      : queryRows<{ total: number }>(ctx.db, sql`select count(*)::int as total from pins p where ${where}`),
-  ]);
+    total,
+  );
   return {
     status: "success",
     data: rows.map(toPin),
-    pagination: paginationOf(input, toNumber(counted?.total)),
+    pagination: paginationOf(input, matching),
   };
 }

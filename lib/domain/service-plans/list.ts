@@ -17,6 +17,7 @@ import {
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
 import { listCountTotal } from "@/lib/domain/list-counts";
+import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import { planFilterSql } from "./filters";
 import { planNumbersSql, serviceFrequencyName } from "./numbers";
 
@@ -53,9 +54,15 @@ export interface PlanWindow {
 
 /**
  * The plans matching the filters, in the list order (created_at desc, id desc), one window of
- * them, each with its customer, seller and numbers (./numbers.ts, from the plan row alone).
+ * them, each with its customer, seller and numbers (./numbers.ts, from the plan row alone). A kept
+ * `total` is a column of every row (totalColumn).
  */
-export function plansWithNumbersSql(companyId: string, filters: ServicePlanFilters, window: PlanWindow): SQL {
+export function plansWithNumbersSql(
+  companyId: string,
+  filters: ServicePlanFilters,
+  window: PlanWindow,
+  total?: ListTotal,
+): SQL {
   return sql`with plans as (
     select p.* from service_plans p
     where ${planFilterSql(companyId, filters)} and ${afterCreatedCursor("p", window.after)}
@@ -71,6 +78,7 @@ export function plansWithNumbersSql(companyId: string, filters: ServicePlanFilte
     u.id as sold_by_id, u.email as sold_by_email, u.name as sold_by_name,
     p.num_completed_jobs, p.num_scheduled_jobs, p.num_pending_jobs,
     p.sale_value::float8 as sale_value, p.total_received::float8 as total_received
+    ${total ? totalColumn(total) : sql``}
   from numbered p
   left join customers c on c.company_id = p.company_id and c.id = p.customer_id
   left join users u on u.company_id = p.company_id and u.id = p.sold_by
@@ -101,9 +109,10 @@ export function toServicePlan(row: PlanRow): ServicePlan {
 }
 
 /**
- * GET /service-plans: a page of the company's plans, newest first, with the exact total. The page
- * and the total run at the same time; a request filtered only by status, frequency and service
- * type reads its total from the kept counters (lib/domain/list-counts.ts).
+ * GET /service-plans: a page of the company's plans, newest first, with the exact total. A request
+ * filtered only by status, frequency and service type reads its total from the kept counters
+ * (lib/domain/list-counts.ts) in the page's own statement; any other filter counts its plans
+ * beside the page (lib/domain/list-page.ts).
  */
 export async function listServicePlans({
   ctx,
@@ -113,28 +122,33 @@ export async function listServicePlans({
   input: GetServicePlansQuery;
 }): Promise<ListServicePlansResponse> {
   const { page, limit } = input;
-  const [rows, [counted]] = await Promise.all([
-    queryRows<PlanRow>(
-      ctx.db,
-      plansWithNumbersSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }),
-    ),
-    countedByDimensions(input)
-      ? listCountTotal(ctx.db, {
+  const total: ListTotal = countedByDimensions(input)
+    ? {
+        kept: listCountTotal(ctx.db, {
           companyId: ctx.companyId,
           entity: "service_plans",
           flag: input.status === undefined ? undefined : input.status === "active",
           key1: input.frequency,
           key2: input.service_type,
-        })
-      : queryRows<{ total: number }>(
+        }),
+      }
+    : {
+        counted: queryRows(
           ctx.db,
           sql`select count(*)::int as total from service_plans p where ${planFilterSql(ctx.companyId, input)}`,
         ),
-  ]);
+      };
+  const { rows, total: matching } = await pageAndTotal(
+    queryRows<PlanRow>(
+      ctx.db,
+      plansWithNumbersSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }, total),
+    ),
+    total,
+  );
   return {
     status: "success",
     data: rows.map(toServicePlan),
-    pagination: paginationOf(input, toNumber(counted?.total)),
+    pagination: paginationOf(input, matching),
   };
 }
 

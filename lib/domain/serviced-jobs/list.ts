@@ -19,6 +19,7 @@ import {
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
 import { jobDayCountSql, listCountTotal } from "@/lib/domain/list-counts";
+import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import { jobFilterSql } from "./filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "./money";
 
@@ -111,13 +112,14 @@ function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: J
 /**
  * One window of the jobs matching the filters (see windowKeysSql), each with its customer,
  * technicians, line items, payments and money (kept on the job row, see ./money.ts). The window
- * is cut first, so everything else is read for its jobs only.
+ * is cut first, so everything else is read for its jobs only. A kept `total` is a column of every
+ * row (totalColumn).
  */
 export function jobsWithDetailsSql(
   companyId: string,
   filters: ServicedJobFilters,
   window: JobWindow,
-  options: { details?: boolean } = {},
+  options: { details?: boolean; total?: ListTotal } = {},
 ): SQL {
   const details = options.details ?? true;
   return sql`with page_keys as (${windowKeysSql(companyId, filters, window)}),
@@ -138,6 +140,7 @@ export function jobsWithDetailsSql(
     ${details ? paymentsSql : sql`null`} as payments,
     page.line_total::float8 as line_total, page.received::float8 as total_received,
     page.outstanding::float8 as total_outstanding
+    ${options.total ? totalColumn(options.total) : sql``}
   from page
   left join customers c on c.company_id = page.company_id and c.id = page.customer_id
   order by ${newestFirst("page")}`;
@@ -192,10 +195,10 @@ export function toServicedJob(row: JobRow): ServicedJob {
 }
 
 /**
- * GET /serviced-jobs: a page of the company's jobs, newest first, with the exact filtered total.
- * The page and the total run at the same time, the total from the kept counters
- * (lib/domain/list-counts.ts): without a service-date bound those of listable jobs by status,
- * with one those of the days (dateRangeTotalSql).
+ * GET /serviced-jobs: a page of the company's jobs, newest first, with the exact filtered total,
+ * from the kept counters (lib/domain/list-counts.ts). Without a service-date bound, those of the
+ * listable jobs by status, read by the page's own statement; with one, those of the days plus a
+ * count of the part-days (dateRangeTotalSql), beside the page (lib/domain/list-page.ts).
  */
 export async function listServicedJobs({
   ctx,
@@ -205,23 +208,26 @@ export async function listServicedJobs({
   input: GetServicedJobsQuery;
 }): Promise<ListServicedJobsResponse> {
   const { page, limit } = input;
-  const [rows, [counted]] = await Promise.all([
-    queryRows<JobRow>(
-      ctx.db,
-      jobsWithDetailsSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }),
-    ),
-    dateBound(input)
-      ? queryRows<{ total: number }>(ctx.db, dateRangeTotalSql(ctx.companyId, input))
-      : listCountTotal(ctx.db, {
+  const total: ListTotal = dateBound(input)
+    ? { counted: queryRows(ctx.db, dateRangeTotalSql(ctx.companyId, input)) }
+    : {
+        kept: listCountTotal(ctx.db, {
           companyId: ctx.companyId,
           entity: "jobs",
           key1: input.only_completed ? "Completed" : undefined,
         }),
-  ]);
+      };
+  const { rows, total: matching } = await pageAndTotal(
+    queryRows<JobRow>(
+      ctx.db,
+      jobsWithDetailsSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }, { total }),
+    ),
+    total,
+  );
   return {
     status: "success",
     data: rows.map(toServicedJob),
-    pagination: paginationOf(input, toNumber(counted?.total)),
+    pagination: paginationOf(input, matching),
   };
 }
 
