@@ -54,7 +54,12 @@ export function ReportFilters({ controls, onChange, onClear }: Props) {
       className="grid grid-cols-2 items-end gap-3 sm:grid-cols-3 lg:flex lg:flex-wrap"
     >
       {controls.map((control) => (
-        <Field key={control.key} label={control.label} className="min-w-0 lg:w-44">
+        <Field
+          key={control.key}
+          label={control.label}
+          // A select is as wide as its longest option ("Completed jobs only"), a date picker fixed.
+          className={control.kind === "select" ? "min-w-0 lg:w-auto lg:min-w-44" : "min-w-0 lg:w-44"}
+        >
           {control.kind === "date" ? (
             <Input
               type="date"
