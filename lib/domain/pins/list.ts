@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import type { RequestContext } from "@/lib/api/handler";
 import { queryRows } from "@/lib/db/client";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetPinsQuery, ListPinsResponse, Pin } from "@/lib/schemas/pins";
 import { listCountTotal } from "@/lib/domain/list-counts";
+import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import { allOf, isoUtc, newestFirst, toNumber } from "@/lib/domain/reports/sql";
 
 interface PinRow extends Record<string, unknown> {
