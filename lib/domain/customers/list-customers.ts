@@ -1,15 +1,7 @@
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { customers } from "@/lib/db/schema";
-import { phoneSearchDigits } from "@/lib/domain/normalize";
-import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
-import {
-  containsPattern,
-  listRows,
-  newestList,
-  textArray,
-  type ListQueries,
-  type ListQueryTotal,
-} from "@/lib/domain/record-matching";
+import { listRows, type ListQueries } from "@/lib/domain/record-matching";
+import { recordListQueries, recordListWhere, type RecordList } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
 import { toCustomer, type CustomerContext, type CustomerRow } from "./customer-record";
@@ -32,76 +24,33 @@ export async function listCustomers({
   return { status: "success", data: rows.map(toCustomer), pagination: paginationOf(input, total) };
 }
 
+/**
+ * The customer list: split by status; a search matches the name as
+ * `lower(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))` (first, last and "first
+ * last" in one) and the company name too.
+ */
+const CUSTOMER_LIST: RecordList<typeof customers> = {
+  table: customers,
+  key: customers.status,
+  counters: { list: "customers", tags: "customer_tags" },
+  names: (pattern) => [
+    sql`lower(coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')) like ${pattern}`,
+    sql`lower(${customers.companyName}) like ${pattern}`,
+  ],
+};
+
 /** The statements of a list request (exported so a test can check their plans). */
 export function customerListQueries(
   ctx: CustomerContext,
   input: GetCustomersQuery,
 ): ListQueries<CustomerRow> {
-  const where = customerFilter(ctx.companyId, input);
-  return newestList(ctx.db, customers, ctx.companyId, where, input, () => customerCount(ctx, input, where));
+  return recordListQueries(ctx.db, CUSTOMER_LIST, ctx.companyId, { ...input, key: input.status });
 }
 
-/**
- * The request's total: kept by the counters when its filters are archived, status and tags only
- * (the tag sets' counters when it has tags; read by the page's statement), else counted: count(*)
- * of the matching customers beside the page (a search too short to share its matches, see
- * newestList).
- */
-function customerCount(ctx: CustomerContext, input: GetCustomersQuery, where: SQL): ListQueryTotal {
-  if (input.search) {
-    return {
-      counted: ctx.db
-        .select({ total: sql<number>`count(*)::int` })
-        .from(customers)
-        .where(where),
-    };
-  }
-  const companyId = ctx.companyId;
-  const flag = input.archived ? undefined : false;
-  const status = input.status || undefined;
-  if (input.tags && input.tags.length > 0) {
-    return {
-      kept: listTagCountTotal(ctx.db, {
-        companyId,
-        entity: "customer_tags",
-        flag,
-        key2: status,
-        tags: input.tags,
-      }),
-    };
-  }
-  return { kept: listCountTotal(ctx.db, { companyId, entity: "customers", flag, key1: status }) };
-}
-
-/**
- * The list's WHERE clause, each predicate written with the expression of its index
- * (lib/db/schema/customers.ts): `not archived` (partial index), `status =`, `tags &&` (GIN), and
- * LIKE on `lower(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))` (first, last and
- * "first last" in one), `lower(company_name)`, `email_normalized`, `lower(phone)` and
- * `phone_normalized` (trigram GIN).
- */
+/** The list's WHERE clause (recordListWhere), also for the tests that count its matches. */
 export function customerFilter(
   companyId: string,
   input: Pick<GetCustomersQuery, "archived" | "search" | "status" | "tags">,
 ): SQL {
-  const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId)];
-  if (!input.archived) conditions.push(sql`not ${customers.archived}`);
-  if (input.status) conditions.push(eq(customers.status, input.status));
-  if (input.tags && input.tags.length > 0) {
-    conditions.push(sql`${customers.tags} && ${textArray(input.tags)}`);
-  }
-  if (input.search) {
-    const pattern = containsPattern(input.search);
-    const digits = phoneSearchDigits(input.search);
-    conditions.push(
-      or(
-        sql`lower(coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')) like ${pattern}`,
-        sql`lower(${customers.companyName}) like ${pattern}`,
-        sql`${customers.emailNormalized} like ${pattern}`,
-        sql`lower(${customers.phone}) like ${pattern}`,
-        digits ? sql`${customers.phoneNormalized} like ${containsPattern(digits)}` : undefined,
-      ),
-    );
-  }
-  return and(...conditions) as SQL;
+  return recordListWhere(CUSTOMER_LIST, companyId, { ...input, key: input.status });
 }

@@ -1,15 +1,7 @@
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { leads } from "@/lib/db/schema";
-import { phoneSearchDigits } from "@/lib/domain/normalize";
-import { listCountTotal, listTagCountTotal } from "@/lib/domain/list-counts";
-import {
-  containsPattern,
-  listRows,
-  newestList,
-  textArray,
-  type ListQueries,
-  type ListQueryTotal,
-} from "@/lib/domain/record-matching";
+import { listRows, type ListQueries } from "@/lib/domain/record-matching";
+import { recordListQueries, recordListWhere, type RecordList } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
 import { toLead, type LeadContext, type LeadRow } from "./lead-record";
@@ -32,69 +24,23 @@ export async function listLeads({
   return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
 }
 
+/** The lead list: split by stage; a search matches the name too. */
+const LEAD_LIST: RecordList<typeof leads> = {
+  table: leads,
+  key: leads.stage,
+  counters: { list: "leads", tags: "lead_tags" },
+  names: (pattern) => [sql`lower(${leads.name}) like ${pattern}`],
+};
+
 /** The statements of a list request (exported so a test can check their plans). */
 export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<LeadRow> {
-  const where = leadFilter(ctx.companyId, input);
-  return newestList(ctx.db, leads, ctx.companyId, where, input, () => leadCount(ctx, input, where));
+  return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, { ...input, key: input.stage });
 }
 
-/**
- * The request's total: kept by the counters when its filters are archived, stage and tags only
- * (the tag sets' counters when it has tags; read by the page's statement), else counted: count(*)
- * of the matching leads beside the page (a search too short to share its matches, see
- * newestList).
- */
-function leadCount(ctx: LeadContext, input: GetLeadsQuery, where: SQL): ListQueryTotal {
-  if (input.search) {
-    return {
-      counted: ctx.db
-        .select({ total: sql<number>`count(*)::int` })
-        .from(leads)
-        .where(where),
-    };
-  }
-  const companyId = ctx.companyId;
-  const flag = input.archived ? undefined : false;
-  const stage = input.stage || undefined;
-  if (input.tags && input.tags.length > 0) {
-    return {
-      kept: listTagCountTotal(ctx.db, {
-        companyId,
-        entity: "lead_tags",
-        flag,
-        key2: stage,
-        tags: input.tags,
-      }),
-    };
-  }
-  return { kept: listCountTotal(ctx.db, { companyId, entity: "leads", flag, key1: stage }) };
-}
-
-/**
- * The list's WHERE clause. Each predicate is written with the very expression of its index
- * (lib/db/schema/leads.ts) so PostgreSQL can use it: `not archived` (partial index),
- * `stage =`, `tags &&` (GIN), `lower(name)`, `email_normalized`, `lower(phone)` and
- * `phone_normalized` with LIKE (trigram GIN).
- */
+/** The list's WHERE clause (recordListWhere), also for the tests that count its matches. */
 export function leadFilter(
   companyId: string,
   input: Pick<GetLeadsQuery, "archived" | "search" | "stage" | "tags">,
 ): SQL {
-  const conditions: (SQL | undefined)[] = [eq(leads.companyId, companyId)];
-  if (!input.archived) conditions.push(sql`not ${leads.archived}`);
-  if (input.stage) conditions.push(eq(leads.stage, input.stage));
-  if (input.tags && input.tags.length > 0) conditions.push(sql`${leads.tags} && ${textArray(input.tags)}`);
-  if (input.search) {
-    const pattern = containsPattern(input.search);
-    const digits = phoneSearchDigits(input.search);
-    conditions.push(
-      or(
-        sql`lower(${leads.name}) like ${pattern}`,
-        sql`${leads.emailNormalized} like ${pattern}`,
-        sql`lower(${leads.phone}) like ${pattern}`,
-        digits ? sql`${leads.phoneNormalized} like ${containsPattern(digits)}` : undefined,
-      ),
-    );
-  }
-  return and(...conditions) as SQL;
+  return recordListWhere(LEAD_LIST, companyId, { ...input, key: input.stage });
 }
