@@ -52,7 +52,10 @@ export interface JobWindow {
 
 /**
  * The technicians of the job row `page`: the assigned user first, then the crew by position
- * (then crew row id), each user once, at the place of their first appearance.
+ * (then crew row id), each user once, at the place of their first appearance. Each user is read by
+ * key (LATERAL … LIMIT 1, which PostgreSQL cannot flatten into a join): as a plain join the
+ * planner hashed the tenant's whole users table for every job of the page, a third of the default
+ * job list's database time (bench/RESULTS.md, finding 19).
  */
 const techniciansSql = sql`(
   select coalesce(json_agg(json_build_object('email', u.email, 'name', u.name, 'user_id', u.id)
@@ -68,7 +71,11 @@ const techniciansSql = sql`(
     ) x
     group by x.user_id
   ) t
-  join users u on u.company_id = page.company_id and u.id = t.user_id
+  cross join lateral (
+    select u.email, u.name, u.id from users u
+    where u.company_id = page.company_id and u.id = t.user_id
+    limit 1
+  ) u
 )`;
 
 const lineItemsSql = sql`(
