@@ -92,6 +92,7 @@ export function recordListQueries<T extends ListedRecordTable>(
   );
 }
 
+/** The request's total: kept (the list's or the tag sets' counters), or counted for a search. */
 function recordListTotal<T extends ListedRecordTable>(
   db: DbOrTx,
   list: RecordList<T>,
