@@ -15,9 +15,16 @@ export type ListTotal<Counted extends PromiseLike<{ total: unknown }[]> = Promis
 /** A count as a query: its statement can be embedded (and explained) as well as run. */
 export type CountQuery = SQLWrapper & PromiseLike<{ total: unknown }[]>;
 
+/** A kept total as the page's column `total` (for a Drizzle select object too), or undefined. */
+export function keptTotal(total: ListTotal | undefined): SQL.Aliased | undefined {
+  return total && "kept" in total ? sql`(${total.kept})`.as("total") : undefined;
+}
+
 /** The select-list column that carries a kept total into the page's statement (`, (…) as total`), or nothing. */
-export function totalColumn(total: ListTotal): SQL {
-  return "kept" in total ? sql`, (${total.kept}) as total` : sql``;
+export function totalColumn(total: ListTotal | undefined): SQL {
+  const column = keptTotal(total);
+  // Spelled out: inside a raw template an aliased expression renders as its alias alone.
+  return column ? sql`, ${column.sql} as ${sql.identifier(column.fieldAlias)}` : sql``;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
-import { pageAndTotal, type CountQuery, type ListTotal } from "./list-page";
+import { keptTotal, pageAndTotal, type CountQuery, type ListTotal } from "./list-page";
 import { escapeLike } from "./normalize";
 
 /**
@@ -325,10 +325,8 @@ function newestPage<T extends NewestListTable>(
 ): SQLWrapper & PromiseLike<T["$inferSelect"][]> {
   const order = newestFirst(table.createdAt, table.id);
   // The table's columns, and the kept total beside them.
-  const columns = {
-    ...getTableColumns(table),
-    ...("kept" in total && { total: sql`(${total.kept})`.as("total") }),
-  };
+  const kept = keptTotal(total);
+  const columns = { ...getTableColumns(table), ...(kept && { total: kept }) };
   const page = (ids?: { id: AnyPgColumn }) =>
     db
       .select(ids ?? columns)

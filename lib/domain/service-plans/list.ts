@@ -78,7 +78,7 @@ export function plansWithNumbersSql(
     u.id as sold_by_id, u.email as sold_by_email, u.name as sold_by_name,
     p.num_completed_jobs, p.num_scheduled_jobs, p.num_pending_jobs,
     p.sale_value::float8 as sale_value, p.total_received::float8 as total_received
-    ${total ? totalColumn(total) : sql``}
+    ${totalColumn(total)}
   from numbered p
   left join customers c on c.company_id = p.company_id and c.id = p.customer_id
   left join users u on u.company_id = p.company_id and u.id = p.sold_by

@@ -147,7 +147,7 @@ export function jobsWithDetailsSql(
     ${details ? paymentsSql : sql`null`} as payments,
     page.line_total::float8 as line_total, page.received::float8 as total_received,
     page.outstanding::float8 as total_outstanding
-    ${options.total ? totalColumn(options.total) : sql``}
+    ${totalColumn(options.total)}
   from page
   left join customers c on c.company_id = page.company_id and c.id = page.customer_id
   order by ${newestFirst("page")}`;
