@@ -19,7 +19,6 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { CapturedStatement } from "./capture";
-import { advisoryLockKey, advisoryLockStatement } from "@/lib/db/advisory-locks";
 import { mergeTags, normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
 import { newId } from "@/lib/ids";
 
@@ -59,11 +58,7 @@ export type QueryFn = (text: string, params?: unknown[], name?: string) => Promi
 
 export interface Driver {
   query: QueryFn;
-  /**
-   * `fn` in a transaction that first takes these advisory locks (advisoryLockStatement): on
-   * PostgreSQL with the BEGIN in one message, as ours (lib/db/client.ts lockedTransaction).
-   */
-  transaction<T>(fn: (query: QueryFn) => Promise<T>, locks?: readonly bigint[]): Promise<T>;
+  transaction<T>(fn: (query: QueryFn) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -576,10 +571,14 @@ async function upsertLead(driver: Driver, companyId: string, body: Row): Promise
 
   if (id === undefined && !phone && !email) return insert(driver.query);
   if (!phone && !email) return update(driver.query, id!);
-  const locks: bigint[] = [];
-  if (phone) locks.push(advisoryLockKey(`leads:phone:${companyId}:${phone}`));
-  if (email) locks.push(advisoryLockKey(`leads:email:${companyId}:${email}`));
   return driver.transaction(async (query) => {
+    const locks: string[] = [];
+    if (phone) locks.push(`leads:phone:${companyId}:${phone}`);
+    if (email) locks.push(`leads:email:${companyId}:${email}`);
+    await query(
+      `select ${locks.map((_, i) => `pg_advisory_xact_lock(hashtextextended($${i + 1}, 0))`).join(", ")}`,
+      locks,
+    );
     if (id !== undefined) return update(query, id);
     const [match] =
       phone && email
@@ -596,7 +595,7 @@ async function upsertLead(driver: Driver, companyId: string, body: Row): Promise
             [companyId, phone ?? email],
           );
     return match ? update(query, String(match.id)) : insert(query);
-  }, locks);
+  });
 }
 
 /** The request → answer core, without HTTP (the test calls it directly). */
@@ -683,10 +682,10 @@ export async function openDriver(databaseUrl: string): Promise<Driver> {
     return {
       query: async (text, params, name) =>
         (await pool.query(name ? { name, text, values: params } : { text, values: params })).rows as Row[],
-      async transaction(fn, locks) {
+      async transaction(fn) {
         const client = await pool.connect();
         try {
-          await client.query(locks?.length ? `begin; ${advisoryLockStatement(locks)}` : "begin");
+          await client.query("begin");
           const result = await fn(
             async (text, params, name) =>
               (await client.query(name ? { name, text, values: params } : { text, values: params }))
@@ -713,12 +712,8 @@ export async function openDriver(databaseUrl: string): Promise<Driver> {
   const lite = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gin } });
   return {
     query: async (text, params) => (await lite.query<Row>(text, params)).rows,
-    transaction: (fn, locks) =>
-      lite.transaction(async (tx) => {
-        const query: QueryFn = async (text, params) => (await tx.query<Row>(text, params)).rows;
-        if (locks?.length) await query(advisoryLockStatement(locks));
-        return fn(query);
-      }),
+    transaction: (fn) =>
+      lite.transaction((tx) => fn(async (text, params) => (await tx.query<Row>(text, params)).rows)),
     close: () => lite.close(),
   };
 }

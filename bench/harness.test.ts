@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PGlite } from "@electric-sql/pglite";
-import { advisoryLockStatement } from "@/lib/db/advisory-locks";
 import { createTestDatabase } from "@/lib/testing/test-database";
 import { createBaseline, openDriver, type Driver, type QueryFn } from "./baseline-server";
 import { buildBook, captureCases, dataStatements, type CaseCapture } from "./book";
@@ -148,6 +147,17 @@ describe("cases and the baseline", () => {
     } finally {
       await capturing.close();
     }
+    const inner: Driver =
+      database.target.kind === "postgres"
+        ? await openDriver(database.target.url)
+        : {
+            query: async (text, params) => (await pglite.query<Record<string, unknown>>(text, params)).rows,
+            transaction: (fn) =>
+              pglite.transaction((tx) =>
+                fn(async (text, params) => (await tx.query<Record<string, unknown>>(text, params)).rows),
+              ),
+            close: async () => {},
+          };
     sent = [];
     sentNames = [];
     const recordQuery =
@@ -157,27 +167,9 @@ describe("cases and the baseline", () => {
         sentNames.push(name);
         return query(text, params, name);
       };
-    const inner: Driver =
-      database.target.kind === "postgres"
-        ? await openDriver(database.target.url)
-        : {
-            query: async (text, params) => (await pglite.query<Record<string, unknown>>(text, params)).rows,
-            // As the baseline's own PGlite driver (openDriver): the locks a statement of their own.
-            transaction: (fn, locks) =>
-              pglite.transaction(async (tx) => {
-                const query = recordQuery(
-                  async (text, params) => (await tx.query<Record<string, unknown>>(text, params)).rows,
-                );
-                if (locks?.length) await query(advisoryLockStatement(locks));
-                return fn(query);
-              }),
-            close: async () => {},
-          };
     driver = {
       query: recordQuery(inner.query),
-      // The PGlite driver above records its lock statement itself.
-      transaction: (fn, locks) =>
-        inner.transaction((query) => fn(database.engine === "pglite" ? query : recordQuery(query)), locks),
+      transaction: (fn) => inner.transaction((query) => fn(recordQuery(query))),
       close: () => inner.close(),
     };
   }, 120_000);

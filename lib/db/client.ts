@@ -9,7 +9,6 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { env, parseDatabaseUrl, type DatabaseTarget } from "@/lib/env";
 import * as schema from "./schema";
-import { advisoryLockStatement } from "./advisory-locks";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
 
 export type Schema = typeof schema;
@@ -220,58 +219,6 @@ export async function queryPrepared<T extends Record<string, unknown>>(
 type PreparedClient =
   | { waitReady: unknown; query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> }
   | { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
-
-/**
- * Runs `work` in a transaction that first takes the transaction-scoped advisory locks `locks`
- * (pg_advisory_xact_lock, in the order given), committed when `work` resolves and rolled back when
- * it throws. On PostgreSQL, BEGIN and the locks are one simple-protocol message (integer keys
- * written into the text, no parameters): one round trip and one socket write fewer than BEGIN
- * and a lock statement of their own, on the create path where each write costs (bench/RESULTS.md,
- * finding 20). `work` gets the transaction's connection as a Db; it must not open a transaction.
- * On PGlite (in-process, nothing to save) it is Drizzle's transaction and a lock statement.
- */
-export async function lockedTransaction<T>(
-  db: Db,
-  locks: readonly bigint[],
-  work: (tx: DbOrTx) => Promise<T>,
-): Promise<T> {
-  const lockStatement = locks.length > 0 ? advisoryLockStatement(locks) : undefined;
-  // Both drizzle drivers keep their client as `$client`: a pg Pool, or a PGlite instance.
-  const client = (db as unknown as { $client: pg.Pool | { waitReady: unknown } }).$client;
-  if ("waitReady" in client) {
-    return db.transaction(async (tx) => {
-      if (lockStatement) await tx.execute(sql.raw(lockStatement));
-      return work(tx);
-    });
-  }
-  const connection = await client.connect();
-  let broken: Error | undefined;
-  try {
-    await connection.query(lockStatement ? `begin; ${lockStatement}` : "begin");
-    const result = await work(dbOnConnection(connection));
-    await connection.query("commit");
-    return result;
-  } catch (error) {
-    // A connection that cannot even roll back is not returned to the pool.
-    await connection.query("rollback").catch((rollbackError: Error) => {
-      broken = rollbackError;
-    });
-    throw error;
-  } finally {
-    connection.release(broken);
-  }
-}
-
-// A Drizzle instance per pooled connection, made on its first locked transaction and kept with it.
-const connectionDbs = new WeakMap<pg.PoolClient, Db>();
-function dbOnConnection(connection: pg.PoolClient): Db {
-  let db = connectionDbs.get(connection);
-  if (!db) {
-    db = drizzlePostgres({ client: connection, schema }) as unknown as Db;
-    connectionDbs.set(connection, db);
-  }
-  return db;
-}
 
 /**
  * A query built once per database and kept as a prepared statement (drizzle's `.prepare(name)`

@@ -13,8 +13,7 @@ import {
   type SQLWrapper,
 } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
-import { advisoryLockKey } from "@/lib/db/advisory-locks";
-import { lockedTransaction, queryRows, type Db, type DbOrTx } from "@/lib/db/client";
+import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
 import { keptTotal, pageAndTotal, type CountQuery, type ListTotal } from "./list-page";
 import { escapeLike } from "./normalize";
 
@@ -77,11 +76,10 @@ export interface UpsertSpec<T extends UpsertTable> {
  * - only an id: one `update … returning` (no transaction: its row lock serializes it with other
  *   writers of the row, and it creates nothing);
  * - nothing to match by (no id, phone or email): one `insert … returning`;
- * - a phone or an email: begin and the identity locks (identityLocks; one message on
- *   PostgreSQL, lockedTransaction), one matching statement (phone, then email), the update or
- *   the insert, commit. The locks come before the match, in a statement of their own: a
- *   statement's snapshot is taken when it starts, so a match in the locking statement would miss
- *   the record that the call it waited for has just created. Matching and inserting in one statement measured no
+ * - a phone or an email: begin, lockIdentities, one matching statement (phone, then email), the
+ *   update or the insert, commit. The lock has a statement of its own: a statement's snapshot
+ *   is taken when it starts, so a match in the locking statement would miss the record that the
+ *   call it waited for has just created. Matching and inserting in one statement measured no
  *   better (a bigger statement to plan, and a slower update path).
  */
 export async function upsertRecord<T extends UpsertTable>(
@@ -94,7 +92,8 @@ export async function upsertRecord<T extends UpsertTable>(
     return { created: true, row: mapRow(table, raw!) };
   }
   if (!keys.phone && !keys.email) return { created: false, row: await updateRecord(db, spec, keys.id!) };
-  return lockedTransaction(db, identityLocks(table, spec.companyId, keys), async (tx) => {
+  return db.transaction(async (tx) => {
+    await lockIdentities(tx, table, spec.companyId, keys);
     if (keys.id !== undefined) return { created: false, row: await updateRecord(tx, spec, keys.id) };
     const matched = await findRecordToUpdate(tx, table, spec.companyId, keys);
     if (matched !== undefined) return { created: false, row: await updateRecord(tx, spec, matched) };
@@ -139,22 +138,26 @@ async function updateRecord<T extends UpsertTable>(
 /**
  * Serializes create-or-update calls that could match or create the same record: one
  * transaction-scoped advisory lock per normalized identity (phone, then email: a fixed order, so
- * two calls never wait on each other in a cycle), taken before matching (lockedTransaction: with
- * the BEGIN). Two concurrent calls with the same new phone or email therefore run one after the
- * other, and the second finds the record the first created. Row locks are only taken after these,
- * never before.
+ * two calls never wait on each other in a cycle), taken before matching. Two concurrent calls
+ * with the same new phone or email therefore run one after the other, and the second finds the
+ * record the first created. Row locks are only taken after these, never before.
  */
-export function identityLocks(
+export async function lockIdentities(
+  tx: DbOrTx,
   table: UpsertTable,
   companyId: string,
   identities: { phone: string | null; email: string | null },
-): bigint[] {
+): Promise<void> {
   const kind = getTableName(table);
-  const locks: bigint[] = [];
-  if (identities.phone) locks.push(advisoryLockKey(`${kind}:phone:${companyId}:${identities.phone}`));
-  if (identities.email) locks.push(advisoryLockKey(`${kind}:email:${companyId}:${identities.email}`));
-  return locks;
+  const keys: SQL[] = [];
+  if (identities.phone) keys.push(lockKey(`${kind}:phone:${companyId}:${identities.phone}`));
+  if (identities.email) keys.push(lockKey(`${kind}:email:${companyId}:${identities.email}`));
+  if (keys.length === 0) return;
+  // The target list is evaluated left to right: phone before email.
+  await tx.execute(sql`select ${sql.join(keys, sql`, `)}`);
 }
+
+const lockKey = (key: string) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
 
 /**
  * The id of the record a create-or-update call with these keys updates (locked until the end of
