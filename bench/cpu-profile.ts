@@ -120,7 +120,8 @@ async function main(): Promise<void> {
     for (const benchCase of cases) await profileCase(session, benchCase, key, requests, concurrency, top);
   } finally {
     session.disconnect();
-    await database.close();
+    // Releases raw's session too: the pool's end waits for every checked-out connection.
+    await raw.close();
   }
 }
 
