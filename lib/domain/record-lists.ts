@@ -1,6 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/lib/db/client";
+import { SEARCH_FIELD_SEPARATOR, searchDocument } from "@/lib/db/schema/columns";
 import { listCountTotal, listTagCountTotal, type TagCountEntity } from "./list-counts";
 import { phoneSearchDigits } from "./normalize";
 import {
@@ -18,20 +19,18 @@ type ListedRecordTable = AnyPgTable & {
   createdAt: AnyPgColumn;
   archived: AnyPgColumn;
   tags: AnyPgColumn;
-  emailNormalized: AnyPgColumn;
-  phone: AnyPgColumn;
   phoneNormalized: AnyPgColumn;
 };
 
-/** A lead or customer list: its table, the column it is split by, its counters, its name search. */
+/** A lead or customer list: its table, the column it is split by, its counters, its searched fields. */
 export interface RecordList<T extends ListedRecordTable> {
   table: T;
   /** The column the list and its counters are split by: a lead's stage, a customer's status. */
   key: AnyPgColumn;
   /** The counters of the list (key1 = key) and of its tag sets (key2 = key). */
   counters: { list: "leads" | "customers"; tags: TagCountEntity };
-  /** The name predicates of a search, each written as its trigram index is built. */
-  names: (pattern: string) => SQL[];
+  /** The fields a search matches, as the table's search index is built (searchDocument). */
+  searchFields: readonly SQL[];
 }
 
 /** What a lead or customer list request filters by (`key`: its stage or status). */
@@ -45,9 +44,7 @@ export interface RecordListFilter {
 /**
  * The list's WHERE clause. Each predicate is written with the very expression of its index
  * (lib/db/schema/leads.ts, customers.ts) so PostgreSQL can use it: `not archived` (partial
- * index), the key (`stage =`, `status =`), `tags &&` (GIN), and a search as LIKE on the names
- * (`list.names`), `email_normalized`, `lower(phone)` and, with digits in the term,
- * `phone_normalized` (trigram GIN).
+ * index), the key (`stage =`, `status =`), `tags &&` (GIN), and a search (searchCondition).
  */
 export function recordListWhere<T extends ListedRecordTable>(
   list: RecordList<T>,
@@ -59,19 +56,35 @@ export function recordListWhere<T extends ListedRecordTable>(
   if (!filter.archived) conditions.push(sql`not ${table.archived}`);
   if (filter.key) conditions.push(eq(list.key, filter.key));
   if (filter.tags && filter.tags.length > 0) conditions.push(sql`${table.tags} && ${textArray(filter.tags)}`);
-  if (filter.search) {
-    const pattern = containsPattern(filter.search);
-    const digits = phoneSearchDigits(filter.search);
-    conditions.push(
-      or(
-        ...list.names(pattern),
-        sql`${table.emailNormalized} like ${pattern}`,
-        sql`lower(${table.phone}) like ${pattern}`,
-        digits ? sql`${table.phoneNormalized} like ${containsPattern(digits)}` : undefined,
-      ),
-    );
-  }
+  if (filter.search) conditions.push(searchCondition(list, filter.search));
   return and(...conditions) as SQL;
+}
+
+/**
+ * A search (contract section 5): the term in any searched field, case-insensitive, or, for a
+ * term of phone characters, its digits in the normalized phone. Written as LIKE on the search
+ * document (one trigram index scan for every field, bench/RESULTS.md finding 21):
+ * - a match in the document is a match in one field, since the fields are separated by a
+ *   character the term does not hold; a term that holds it is also checked field by field;
+ * - the normalized phone is a field of the document, so a term of digits alone finds it there
+ *   (its digits are the term); other digits, such as `5551234` of `555-1234`, are looked up in
+ *   the document and checked against the normalized phone.
+ */
+function searchCondition<T extends ListedRecordTable>(list: RecordList<T>, term: string): SQL {
+  const document = searchDocument(list.searchFields);
+  const pattern = containsPattern(term);
+  let matched = sql`${document} like ${pattern}`;
+  if (term.includes(SEARCH_FIELD_SEPARATOR)) {
+    const inOneField = or(...list.searchFields.map((field) => sql`lower(${field}) like ${pattern}`));
+    matched = and(matched, inOneField) as SQL;
+  }
+  const digits = phoneSearchDigits(term);
+  if (!digits || digits === term) return matched;
+  const digitsPattern = containsPattern(digits);
+  return or(
+    matched,
+    and(sql`${document} like ${digitsPattern}`, sql`${list.table.phoneNormalized} like ${digitsPattern}`),
+  ) as SQL;
 }
 
 /**

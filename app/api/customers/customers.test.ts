@@ -431,6 +431,31 @@ describe(`GET /api/customers (${testEngine()})`, () => {
     expect(await search("1 (555) 321 9876")).toEqual([tel]);
   });
 
+  it("matches a term within one field, never across two, whatever characters the term holds", async () => {
+    const { key, companyId } = await tenant();
+    const ada = await insertCustomer(companyId, {
+      firstName: "Ada",
+      lastName: "King",
+      companyName: "Bolt Pest",
+      email: "ada@bolt.example",
+      emailNormalized: "ada@bolt.example",
+      createdAt: minutesAgo(2),
+    });
+    // U+0001 separates the fields of the search document (lib/db/schema/columns.ts).
+    const odd = await insertCustomer(companyId, {
+      firstName: null,
+      companyName: "Tab\u0001Co",
+      createdAt: minutesAgo(1),
+    });
+    const search = async (term: string) => ids(await list(key, `?search=${encodeURIComponent(term)}`));
+    expect(await search("ada king")).toEqual([ada]);
+    expect(await search("kingbolt")).toEqual([]);
+    expect(await search("king\u0001bolt")).toEqual([]);
+    expect(await search("pestada")).toEqual([]);
+    expect(await search("\u0001")).toEqual([odd]);
+    expect(await search("b\u0001c")).toEqual([odd]);
+  });
+
   it("never lists another company's customers", async () => {
     const { key, companyId } = await tenant();
     const other = await createCompany(database.db);

@@ -484,6 +484,29 @@ describe(`GET /api/leads (${testEngine()})`, () => {
     expect(searched.body.pagination).toMatchObject({ total: 4, has_more: true });
   });
 
+  it("matches a term within one field, never across two, whatever characters the term holds", async () => {
+    const { key, companyId } = await tenant();
+    const dora = await insertLead(companyId, {
+      name: "Dora",
+      email: "Explorer@Example.com",
+      emailNormalized: "explorer@example.com",
+      phone: "(555) 987-6543",
+      phoneNormalized: "5559876543",
+      createdAt: minutesAgo(2),
+    });
+    // U+0001 separates the fields of the search document (lib/db/schema/columns.ts).
+    const odd = await insertLead(companyId, { name: "Tab\u0001Name", createdAt: minutesAgo(1) });
+    const search = async (term: string) => ids(await list(key, `?search=${encodeURIComponent(term)}`));
+    expect(await search("doraexplorer")).toEqual([]);
+    expect(await search("dora\u0001explorer")).toEqual([]);
+    expect(await search("com(555)")).toEqual([]);
+    expect(await search("6543555")).toEqual([]);
+    expect(await search("\u0001")).toEqual([odd]);
+    expect(await search("b\u0001n")).toEqual([odd]);
+    expect(await search("15559876543")).toEqual([dora]);
+    expect(await search("9876543")).toEqual([dora]);
+  });
+
   it("pages a search in the list's order, with its total on every page and past the last", async () => {
     const { key, companyId } = await tenant();
     const tie = minutesAgo(10);

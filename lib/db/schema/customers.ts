@@ -1,13 +1,50 @@
-import { sql } from "drizzle-orm";
-import { boolean, check, foreignKey, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { sql, type SQL } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { companies } from "./companies";
-import { addressColumns, createdAt, location, tenantKey, updatedAt } from "./columns";
+import {
+  addressColumns,
+  createdAt,
+  location,
+  searchDocument,
+  searchField,
+  tenantKey,
+  updatedAt,
+} from "./columns";
 import type { CustomerStatus } from "@/lib/schemas/enums";
 
 export { CUSTOMER_STATUSES, type CustomerStatus } from "@/lib/schemas/enums";
 
 const property = addressColumns("property");
 const billing = addressColumns("billing");
+
+/**
+ * The fields a customer search matches (contract section 5), in the order of its search document
+ * (searchDocument) and its index: `first last` (first name, last name and both in one), the
+ * company name, email, phone, and the phone's digits.
+ */
+export function customerSearchFields(t: {
+  firstName: AnyPgColumn;
+  lastName: AnyPgColumn;
+  companyName: AnyPgColumn;
+  emailNormalized: AnyPgColumn;
+  phone: AnyPgColumn;
+  phoneNormalized: AnyPgColumn;
+}): SQL[] {
+  return [
+    sql`${searchField(t.firstName)} || ' ' || ${searchField(t.lastName)}`,
+    ...[t.companyName, t.emailNormalized, t.phone, t.phoneNormalized].map(searchField),
+  ];
+}
 
 export const customers = pgTable(
   "customers",
@@ -68,23 +105,11 @@ export const customers = pgTable(
     index("customers_tags_idx").using("gin", t.companyId, t.tags),
     index("customers_phone_idx").on(t.companyId, t.phoneNormalized),
     index("customers_email_idx").on(t.companyId, t.emailNormalized),
-    // Search: first, last, "first last", company, email, phone (see lib/domain/customers).
-    index("customers_full_name_trgm_idx").using(
+    // Case-insensitive substring search (pg_trgm + btree_gin) of every searched field at once.
+    index("customers_search_trgm_idx").using(
       "gin",
       t.companyId,
-      sql`lower(coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '')) gin_trgm_ops`,
-    ),
-    index("customers_company_name_trgm_idx").using(
-      "gin",
-      t.companyId,
-      sql`lower(${t.companyName}) gin_trgm_ops`,
-    ),
-    index("customers_email_trgm_idx").using("gin", t.companyId, sql`${t.emailNormalized} gin_trgm_ops`),
-    index("customers_phone_trgm_idx").using("gin", t.companyId, sql`lower(${t.phone}) gin_trgm_ops`),
-    index("customers_phone_digits_trgm_idx").using(
-      "gin",
-      t.companyId,
-      sql`${t.phoneNormalized} gin_trgm_ops`,
+      sql`${searchDocument(customerSearchFields(t))} gin_trgm_ops`,
     ),
   ],
 );

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import {
   boolean,
   check,
@@ -9,15 +9,38 @@ import {
   primaryKey,
   text,
   timestamp,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies";
-import { addressColumns, createdAt, location, money, tenantKey, updatedAt } from "./columns";
+import {
+  addressColumns,
+  createdAt,
+  location,
+  money,
+  searchDocument,
+  searchField,
+  tenantKey,
+  updatedAt,
+} from "./columns";
 import { users } from "./users";
 import type { LeadPriority } from "@/lib/schemas/enums";
 
 export { LEAD_PRIORITIES, type LeadPriority } from "@/lib/schemas/enums";
 
 const property = addressColumns("property");
+
+/**
+ * The fields a lead search matches (contract section 5: name, email, phone, and the phone's
+ * digits), in the order of its search document (searchDocument) and its index.
+ */
+export function leadSearchFields(t: {
+  name: AnyPgColumn;
+  emailNormalized: AnyPgColumn;
+  phone: AnyPgColumn;
+  phoneNormalized: AnyPgColumn;
+}): SQL[] {
+  return [t.name, t.emailNormalized, t.phone, t.phoneNormalized].map(searchField);
+}
 
 export const leads = pgTable(
   "leads",
@@ -79,10 +102,11 @@ export const leads = pgTable(
     // Matching on create-or-update.
     index("leads_phone_idx").on(t.companyId, t.phoneNormalized),
     index("leads_email_idx").on(t.companyId, t.emailNormalized),
-    // Case-insensitive substring search (pg_trgm + btree_gin).
-    index("leads_name_trgm_idx").using("gin", t.companyId, sql`lower(${t.name}) gin_trgm_ops`),
-    index("leads_email_trgm_idx").using("gin", t.companyId, sql`${t.emailNormalized} gin_trgm_ops`),
-    index("leads_phone_trgm_idx").using("gin", t.companyId, sql`lower(${t.phone}) gin_trgm_ops`),
-    index("leads_phone_digits_trgm_idx").using("gin", t.companyId, sql`${t.phoneNormalized} gin_trgm_ops`),
+    // Case-insensitive substring search (pg_trgm + btree_gin) of every searched field at once.
+    index("leads_search_trgm_idx").using(
+      "gin",
+      t.companyId,
+      sql`${searchDocument(leadSearchFields(t))} gin_trgm_ops`,
+    ),
   ],
 );

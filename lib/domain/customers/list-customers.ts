@@ -1,5 +1,5 @@
-import { sql, type SQL } from "drizzle-orm";
-import { customers } from "@/lib/db/schema";
+import type { SQL } from "drizzle-orm";
+import { customers, customerSearchFields } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/record-matching";
 import { recordListQueries, recordListWhere, type RecordList } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
@@ -33,10 +33,7 @@ const CUSTOMER_LIST: RecordList<typeof customers> = {
   table: customers,
   key: customers.status,
   counters: { list: "customers", tags: "customer_tags" },
-  names: (pattern) => [
-    sql`lower(coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')) like ${pattern}`,
-    sql`lower(${customers.companyName}) like ${pattern}`,
-  ],
+  searchFields: customerSearchFields(customers),
 };
 
 /** The statements of a list request (exported so a test can check their plans). */

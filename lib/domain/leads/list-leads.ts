@@ -1,5 +1,5 @@
-import { sql, type SQL } from "drizzle-orm";
-import { leads } from "@/lib/db/schema";
+import type { SQL } from "drizzle-orm";
+import { leads, leadSearchFields } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/record-matching";
 import { recordListQueries, recordListWhere, type RecordList } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
@@ -29,7 +29,7 @@ const LEAD_LIST: RecordList<typeof leads> = {
   table: leads,
   key: leads.stage,
   counters: { list: "leads", tags: "lead_tags" },
-  names: (pattern) => [sql`lower(${leads.name}) like ${pattern}`],
+  searchFields: leadSearchFields(leads),
 };
 
 /** The statements of a list request (exported so a test can check their plans). */
