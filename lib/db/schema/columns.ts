@@ -32,8 +32,9 @@ export const addressColumns = <P extends string>(prefix: P) => ({
 });
 
 /**
- * What separates the fields of a search document (searchDocument): U+0001, a character no name,
- * email or phone holds in practice. A search term without it cannot match across two fields.
+ * What separates the fields of a search document (searchDocument): U+0001. A search term without
+ * it cannot match across two fields, whatever the fields hold; a term with it is also checked
+ * field by field (lib/domain/record-lists.ts).
  */
 export const SEARCH_FIELD_SEPARATOR = "\u0001";
 
