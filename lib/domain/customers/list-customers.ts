@@ -25,9 +25,8 @@ export async function listCustomers({
 }
 
 /**
- * The customer list: split by status; a search matches the name as
- * `lower(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))` (first, last and "first
- * last" in one) and the company name too.
+ * The customer list: split by status; a search matches `first last` (first, last and both in
+ * one), the company name, email, phone and the phone's digits (customerSearchFields).
  */
 const CUSTOMER_LIST: RecordList<typeof customers> = {
   table: customers,

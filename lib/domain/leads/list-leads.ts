@@ -24,7 +24,7 @@ export async function listLeads({
   return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
 }
 
-/** The lead list: split by stage; a search matches the name too. */
+/** The lead list: split by stage; a search matches name, email, phone and the phone's digits (leadSearchFields). */
 const LEAD_LIST: RecordList<typeof leads> = {
   table: leads,
   key: leads.stage,
