@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { doublePrecision, numeric, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { doublePrecision, index, numeric, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 /**
  * Every table is keyed by (company_id, id) so that it can be distributed by tenant (Citus):
@@ -41,13 +41,23 @@ export const SEARCH_FIELD_SEPARATOR = "\u0001";
 /** A searched field as it stands in a search document: its text, or '' for null. */
 export const searchField = (value: AnyPgColumn | SQL): SQL => sql`coalesce(${value}, '')`;
 
+/** The separator as SQL: `chr(1)`, a constant, so the planner matches the index's expression. */
+const separatorSql = sql.raw(` || chr(${SEARCH_FIELD_SEPARATOR.codePointAt(0)}) || `);
+
 /**
- * The searched fields of a row as one lower-cased text, separated by SEARCH_FIELD_SEPARATOR
- * (spelled `chr(1)`, a constant, so the planner matches the index's expression): one trigram
- * index over it serves a search of every field with one index scan, where an index per field
- * took one scan each (bench/RESULTS.md, finding 21). The list's predicate must be built by this
- * very function, so that its expression is the index's.
+ * The searched fields of a row as one lower-cased text, separated by SEARCH_FIELD_SEPARATOR: one
+ * trigram index over it (searchIndex) serves a search of every field with one index scan, where
+ * an index per field took one scan each (bench/RESULTS.md, finding 21). The list's predicate must
+ * be built by this very function, so that its expression is the index's.
  */
 export function searchDocument(fields: readonly SQL[]): SQL {
-  return sql`lower(${sql.join([...fields], sql.raw(" || chr(1) || "))})`;
+  return sql`lower(${sql.join([...fields], separatorSql)})`;
+}
+
+/**
+ * A table's search index: trigrams (pg_trgm) of its search document, by tenant (btree_gin), for
+ * case-insensitive substring search of every searched field at once.
+ */
+export function searchIndex(name: string, companyId: AnyPgColumn, fields: readonly SQL[]) {
+  return index(name).using("gin", companyId, sql`${searchDocument(fields)} gin_trgm_ops`);
 }

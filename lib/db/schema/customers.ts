@@ -15,8 +15,8 @@ import {
   addressColumns,
   createdAt,
   location,
-  searchDocument,
   searchField,
+  searchIndex,
   tenantKey,
   updatedAt,
 } from "./columns";
@@ -105,11 +105,6 @@ export const customers = pgTable(
     index("customers_tags_idx").using("gin", t.companyId, t.tags),
     index("customers_phone_idx").on(t.companyId, t.phoneNormalized),
     index("customers_email_idx").on(t.companyId, t.emailNormalized),
-    // Case-insensitive substring search (pg_trgm + btree_gin) of every searched field at once.
-    index("customers_search_trgm_idx").using(
-      "gin",
-      t.companyId,
-      sql`${searchDocument(customerSearchFields(t))} gin_trgm_ops`,
-    ),
+    searchIndex("customers_search_trgm_idx", t.companyId, customerSearchFields(t)),
   ],
 );

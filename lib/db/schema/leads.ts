@@ -17,8 +17,8 @@ import {
   createdAt,
   location,
   money,
-  searchDocument,
   searchField,
+  searchIndex,
   tenantKey,
   updatedAt,
 } from "./columns";
@@ -102,11 +102,6 @@ export const leads = pgTable(
     // Matching on create-or-update.
     index("leads_phone_idx").on(t.companyId, t.phoneNormalized),
     index("leads_email_idx").on(t.companyId, t.emailNormalized),
-    // Case-insensitive substring search (pg_trgm + btree_gin) of every searched field at once.
-    index("leads_search_trgm_idx").using(
-      "gin",
-      t.companyId,
-      sql`${searchDocument(leadSearchFields(t))} gin_trgm_ops`,
-    ),
+    searchIndex("leads_search_trgm_idx", t.companyId, leadSearchFields(t)),
   ],
 );
