@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
 import { useDatabaseForTests, type Database } from "@/lib/db/client";
-import { dateRangeTotalSql } from "@/lib/domain/serviced-jobs/list";
+import { dateRangeTotalSql, jobsWithDetailsSql } from "@/lib/domain/serviced-jobs/list";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { pricedPlans } from "@/lib/testing/list-plans";
 import { createPlanJobScenario, insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
@@ -191,6 +191,23 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
       // The whole days: a range of the tenant's day keys in the counters' index.
       expect(plan, query).toMatch(/list_counts_entity_idx[\s\S]*Index Cond: .*key1 [<>]=? /);
     }
+  });
+
+  it("reads each technician's user by key, never by hashing the tenant's users", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const input = getServicedJobsQuerySchema.parse({});
+    const [plan = ""] = await pricedPlans(database.db, [
+      jobsWithDetailsSql(s.companyId, input, { limit: 50 }),
+    ]);
+    expect(plan).not.toContain("Seq Scan");
+    // Every read of users is a probe of its primary key under a LIMIT (techniciansSql's LATERAL …
+    // LIMIT 1, which the planner cannot flatten into a join that hashes the whole table;
+    // bench/RESULTS.md, finding 19).
+    const reads = plan.match(/^.*\bon users\b.*$/gm) ?? [];
+    expect(reads.length).toBeGreaterThan(0);
+    const probe =
+      /Limit\b[^\n]*\n\s*->\s+Index (?:Only )?Scan using users_company_id_id_pk on users u\b[^\n]*\n\s*Index Cond: \(\(company_id = [^\n]*\) AND \(id = /g;
+    expect(plan.match(probe)?.length).toBe(reads.length);
   });
 
   it("lists a technician who is both assigned and on the crew once, in first place", async () => {
