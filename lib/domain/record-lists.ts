@@ -1,7 +1,12 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/lib/db/client";
-import { SEARCH_FIELD_SEPARATOR, searchDocument } from "@/lib/db/schema/columns";
+import {
+  SEARCH_FIELD_SEPARATOR,
+  SEARCH_GRAM_LENGTH,
+  searchDocument,
+  searchGrams,
+} from "@/lib/db/schema/columns";
 import { listCountTotal, listTagCountTotal, type TagCountEntity } from "./list-counts";
 import { phoneSearchDigits } from "./normalize";
 import {
@@ -56,34 +61,49 @@ export function recordListWhere<T extends ListedRecordTable>(
   if (!filter.archived) conditions.push(sql`not ${table.archived}`);
   if (filter.key) conditions.push(eq(list.key, filter.key));
   if (filter.tags && filter.tags.length > 0) conditions.push(sql`${table.tags} && ${textArray(filter.tags)}`);
-  if (filter.search) conditions.push(searchCondition(list, filter.search));
+  if (filter.search) conditions.push(searchCondition(list, companyId, filter.search));
   return and(...conditions) as SQL;
 }
 
 /**
  * A search (contract section 5): the term in any searched field, case-insensitive, or, for a
  * term of phone characters, its digits in the normalized phone. Written as LIKE on the search
- * document (one trigram index scan for every field, bench/RESULTS.md finding 21):
+ * document, beside the grams of the term in the tenant's search index (one index scan for every
+ * field, bench/RESULTS.md findings 21 and 22):
  * - a match in the document is a match in one field, since the fields are separated by a
  *   character the term does not hold; a term that holds it is also checked field by field;
  * - the normalized phone is a field of the document, so a term of digits alone finds it there
  *   (its digits are the term); other digits, such as `5551234` of `555-1234`, are looked up in
  *   the document and checked against the normalized phone.
  */
-function searchCondition<T extends ListedRecordTable>(list: RecordList<T>, term: string): SQL {
+function searchCondition<T extends ListedRecordTable>(
+  list: RecordList<T>,
+  companyId: string,
+  term: string,
+): SQL {
   const document = searchDocument(list.searchFields);
-  const pattern = containsPattern(term);
-  let matched = sql`${document} like ${pattern}`;
+  const inDocument = (text: string) => {
+    const lowered = text.toLowerCase();
+    const like = sql`${document} like ${containsPattern(lowered)}`;
+    // A text shorter than a gram has none to look up: the tenant's rows are read (as a trigram
+    // index did for a term under three characters).
+    if ([...lowered].length < SEARCH_GRAM_LENGTH) return like;
+    return and(
+      sql`${searchGrams(list.table.companyId, document)} @> ${searchGrams(companyId, lowered)}`,
+      like,
+    ) as SQL;
+  };
+  let matched = inDocument(term);
   if (term.includes(SEARCH_FIELD_SEPARATOR)) {
+    const pattern = containsPattern(term);
     const inOneField = or(...list.searchFields.map((field) => sql`lower(${field}) like ${pattern}`));
     matched = and(matched, inOneField) as SQL;
   }
   const digits = phoneSearchDigits(term);
   if (!digits || digits === term) return matched;
-  const digitsPattern = containsPattern(digits);
   return or(
     matched,
-    and(sql`${document} like ${digitsPattern}`, sql`${list.table.phoneNormalized} like ${digitsPattern}`),
+    and(inDocument(digits), sql`${list.table.phoneNormalized} like ${containsPattern(digits)}`),
   ) as SQL;
 }
 

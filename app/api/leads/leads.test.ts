@@ -507,6 +507,26 @@ describe(`GET /api/leads (${testEngine()})`, () => {
     expect(await search("9876543")).toEqual([dora]);
   });
 
+  it("searches the key's company alone, and text beyond ASCII by its characters", async () => {
+    const { key, companyId } = await tenant();
+    const other = await tenant();
+    const jose = await insertLead(companyId, { name: "José Müller", createdAt: minutesAgo(2) });
+    const pool = await insertLead(companyId, { name: "Pool 😀Care", createdAt: minutesAgo(1) });
+    await insertLead(other.companyId, { name: "José Müller" });
+    await insertLead(other.companyId, { name: "Pool 😀Care" });
+    const search = async (term: string) => ids(await list(key, `?search=${encodeURIComponent(term)}`));
+    expect(await search("sé mü")).toEqual([jose]);
+    expect(await search("JOSÉ")).toEqual([jose]);
+    // Three characters in four UTF-16 units, then two characters (under a gram) in three.
+    expect(await search("l 😀")).toEqual([pool]);
+    expect(await search("😀c")).toEqual([pool]);
+    expect(await search("😀x")).toEqual([]);
+    expect(await search("sé mx")).toEqual([]);
+    const theirs = await list(other.key, `?search=${encodeURIComponent("sé mü")}`);
+    expect(theirs.body.data.map((lead) => lead.name)).toEqual(["José Müller"]);
+    expect(theirs.body.data[0]?.id).not.toBe(jose);
+  });
+
   it("pages a search in the list's order, with its total on every page and past the last", async () => {
     const { key, companyId } = await tenant();
     const tie = minutesAgo(10);

@@ -46,18 +46,33 @@ const separatorSql = sql.raw(` || chr(${SEARCH_FIELD_SEPARATOR.codePointAt(0)}) 
 
 /**
  * The searched fields of a row as one lower-cased text, separated by SEARCH_FIELD_SEPARATOR: one
- * trigram index over it (searchIndex) serves a search of every field with one index scan, where
- * an index per field took one scan each (bench/RESULTS.md, finding 21). The list's predicate must
- * be built by this very function, so that its expression is the index's.
+ * index over it (searchIndex) serves a search of every field with one index scan, where an index
+ * per field took one scan each (bench/RESULTS.md, finding 21). The list's predicate must be built
+ * by this very function, so that its expression is the index's.
  */
 export function searchDocument(fields: readonly SQL[]): SQL {
   return sql`lower(${sql.join([...fields], separatorSql)})`;
 }
 
 /**
- * A table's search index: trigrams (pg_trgm) of its search document, by tenant (btree_gin), for
- * case-insensitive substring search of every searched field at once.
+ * How many characters a search gram holds: `search_grams(tenant, text)` (migration 0011) is the
+ * set of every run of this many characters of the text, each hashed with the tenant into a
+ * bigint. A text that contains a term holds every gram of the term, so `grams @> term's grams`
+ * finds a superset of the matches, which the LIKE on the document then makes exact.
+ */
+export const SEARCH_GRAM_LENGTH = 3;
+
+/** The grams of `text` (a search document or a lower-cased term) for the tenant `companyId`. */
+export const searchGrams = (companyId: AnyPgColumn | string, text: SQL | string): SQL =>
+  sql`search_grams(${companyId}, ${text})`;
+
+/**
+ * A table's search index: the grams of its search document, by tenant (searchGrams), in a GIN
+ * index. A term's grams are keys of its own tenant only, so a search reads the postings of its
+ * grams in that tenant and nothing else: a trigram index by tenant (pg_trgm with btree_gin) read
+ * the tenant's whole entry of company_id on every search, ~1M postings for the large tenant
+ * (bench/RESULTS.md, finding 22).
  */
 export function searchIndex(name: string, companyId: AnyPgColumn, fields: readonly SQL[]) {
-  return index(name).using("gin", companyId, sql`${searchDocument(fields)} gin_trgm_ops`);
+  return index(name).using("gin", searchGrams(companyId, searchDocument(fields)));
 }

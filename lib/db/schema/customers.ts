@@ -105,6 +105,6 @@ export const customers = pgTable(
     index("customers_tags_idx").using("gin", t.companyId, t.tags),
     index("customers_phone_idx").on(t.companyId, t.phoneNormalized),
     index("customers_email_idx").on(t.companyId, t.emailNormalized),
-    searchIndex("customers_search_trgm_idx", t.companyId, customerSearchFields(t)),
+    searchIndex("customers_search_grams_idx", t.companyId, customerSearchFields(t)),
   ],
 );

@@ -102,6 +102,6 @@ export const leads = pgTable(
     // Matching on create-or-update.
     index("leads_phone_idx").on(t.companyId, t.phoneNormalized),
     index("leads_email_idx").on(t.companyId, t.emailNormalized),
-    searchIndex("leads_search_trgm_idx", t.companyId, leadSearchFields(t)),
+    searchIndex("leads_search_grams_idx", t.companyId, leadSearchFields(t)),
   ],
 );

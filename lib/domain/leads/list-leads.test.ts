@@ -45,7 +45,7 @@ describe(`lead list plans (${testEngine()})`, () => {
     // Vacuumed, as autovacuum keeps a table: its visibility map lets a deep page skip rows by index alone.
     await database.db.execute(sql`vacuum (analyze) leads`);
 
-    const search = "leads_search_trgm_idx";
+    const search = "leads_search_grams_idx";
     const cases: [Record<string, string>, ListPlanExpectation][] = [
       // A deep page (2,000 rows skipped): the ids from the index alone, then the rows by key.
       [
