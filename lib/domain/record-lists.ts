@@ -1,12 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/lib/db/client";
-import {
-  SEARCH_FIELD_SEPARATOR,
-  SEARCH_GRAM_LENGTH,
-  searchDocument,
-  searchGrams,
-} from "@/lib/db/schema/columns";
+import { SEARCH_FIELD_SEPARATOR, hasSearchGrams, searchDocument, searchGrams } from "@/lib/db/schema/columns";
 import { listCountTotal, listTagCountTotal, type TagCountEntity } from "./list-counts";
 import { phoneSearchDigits } from "./normalize";
 import {
@@ -87,7 +82,7 @@ function searchCondition<T extends ListedRecordTable>(
     const like = sql`${document} like ${containsPattern(lowered)}`;
     // A text shorter than a gram has none to look up: the tenant's rows are read (as a trigram
     // index did for a term under three characters).
-    if ([...lowered].length < SEARCH_GRAM_LENGTH) return like;
+    if (!hasSearchGrams(lowered)) return like;
     return and(
       sql`${searchGrams(list.table.companyId, document)} @> ${searchGrams(companyId, lowered)}`,
       like,

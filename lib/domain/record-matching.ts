@@ -14,6 +14,7 @@ import {
 } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
+import { hasSearchGrams } from "@/lib/db/schema/columns";
 import { keptTotal, pageAndTotal, type CountQuery, type ListTotal } from "./list-page";
 import { escapeLike } from "./normalize";
 
@@ -344,10 +345,10 @@ function newestPage<T extends NewestListTable>(
 }
 
 /**
- * The statements of a list request on `table`, newest first: with a narrow search
+ * The statements of a list request on `table`, newest first: with a search of grams
  * (sharesMatches), the page and the total in one statement (newestMatches); otherwise the page
  * (newestPage) and `total()`, the list's own total: its counters, read by the page's statement,
- * or a count(*) of a short search's matches beside it (lib/domain/list-page.ts).
+ * or a count(*) of the matches of a term under a gram beside it (lib/domain/list-page.ts).
  */
 export function newestList<T extends NewestListTable>(
   db: DbOrTx,
@@ -364,15 +365,19 @@ export function newestList<T extends NewestListTable>(
 }
 
 /**
- * Whether a search reads its page and total in one statement (newestMatches): a term of five
- * characters or more. Such a term is narrow (three trigrams and more; a phone number, an email, a
- * surname): the page would find every match just as the count does, so one finding saves half the
- * database's work (the large tenant's phone search: 50 → 26 ms). A shorter term can match a good
- * part of the table, and keeping every match for the page then costs more than finding them twice
- * (`mart`, 24k matches: 114 → 136 ms; `a`: 0.7 → 1.8 s). bench/RESULTS.md, finding 15.
+ * Whether a search reads its page and total in one statement (newestMatches): a term with grams
+ * to look up in the search index (hasSearchGrams: three characters or more). The planner cannot
+ * tell how many rows hold a term's grams (it multiplies the grams' frequencies as if they were
+ * independent, and knows nothing of the LIKE beside them), so it always expects a handful and
+ * reads the page's rows by the index, every match, then sorts them: the count finds the same
+ * matches again. Found once for both, the large tenant's searches take about half the database
+ * time (`son`, 105k matches: 545 → 330 ms; `mart`, 24k: 255 → 127 ms; `555`: 90 → 54 ms;
+ * bench/RESULTS.md, finding 22). A term under a gram has no index to read: its page walks the
+ * created_at index until it is full, and finding every match for it would cost more (`a`: 0.7 →
+ * 1.8 s, finding 15).
  */
 function sharesMatches(search: string | undefined): boolean {
-  return (search?.length ?? 0) >= 5;
+  return search !== undefined && hasSearchGrams(search);
 }
 
 /** One row of newestMatches: the number of all matches, and one row of the page (null when the page is empty). */
@@ -426,7 +431,7 @@ export type ListQueryTotal = ListTotal<CountQuery>;
 /**
  * The statements of a list request: a page and its total (read by the page's statement from the
  * counters, or counted beside it), or the page and the total in one statement that finds the
- * matches once (newestMatches, a narrow search).
+ * matches once (newestMatches, a search of grams).
  */
 export type ListQueries<R> =
   | { page: SQLWrapper & PromiseLike<R[]>; total: ListQueryTotal }

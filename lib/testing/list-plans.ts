@@ -7,7 +7,7 @@ type Statement = { getSQL(): SQL };
 /**
  * A list's statements, as leadListQueries and customerListQueries return them: a page and its
  * total (kept by the counters and read by the page's statement, or counted beside it), or (a
- * narrow search) page and total in one statement.
+ * search of grams) page and total in one statement.
  */
 type ListQueries =
   { page: Statement; total: { kept: Statement } | { counted: Statement } } | { matches: Statement };
@@ -17,7 +17,7 @@ export interface ListPlanExpectation {
   /** Text the page's plan holds (an index name, or a node and its index). */
   page?: string;
   /**
-   * Indexes the count's plan uses. With a narrow search or a kept total, the one statement's plan
+   * Indexes the count's plan uses. With a search of grams or a kept total, the one statement's plan
    * uses each as many times as it is listed here (once: the matches or the counters are read once;
    * twice: two scans of one index, one per alternative of the predicate).
    */

@@ -62,6 +62,9 @@ export function searchDocument(fields: readonly SQL[]): SQL {
  */
 export const SEARCH_GRAM_LENGTH = 3;
 
+/** Whether a search term has grams to look up: SEARCH_GRAM_LENGTH characters or more, lower-cased. */
+export const hasSearchGrams = (term: string): boolean => [...term.toLowerCase()].length >= SEARCH_GRAM_LENGTH;
+
 /** The grams of `text` (a search document or a lower-cased term) for the tenant `companyId`. */
 export const searchGrams = (companyId: AnyPgColumn | string, text: SQL | string): SQL =>
   sql`search_grams(${companyId}, ${text})`;

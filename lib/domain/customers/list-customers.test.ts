@@ -69,13 +69,15 @@ describe(`customer list plans (${testEngine()})`, () => {
         { tags: "pool", archived: "true" },
         { count: ["list_counts_entity_idx"], sorted: true },
       ],
-      // A narrow term (sharesMatches): page and total in one statement, the matches read once,
+      // A term of grams (sharesMatches): page and total in one statement, the matches read once,
       // every field by one scan of the search index; a phone's digits other than the term by a
-      // second scan of it.
+      // second scan of it; digits alone are the term.
       [{ search: "first2345 last" }, { count: [search], sorted: true }],
       [{ search: "555-2345" }, { count: [search, search], sorted: true }],
-      // A short one: the page and a count(*) side by side; digits alone are the term.
       [{ search: "2345" }, { count: [search], sorted: true }],
+      // A term under a gram: no index holds it; the page walks the created_at index until it is
+      // full, and a count(*) runs beside it.
+      [{ search: "23" }, { page: "customers_active_created_idx" }],
     ];
     await expectListPlans(
       database.db,

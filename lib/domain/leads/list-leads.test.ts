@@ -69,13 +69,15 @@ describe(`lead list plans (${testEngine()})`, () => {
         { tags: "roof", archived: "true" },
         { count: ["list_counts_entity_idx"], sorted: true },
       ],
-      // A narrow term (sharesMatches): page and total in one statement, the matches read once,
+      // A term of grams (sharesMatches): page and total in one statement, the matches read once,
       // every field by one scan of the search index; a phone's digits other than the term by a
-      // second scan of it.
+      // second scan of it; digits alone are the term.
       [{ search: "person 2345" }, { count: [search], sorted: true }],
       [{ search: "555-0123" }, { count: [search, search], sorted: true }],
-      // A short one: the page and a count(*) side by side; digits alone are the term.
       [{ search: "0123" }, { count: [search], sorted: true }],
+      // A term under a gram: no index holds it; the page walks the created_at index until it is
+      // full, and a count(*) runs beside it.
+      [{ search: "01" }, { page: "leads_active_created_idx" }],
     ];
     await expectListPlans(
       database.db,

@@ -10,8 +10,9 @@ import { toLead, type LeadContext, type LeadRow } from "./lead-record";
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
  * number of matches. A request without a search reads its total from the kept counters
  * (lib/domain/list-counts.ts) in the page's own statement: those of archived and stage, or with
- * tags those of the tag sets. A narrow search finds its matches once, for the page and the total
- * together; a short one counts them beside the page (newestList).
+ * tags those of the tag sets. A search of three characters or more finds its matches once, by the
+ * search index, for the page and the total together; a shorter one counts them beside the page
+ * (newestList).
  */
 export async function listLeads({
   ctx,
