@@ -359,7 +359,7 @@ function pageOf(search: URLSearchParams): { page: number; limit: number } {
 
 /**
  * A list's answer: from a page and a count statement, or from one statement whose rows carry the
- * total beside the page's columns (a narrow search: newestMatches; an empty page is one row with
+ * total beside the page's columns (a search of grams: newestMatches; an empty page is one row with
  * the total and nulls).
  */
 function list(results: Row[][], search: URLSearchParams, map: (row: Row) => Row): Row {

@@ -40,7 +40,7 @@ export const LAST_NAMES = words(`
 
 /**
  * A surname given to exactly ten leads and ten customers of the large tenant at every scale: the
- * "rare term" search case, which a trigram index should answer without scanning.
+ * "rare term" search case, which the search index should answer without scanning.
  */
 export const RARE_SURNAME = "Quillfeather";
 export const RARE_ROWS = 10;
