@@ -196,11 +196,7 @@ describe("cases and the baseline", () => {
       "customers-search",
     ])
       expect(groups(id), id).toEqual([2]);
-    for (const id of [
-      "plans-sold-by",
-      "jobs-date-range",
-      "pins-user",
-    ])
+    for (const id of ["plans-sold-by", "jobs-date-range", "pins-user"])
       expect(groups(id), id).toEqual([2, 2]);
   });
 
