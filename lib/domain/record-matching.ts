@@ -371,7 +371,7 @@ export function newestList<T extends NewestListTable>(
  * independent, and knows nothing of the LIKE beside them), so it always expects a handful and
  * reads the page's rows by the index, every match, then sorts them: the count finds the same
  * matches again. Found once for both, the large tenant's searches take about half the database
- * time (`son`, 105k matches: 545 → 330 ms; `mart`, 24k: 255 → 127 ms; `555`: 90 → 54 ms;
+ * time (`son`, 105k matches: 545 → 330 ms; `mart`, 24k: 255 → 130 ms; `555`: 90 → 54 ms;
  * bench/RESULTS.md, finding 22). A term under a gram has no index to read: its page walks the
  * created_at index until it is full, and finding every match for it would cost more (`a`: 0.7 →
  * 1.8 s, finding 15).
