@@ -1,7 +1,13 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/lib/db/client";
-import { SEARCH_FIELD_SEPARATOR, hasSearchGrams, searchDocument, searchGrams } from "@/lib/db/schema/columns";
+import {
+  SEARCH_FIELD_SEPARATOR,
+  documentGrams,
+  hasSearchGrams,
+  searchDocument,
+  searchGrams,
+} from "@/lib/db/schema/columns";
 import { listCountTotal, listTagCountTotal, type TagCountEntity } from "./list-counts";
 import { phoneSearchDigits } from "./normalize";
 import {
@@ -84,7 +90,7 @@ function searchCondition<T extends ListedRecordTable>(
     // index did for a term under three characters).
     if (!hasSearchGrams(lowered)) return like;
     return and(
-      sql`${searchGrams(list.table.companyId, document)} @> ${searchGrams(companyId, lowered)}`,
+      sql`${documentGrams(list.table.companyId, list.searchFields)} @> ${searchGrams(companyId, lowered)}`,
       like,
     ) as SQL;
   };

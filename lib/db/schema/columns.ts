@@ -70,12 +70,20 @@ export const searchGrams = (companyId: AnyPgColumn | string, text: SQL | string)
   sql`search_grams(${companyId}, ${text})`;
 
 /**
- * A table's search index: the grams of its search document, by tenant (searchGrams), in a GIN
+ * The grams of a row's search document in the row's tenant: the search index's expression
+ * (searchIndex). A search's predicate is built by this very function, so that the planner matches
+ * it to the index.
+ */
+export const documentGrams = (companyId: AnyPgColumn, fields: readonly SQL[]): SQL =>
+  searchGrams(companyId, searchDocument(fields));
+
+/**
+ * A table's search index: the grams of its search document, by tenant (documentGrams), in a GIN
  * index. A term's grams are keys of its own tenant only, so a search reads the postings of its
  * grams in that tenant and nothing else: a trigram index by tenant (pg_trgm with btree_gin) read
  * the tenant's whole entry of company_id on every search, ~1M postings for the large tenant
  * (bench/RESULTS.md, finding 22).
  */
 export function searchIndex(name: string, companyId: AnyPgColumn, fields: readonly SQL[]) {
-  return index(name).using("gin", searchGrams(companyId, searchDocument(fields)));
+  return index(name).using("gin", documentGrams(companyId, fields));
 }
