@@ -55,7 +55,7 @@ export function searchDocument(fields: readonly SQL[]): SQL {
 }
 
 /**
- * How many characters a search gram holds: `search_grams(tenant, text)` (migration 0011) is the
+ * How many characters a search gram holds: `search_grams(tenant, text)` (migrations 0011, 0012) is the
  * set of every run of this many characters of the text, each hashed with the tenant into a
  * bigint. A text that contains a term holds every gram of the term, so `grams @> term's grams`
  * finds a superset of the matches, which the LIKE on the document then makes exact.
