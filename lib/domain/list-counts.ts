@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, type ListCountEntity } from "@/lib/db/schema";
 import { timestampParam } from "@/lib/domain/reports/sql";
@@ -100,6 +100,20 @@ export interface JobDayCountFilter {
   to?: Date;
 }
 
+/** A day's key in the counters: job_day_key of drizzle/0008_job_day_counts.sql. */
+const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
+
+/** The tenant's job_days rows of the status (any without one) whose days meet the conditions. */
+function jobDayRows(filter: JobDayCountFilter, ...days: (SQL | undefined)[]): SQL | undefined {
+  return and(
+    eq(listCounts.companyId, filter.companyId),
+    eq(listCounts.entity, "job_days"),
+    eq(listCounts.flag, false),
+    ...days,
+    filter.status === undefined ? undefined : eq(listCounts.key2, filter.status),
+  );
+}
+
 /**
  * The number of jobs matching the filter, as a scalar SQL expression (bigint): sum(n) over the
  * tenant's job_days rows of those days, one row per (day, status) folded by every write, so a
@@ -107,14 +121,41 @@ export interface JobDayCountFilter {
  * 0008_job_day_counts.sql): an index range.
  */
 export function jobDayCountSql(filter: JobDayCountFilter): SQL {
-  const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
-  const where = and(
-    eq(listCounts.companyId, filter.companyId),
-    eq(listCounts.entity, "job_days"),
-    eq(listCounts.flag, false),
-    filter.from === undefined ? undefined : gte(listCounts.key1, dayKey(filter.from)),
-    filter.to === undefined ? undefined : lt(listCounts.key1, dayKey(filter.to)),
-    filter.status === undefined ? undefined : eq(listCounts.key2, filter.status),
+  const where = jobDayRows(
+    filter,
+    filter.from && gte(listCounts.key1, dayKey(filter.from)),
+    filter.to && lt(listCounts.key1, dayKey(filter.to)),
   );
   return sql`(select coalesce(sum(${listCounts.n}), 0) from ${listCounts} where ${where})`;
+}
+
+/**
+ * The days of a service-date range: its first and last instants (`start`, `end`, included; a
+ * bound left out leaves that side open) and its whole days, from `from` (a midnight, included) to
+ * `to` (a midnight, excluded), as jobDayCountSql takes them.
+ */
+export interface JobDaysFilter extends JobDayCountFilter {
+  start?: Date;
+  end?: Date;
+}
+
+/**
+ * The days that hold jobs matching the filter, as a subquery of one row per day: `day`, the day
+ * key (job_day_key), and `whole`, whether the whole day lies within the range (its jobs need no
+ * other bound); the days are those whose counters sum to more than zero, from the day of `start`
+ * to the day of `end`.
+ */
+export function jobDaysSql(filter: JobDaysFilter): SQL {
+  const where = jobDayRows(
+    filter,
+    filter.start && gte(listCounts.key1, dayKey(filter.start)),
+    filter.end && lte(listCounts.key1, dayKey(filter.end)),
+  );
+  const whole = and(
+    sql`true`,
+    filter.from === undefined ? undefined : gte(listCounts.key1, dayKey(filter.from)),
+    filter.to === undefined ? undefined : lt(listCounts.key1, dayKey(filter.to)),
+  ) as SQL;
+  return sql`select ${listCounts.key1} as day, ${whole} as whole from ${listCounts} where ${where}
+    group by ${listCounts.key1} having sum(${listCounts.n}) > 0`;
 }

@@ -16,6 +16,19 @@ export function jobFilterSql(companyId: string, filters: ServicedJobFilters, ali
     listableJob(alias),
     // A literal, not a parameter: it must match the partial index jobs_completed_created_idx.
     filters.only_completed && sql`${j}.status = 'Completed'`,
+    dateBound(filters) && serviceDateBoundsSql(filters, alias),
+  ]);
+}
+
+/** Whether the filters bound the service date. */
+export function dateBound(filters: ServicedJobFilters): boolean {
+  return Boolean(filters.service_date_range_start || filters.service_date_range_end);
+}
+
+/** The service-date bounds of jobFilterSql alone (`true` without a bound). */
+export function serviceDateBoundsSql(filters: ServicedJobFilters, alias = "j"): SQL {
+  const j = ident(alias);
+  return allOf([
     filters.service_date_range_start &&
       sql`${j}.service_date >= ${timestampParam(filters.service_date_range_start)}`,
     filters.service_date_range_end &&

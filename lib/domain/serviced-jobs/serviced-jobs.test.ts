@@ -1,7 +1,12 @@
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
-import { dateRangeTotalSql, jobsWithDetailsSql } from "@/lib/domain/serviced-jobs/list";
+import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { JOB_STATUSES, jobs } from "@/lib/db/schema/jobs";
+import { textArray } from "@/lib/domain/record-matching";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import { Random } from "@/lib/seed/random";
+import { DAY_BY_DAY_MAX_ROWS, dateRangeTotalSql, jobsWithDetailsSql } from "@/lib/domain/serviced-jobs/list";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { pricedPlans } from "@/lib/testing/list-plans";
 import { createPlanJobScenario, insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
@@ -190,6 +195,138 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
       expect(plan, query).not.toContain("Seq Scan");
       // The whole days: a range of the tenant's day keys in the counters' index.
       expect(plan, query).toMatch(/list_counts_entity_idx[\s\S]*Index Cond: .*key1 [<>]=? /);
+    }
+  });
+
+  it("pages a service-date range day by day exactly as one sort of the range, on random jobs after writes", async () => {
+    // The date-bounded window merges a page from each day (windowKeysSql), or for deep pages sorts
+    // the range: checked here against the filters computed by hand and the list order as the database sorts it, for ranges with
+    // and without part-days, open on either side, over jobs sharing creation instants, at
+    // midnights and the day's last millisecond, after updates and deletes moved them between days.
+    const { companyId, key } = await createTenant(database.db);
+    const customer = await insertCustomer(database.db, companyId);
+    const random = new Random(0x10b5);
+    const day = (d: number) => Date.UTC(2026, 2, 1) + d * 86_400_000;
+    const serviceDate = () => {
+      if (random.chance(0.08)) return null;
+      const at = random.pick([0, 86_399_999, 43_200_000, random.int(1, 86_399_998)]);
+      return new Date(day(random.int(0, 11)) + at);
+    };
+    const instants = Array.from(
+      { length: 30 },
+      () => new Date(day(random.int(-20, 40)) + random.int(0, 9) * 1000),
+    );
+    const rows = Array.from({ length: 2000 }, () => ({
+      companyId,
+      id: newId(ID_PREFIX.job),
+      customerId: customer.id,
+      status: random.chance(0.6) ? "Completed" : random.pick(JOB_STATUSES),
+      isQuote: random.chance(0.1),
+      archived: random.chance(0.1),
+      serviceDate: serviceDate(),
+      createdAt: random.pick(instants),
+    }));
+    await database.db.insert(jobs).values(rows);
+    const live = new Map(rows.map((r) => [r.id, { ...r }]));
+    for (const row of random.some(rows, 120)) {
+      const changed = live.get(row.id)!;
+      const what = random.int(0, 3);
+      if (what === 3) {
+        await database.db.delete(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, row.id)));
+        live.delete(row.id);
+        continue;
+      }
+      if (what === 0) changed.serviceDate = serviceDate();
+      if (what === 1) changed.status = random.pick(JOB_STATUSES);
+      if (what === 2) changed.archived = !changed.archived;
+      await database.db
+        .update(jobs)
+        .set({ serviceDate: changed.serviceDate, status: changed.status, archived: changed.archived })
+        .where(and(eq(jobs.companyId, companyId), eq(jobs.id, row.id)));
+    }
+
+    // A bare date, a midnight, a day's last millisecond, any instant, or a job's very service date.
+    const dated = rows.filter((r) => r.serviceDate !== null).map((r) => r.serviceDate!.getTime());
+    const instant = () => {
+      if (random.chance(0.4))
+        return { text: new Date(day(random.int(-1, 12))).toISOString().slice(0, 10), bare: true };
+      const at = random.chance(0.3)
+        ? random.pick(dated)
+        : day(random.int(-1, 12)) + random.pick([0, 86_399_999, random.int(1, 86_399_998)]);
+      return { text: new Date(at).toISOString(), bare: false };
+    };
+    let requests = 0;
+    const windows = { byDay: 0, deep: 0 };
+    for (let round = 0; round < 24; round++) {
+      const start = random.chance(0.85) ? instant() : undefined;
+      const end = random.chance(0.85) || !start ? instant() : undefined;
+      const onlyCompleted = random.chance(0.5);
+      const from = start ? new Date(start.text).getTime() : -Infinity;
+      const to = end ? new Date(end.text).getTime() + (end.bare ? 86_399_999 : 0) : Infinity;
+      const matching = [...live.values()].filter(
+        (j) =>
+          !j.isQuote &&
+          !j.archived &&
+          (!onlyCompleted || j.status === "Completed") &&
+          j.serviceDate !== null &&
+          j.serviceDate.getTime() >= from &&
+          j.serviceDate.getTime() <= to,
+      );
+      // The list order as the database sorts ids (its collation, not JavaScript's).
+      const ordered = matching.length
+        ? (
+            await queryRows<{ id: string }>(
+              database.db,
+              sql`select id from jobs where company_id = ${companyId}
+                and id = any(${textArray(matching.map((j) => j.id))})
+                order by created_at desc, id desc`,
+            )
+          ).map((r) => r.id)
+        : [];
+      const limit = random.pick([random.int(1, 9), 50, 100]);
+      // The first page past the day-by-day windows, too.
+      const deep = Math.floor(DAY_BY_DAY_MAX_ROWS / limit) + 1;
+      const pages = [1, 2, random.int(3, Math.ceil(ordered.length / limit) + 2), deep];
+      for (const page of pages) {
+        const query = new URLSearchParams({
+          only_completed: String(onlyCompleted),
+          limit: String(limit),
+          page: String(page),
+        });
+        if (start) query.set("service_date_range_start", start.text);
+        if (end) query.set("service_date_range_end", end.text);
+        const res = await get(`/serviced-jobs?${query}`, key);
+        requests++;
+        expect(res.status, String(query)).toBe(200);
+        expect(ids(res.body), String(query)).toEqual(ordered.slice((page - 1) * limit, page * limit));
+        expect(res.body.pagination.total, String(query)).toBe(ordered.length);
+        if (res.body.data.length > 0) windows[page * limit <= DAY_BY_DAY_MAX_ROWS ? "byDay" : "deep"]++;
+      }
+    }
+    expect(requests).toBe(96);
+    // Both ways of reading a window, each on pages that hold jobs.
+    expect(windows.byDay).toBeGreaterThanOrEqual(10);
+    expect(windows.deep).toBeGreaterThanOrEqual(3);
+  });
+
+  it("reads a date-bounded page from the day index by day key, never a scan or the range's every job", async () => {
+    const s = await createPlanJobScenario(database.db);
+    for (const query of [
+      "service_date_range_start=2026-01-18T09:00:00Z&service_date_range_end=2026-03-31",
+      "only_completed=false&service_date_range_start=2026-02-05",
+    ]) {
+      const input = getServicedJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
+      const [plan = ""] = await pricedPlans(database.db, [
+        jobsWithDetailsSql(s.companyId, input, { limit: 50, offset: 50 }),
+      ]);
+      expect(plan, query).not.toContain("Seq Scan");
+      // Each day's jobs from the day index, its key an equality and its order the list's, under
+      // the per-day LIMIT; the days from a key range of the counters' index.
+      expect(plan, query).toMatch(
+        /Limit\b[^\n]*\n\s*->\s+Index (?:Only )?Scan using jobs_listed_day_created_idx on jobs j(?:_\d+)?\b[^\n]*\n\s*Index Cond: \(\(company_id = [^\n]*\) AND \(+job_day_key\(service_date\)\)* = list_counts\.key1\)/,
+      );
+      expect(plan, query).toMatch(/list_counts_entity_idx[\s\S]*Index Cond: .*key1 [<>]=? /);
+      expect(plan, query).not.toMatch(/jobs_(?:listed|completed)_service_date_idx/);
     }
   });
 
