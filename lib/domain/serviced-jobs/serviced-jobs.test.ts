@@ -200,9 +200,10 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
 
   it("pages a service-date range day by day exactly as one sort of the range, on random jobs after writes", async () => {
     // The date-bounded window merges a page from each day (windowKeysSql), or for deep pages sorts
-    // the range: checked here against the filters computed by hand and the list order as the database sorts it, for ranges with
-    // and without part-days, open on either side, over jobs sharing creation instants, at
-    // midnights and the day's last millisecond, after updates and deletes moved them between days.
+    // the range: checked here against the filters computed by hand and the list order as the
+    // database sorts it, for ranges with and without part-days, open on either side, over jobs
+    // sharing creation instants, at midnights and the day's last millisecond, after updates and
+    // deletes moved them between days.
     const { companyId, key } = await createTenant(database.db);
     const customer = await insertCustomer(database.db, companyId);
     const random = new Random(0x10b5);
