@@ -103,8 +103,31 @@ export interface JobDayCountFilter {
 /** A day's key in the counters: job_day_key of drizzle/0008_job_day_counts.sql. */
 const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The whole UTC days of a service-date range from `start` to `end` (both included; a bound left
+ * out leaves that side open): from the first midnight at or after the start (included) to the
+ * last midnight at or before the end (excluded: a bare end date ends at 23:59:59.999, so its day
+ * is a part).
+ */
+export function wholeDays(start?: Date, end?: Date): { from?: Date; to?: Date } {
+  return {
+    from: start && new Date(Math.ceil(start.getTime() / DAY_MS) * DAY_MS),
+    to: end && new Date(Math.floor(end.getTime() / DAY_MS) * DAY_MS),
+  };
+}
+
+/** The day keys (key1) of the whole days from `from` (included) to `to` (excluded). */
+function wholeDayKeys({ from, to }: { from?: Date; to?: Date }): (SQL | undefined)[] {
+  return [from && gte(listCounts.key1, dayKey(from)), to && lt(listCounts.key1, dayKey(to))];
+}
+
 /** The tenant's job_days rows of the status (any without one) whose days meet the conditions. */
-function jobDayRows(filter: JobDayCountFilter, ...days: (SQL | undefined)[]): SQL | undefined {
+function jobDayRows(
+  filter: { companyId: string; status?: string },
+  days: (SQL | undefined)[],
+): SQL | undefined {
   return and(
     eq(listCounts.companyId, filter.companyId),
     eq(listCounts.entity, "job_days"),
@@ -121,41 +144,33 @@ function jobDayRows(filter: JobDayCountFilter, ...days: (SQL | undefined)[]): SQ
  * 0008_job_day_counts.sql): an index range.
  */
 export function jobDayCountSql(filter: JobDayCountFilter): SQL {
-  const where = jobDayRows(
-    filter,
-    filter.from && gte(listCounts.key1, dayKey(filter.from)),
-    filter.to && lt(listCounts.key1, dayKey(filter.to)),
-  );
+  const where = jobDayRows(filter, wholeDayKeys(filter));
   return sql`(select coalesce(sum(${listCounts.n}), 0) from ${listCounts} where ${where})`;
 }
 
 /**
- * The days of a service-date range: its first and last instants (`start`, `end`, included; a
- * bound left out leaves that side open) and its whole days, from `from` (a midnight, included) to
- * `to` (a midnight, excluded), as jobDayCountSql takes them.
+ * The listed jobs (never quotes nor archived) whose service date lies from `start` to `end` (both
+ * included; a bound left out leaves that side open). With `status`, those of that status only.
  */
-export interface JobDaysFilter extends JobDayCountFilter {
+export interface JobDaysFilter {
+  companyId: string;
+  status?: string;
   start?: Date;
   end?: Date;
 }
 
 /**
  * The days that hold jobs matching the filter, as a subquery of one row per day: `day`, the day
- * key (job_day_key), and `whole`, whether the whole day lies within the range (its jobs need no
- * other bound); the days are those whose counters sum to more than zero, from the day of `start`
- * to the day of `end`.
+ * key (job_day_key), and `whole`, whether the whole day lies within the range (wholeDays: its
+ * jobs need no other bound); the days are those whose counters sum to more than zero, from the
+ * day of `start` to the day of `end`.
  */
 export function jobDaysSql(filter: JobDaysFilter): SQL {
-  const where = jobDayRows(
-    filter,
+  const where = jobDayRows(filter, [
     filter.start && gte(listCounts.key1, dayKey(filter.start)),
     filter.end && lte(listCounts.key1, dayKey(filter.end)),
-  );
-  const whole = and(
-    sql`true`,
-    filter.from === undefined ? undefined : gte(listCounts.key1, dayKey(filter.from)),
-    filter.to === undefined ? undefined : lt(listCounts.key1, dayKey(filter.to)),
-  ) as SQL;
+  ]);
+  const whole = and(sql`true`, ...wholeDayKeys(wholeDays(filter.start, filter.end))) as SQL;
   return sql`select ${listCounts.key1} as day, ${whole} as whole from ${listCounts} where ${where}
     group by ${listCounts.key1} having sum(${listCounts.n}) > 0`;
 }

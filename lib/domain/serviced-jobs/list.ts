@@ -18,7 +18,7 @@ import {
   toNumber,
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
-import { jobDayCountSql, jobDaysSql, listCountTotal } from "@/lib/domain/list-counts";
+import { jobDayCountSql, jobDaysSql, listCountTotal, wholeDays } from "@/lib/domain/list-counts";
 import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import { dateBound, jobFilterSql, serviceDateBoundsSql } from "./filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "./money";
@@ -114,33 +114,35 @@ const paymentsSql = sql`(
 function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: JobWindow): SQL {
   const offset = window.offset ?? 0;
   const cut = sql`limit ${window.limit} offset ${offset}`;
-  if (dateBound(filters) && !window.after && offset + window.limit <= DAY_BY_DAY_MAX_ROWS) {
-    const unbounded = { ...filters, service_date_range_start: undefined, service_date_range_end: undefined };
-    const days = jobDaysSql({
-      companyId,
-      status: filters.only_completed ? "Completed" : undefined,
-      start: filters.service_date_range_start,
-      end: filters.service_date_range_end,
-      ...wholeDays(filters),
-    });
+  if (dateBound(filters) && !window.after) {
+    if (offset + window.limit <= DAY_BY_DAY_MAX_ROWS) {
+      return sql`select k.id, k.created_at
+        from (${jobDaysSql(dayFilter(companyId, filters))}) d
+        cross join lateral (
+          select j.id, j.created_at from jobs j
+          where ${jobFilterSql(companyId, { only_completed: filters.only_completed })}
+            and job_day_key(j.service_date) = d.day and (d.whole or ${serviceDateBoundsSql(filters)})
+          order by ${newestFirst("j")} limit ${window.limit + offset}
+        ) k
+        order by ${newestFirst("k")} ${cut}`;
+    }
+    // OFFSET 0 keeps the planner from merging the two steps back into a walk of created_at.
     return sql`select k.id, k.created_at
-      from (${days}) d
-      cross join lateral (
-        select j.id, j.created_at from jobs j
-        where ${jobFilterSql(companyId, unbounded)} and job_day_key(j.service_date) = d.day
-          and (d.whole or ${serviceDateBoundsSql(filters)})
-        order by ${newestFirst("j")} limit ${window.limit + offset}
-      ) k
+      from (select j.id, j.created_at from jobs j where ${jobFilterSql(companyId, filters)} offset 0) k
       order by ${newestFirst("k")} ${cut}`;
   }
   const where = sql`${jobFilterSql(companyId, filters)} and ${afterCreatedCursor("j", window.after)}`;
-  if (dateBound(filters) && !window.after) {
-    // OFFSET 0 keeps the planner from merging the two steps back into a walk of created_at.
-    return sql`select k.id, k.created_at
-      from (select j.id, j.created_at from jobs j where ${where} offset 0) k
-      order by ${newestFirst("k")} ${cut}`;
-  }
   return sql`select j.id, j.created_at from jobs j where ${where} order by ${newestFirst("j")} ${cut}`;
+}
+
+/** The day counters' view of the filters (jobDaysSql). */
+function dayFilter(companyId: string, filters: ServicedJobFilters) {
+  return {
+    companyId,
+    status: filters.only_completed ? "Completed" : undefined,
+    start: filters.service_date_range_start,
+    end: filters.service_date_range_end,
+  };
 }
 
 /**
@@ -273,8 +275,6 @@ export async function listServicedJobs({
   };
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * The total of a request with a service-date bound, in one statement: the whole UTC days within
  * the bounds from the day counters (jobDayCountSql), plus count(*) of the matching jobs in the
@@ -284,28 +284,13 @@ const DAY_MS = 86_400_000;
  * 16). A range without a whole day is counted as it is. (Exported so a test can check its plan.)
  */
 export function dateRangeTotalSql(companyId: string, filters: ServicedJobFilters): SQL {
-  const start = filters.service_date_range_start;
-  const { from, to } = wholeDays(filters);
+  const { start, end, ...counters } = dayFilter(companyId, filters);
+  const { from, to } = wholeDays(start, end);
   const where = jobFilterSql(companyId, filters);
   if (from && to && from >= to) return sql`select count(*)::int as total from jobs j where ${where}`;
   const partOfDay = (bound: SQL) => sql`(select count(*) from jobs j where ${where} and ${bound})`;
-  const status = filters.only_completed ? "Completed" : undefined;
-  const parts = [jobDayCountSql({ companyId, status, from, to })];
+  const parts = [jobDayCountSql({ ...counters, from, to })];
   if (start && from && from > start) parts.push(partOfDay(sql`j.service_date < ${timestampParam(from)}`));
   if (to) parts.push(partOfDay(sql`j.service_date >= ${timestampParam(to)}`));
   return sql`select (${sql.join(parts, sql` + `)})::int as total`;
-}
-
-/**
- * The whole UTC days of a service-date range: from the first midnight at or after its start
- * (included) to the last midnight at or before its end (excluded: a bare end date ends at
- * 23:59:59.999, so its day is a part); a side without a bound is open.
- */
-function wholeDays(filters: ServicedJobFilters): { from?: Date; to?: Date } {
-  const start = filters.service_date_range_start;
-  const end = filters.service_date_range_end;
-  return {
-    from: start ? new Date(Math.ceil(start.getTime() / DAY_MS) * DAY_MS) : undefined,
-    to: end ? new Date(Math.floor(end.getTime() / DAY_MS) * DAY_MS) : undefined,
-  };
 }
