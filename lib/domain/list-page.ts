@@ -1,11 +1,13 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { queryRows, type DbOrTx } from "@/lib/db/client";
 import { toNumber } from "@/lib/domain/reports/sql";
 
 /**
  * A list's total (exact), in one of two ways:
- * - `kept`: read from the kept counters (lib/domain/list-counts.ts), a few rows. It is read by the
+ * - `kept`: read from the kept counters (lib/domain/list-counts.ts), a few rows (a job list's
+ *   service-date range adds a count of at most a day's jobs at each end). It is read by the
  *   page's own statement, a scalar subquery that PostgreSQL runs once (totalColumn): the list is
- *   then one statement, not two (bench/RESULTS.md, finding 18).
+ *   then one statement, not two (bench/RESULTS.md, findings 18 and 25).
  * - `counted`: a count of the matching rows, which can take as long as the page; it runs beside
  *   the page, on a second connection.
  */
@@ -14,6 +16,17 @@ export type ListTotal<Counted extends PromiseLike<{ total: unknown }[]> = Promis
 
 /** A count as a query: its statement can be embedded (and explained) as well as run. */
 export type CountQuery = SQLWrapper & PromiseLike<{ total: unknown }[]>;
+
+/**
+ * A kept total written as raw SQL (a statement of one row, `total`): embedded in the page's
+ * statement like a query builder's, run alone on `db` for an empty page.
+ */
+export function keptCount(db: DbOrTx, statement: SQL): CountQuery {
+  return {
+    getSQL: () => statement,
+    then: (fulfilled, rejected) => queryRows<{ total: unknown }>(db, statement).then(fulfilled, rejected),
+  };
+}
 
 /** A kept total as the page's column `total` (for a Drizzle select object too), or undefined. */
 export function keptTotal(total: ListTotal | undefined): SQL.Aliased | undefined {

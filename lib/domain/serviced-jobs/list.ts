@@ -19,7 +19,7 @@ import {
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
 import { jobDayCountSql, jobDaysSql, listCountTotal, wholeDays } from "@/lib/domain/list-counts";
-import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
+import { keptCount, pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import { dateBound, jobFilterSql, serviceDateBoundsSql } from "./filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "./money";
 
@@ -240,9 +240,9 @@ export function toServicedJob(row: JobRow): ServicedJob {
 
 /**
  * GET /serviced-jobs: a page of the company's jobs, newest first, with the exact filtered total,
- * from the kept counters (lib/domain/list-counts.ts). Without a service-date bound, those of the
- * listable jobs by status, read by the page's own statement; with one, those of the days plus a
- * count of the part-days (dateRangeTotalSql), beside the page (lib/domain/list-page.ts).
+ * from the kept counters (lib/domain/list-counts.ts), read by the page's own statement
+ * (lib/domain/list-page.ts): without a service-date bound, those of the listable jobs by status;
+ * with one, those of the days plus a count of the part-days (dateRangeTotalSql).
  */
 export async function listServicedJobs({
   ctx,
@@ -253,7 +253,7 @@ export async function listServicedJobs({
 }): Promise<ListServicedJobsResponse> {
   const { page, limit } = input;
   const total: ListTotal = dateBound(input)
-    ? { counted: queryRows(ctx.db, dateRangeTotalSql(ctx.companyId, input)) }
+    ? { kept: keptCount(ctx.db, dateRangeTotalSql(ctx.companyId, input)) }
     : {
         kept: listCountTotal(ctx.db, {
           companyId: ctx.companyId,

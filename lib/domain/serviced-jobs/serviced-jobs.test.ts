@@ -6,7 +6,12 @@ import { JOB_STATUSES, jobs } from "@/lib/db/schema/jobs";
 import { textArray } from "@/lib/domain/record-matching";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { Random } from "@/lib/seed/random";
-import { DAY_BY_DAY_MAX_ROWS, dateRangeTotalSql, jobsWithDetailsSql } from "@/lib/domain/serviced-jobs/list";
+import {
+  DAY_BY_DAY_MAX_ROWS,
+  dateRangeTotalSql,
+  jobsWithDetailsSql,
+  listServicedJobs,
+} from "@/lib/domain/serviced-jobs/list";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { pricedPlans } from "@/lib/testing/list-plans";
 import { createPlanJobScenario, insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
@@ -178,6 +183,38 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
       const pastAll = await get(`/serviced-jobs?${filter}&limit=1000&page=2`, s.key);
       expect(pastAll.body).toMatchObject({ data: [], pagination: { total: all.body.data.length } });
     }
+  });
+
+  it("reads a service-date range's page and total in one statement, and the total alone past the last page", async () => {
+    const s = await createPlanJobScenario(database.db);
+    // The statements the request sends: every one goes through the database's execute.
+    let statements = 0;
+    const db = new Proxy(database.db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== "execute" || typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          statements++;
+          return Reflect.apply(value, target, args);
+        };
+      },
+    });
+    const list = async (query: string) => {
+      statements = 0;
+      const input = getServicedJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
+      const res = await listServicedJobs({ ctx: { db, companyId: s.companyId }, input });
+      return { ids: ids(res), total: res.pagination.total, statements };
+    };
+    // Part-days at both ends: J8 at the first whole day's midnight, J4 in the end date's day.
+    const range =
+      "only_completed=false&service_date_range_start=2026-02-04T12:00:00Z&service_date_range_end=2026-03-31";
+    const first = await list(`${range}&limit=2`);
+    expect(first).toEqual({ ids: [s.jobs.j8.id, s.jobs.j4.id], total: 3, statements: 1 });
+    const last = await list(`${range}&limit=2&page=2`);
+    expect(last).toEqual({ ids: [s.jobs.j3.id], total: 3, statements: 1 });
+    // No row to carry the total: the counters are read on their own.
+    expect(await list(`${range}&limit=2&page=3`)).toEqual({ ids: [], total: 3, statements: 2 });
+    expect(await list("service_date_range_start=2027-01-01")).toEqual({ ids: [], total: 0, statements: 2 });
   });
 
   it("counts a service-date range's whole days from a key range of the counters' index, never a scan", async () => {
