@@ -95,7 +95,7 @@ describe(`a search's candidates checked field by field (${testEngine()})`, () =>
     const lists = [
       {
         table: "leads",
-        ids: (where: SQL) => sql`select id from leads where ${where} order by id`,
+        select: (where: SQL) => sql`select id from leads where ${where} order by id`,
         filter: (search: string) => leadFilter(company.id, { archived: false, search }),
         document: searchDocument(leadSearchFields(leads)),
         scope: and(eq(leads.companyId, company.id), sql`not ${leads.archived}`) as SQL,
@@ -103,7 +103,7 @@ describe(`a search's candidates checked field by field (${testEngine()})`, () =>
       },
       {
         table: "customers",
-        ids: (where: SQL) => sql`select id from customers where ${where} order by id`,
+        select: (where: SQL) => sql`select id from customers where ${where} order by id`,
         filter: (search: string) => customerFilter(company.id, { archived: false, search }),
         document: searchDocument(customerSearchFields(customers)),
         scope: and(eq(customers.companyId, company.id), sql`not ${customers.archived}`) as SQL,
@@ -118,11 +118,11 @@ describe(`a search's candidates checked field by field (${testEngine()})`, () =>
       },
     ];
     for (const list of lists) {
+      const ids = async (where: SQL) =>
+        (await queryRows<{ id: string }>(database.db, list.select(where))).map((r) => r.id);
       let gramTerms = 0;
       let found = 0;
       for (const term of terms(random, list.fieldTexts)) {
-        const ids = async (where: SQL) =>
-          (await queryRows<{ id: string }>(database.db, list.ids(where))).map((r) => r.id);
         const expected = await ids(
           and(list.scope, sql`${list.document} like ${containsPattern(term)}`) as SQL,
         );
