@@ -73,7 +73,7 @@ export function recordListWhere<T extends ListedRecordTable>(
  * each candidate checked by LIKE field by field (finding 26); a term under a gram by LIKE on the
  * search document:
  * - a match in the document is a match in one field, since the fields are separated by a
- *   character the term does not hold; a term that holds it is also checked field by field;
+ *   character the term does not hold; a term that holds it is checked field by field;
  * - the normalized phone is a field of the document, so a term of digits alone finds it there
  *   (its digits are the term); other digits, such as `5551234` of `555-1234`, are looked up in
  *   the document and checked against the normalized phone.
@@ -83,27 +83,27 @@ function searchCondition<T extends ListedRecordTable>(
   companyId: string,
   term: string,
 ): SQL {
-  const document = searchDocument(list.searchFields);
   const inDocument = (text: string) => {
     const lowered = text.toLowerCase();
     const pattern = containsPattern(lowered);
-    // A text shorter than a gram has none to look up: the tenant's rows are read (as a trigram
-    // index did for a term under three characters).
-    if (!hasSearchGrams(lowered)) return sql`${document} like ${pattern}`;
-    // The grams' candidates are checked field by field, the same test as the document's LIKE
-    // (lower() maps each character alone, and the separator is no letter), and cheaper on rows
-    // that match: most candidates do, in their first field, so the rest is not lowered or joined.
+    const grams = hasSearchGrams(lowered);
+    // Field by field: the same test as the document's LIKE (lower() maps each character alone,
+    // and the separator is no letter) for a text without the separator, and cheaper on the grams'
+    // candidates: most match, in their first field, so the rest is not lowered or joined. A text
+    // shorter than a gram has no grams to look up: the tenant's rows are read (as a trigram index
+    // did for a term under three characters), most of them no match, where one LIKE on the
+    // document is cheaper than one per field.
+    const like =
+      grams || text.includes(SEARCH_FIELD_SEPARATOR)
+        ? (or(...list.searchFields.map((field) => sql`lower(${field}) like ${pattern}`)) as SQL)
+        : sql`${searchDocument(list.searchFields)} like ${pattern}`;
+    if (!grams) return like;
     return and(
       sql`${documentGrams(list.table.companyId, list.searchFields)} @> ${searchGrams(companyId, lowered)}`,
-      or(...list.searchFields.map((field) => sql`lower(${field}) like ${pattern}`)),
+      like,
     ) as SQL;
   };
-  let matched = inDocument(term);
-  if (term.includes(SEARCH_FIELD_SEPARATOR)) {
-    const pattern = containsPattern(term);
-    const inOneField = or(...list.searchFields.map((field) => sql`lower(${field}) like ${pattern}`));
-    matched = and(matched, inOneField) as SQL;
-  }
+  const matched = inDocument(term);
   const digits = phoneSearchDigits(term);
   if (!digits || digits === term) return matched;
   return or(
