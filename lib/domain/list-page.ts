@@ -28,16 +28,9 @@ export function keptCount(db: DbOrTx, statement: SQL): CountQuery {
   };
 }
 
-/** A kept total as the page's column `total` (for a Drizzle select object too), or undefined. */
-export function keptTotal(total: ListTotal | undefined): SQL.Aliased | undefined {
-  return total && "kept" in total ? sql`(${total.kept})`.as("total") : undefined;
-}
-
 /** The select-list column that carries a kept total into the page's statement (`, (…) as total`), or nothing. */
 export function totalColumn(total: ListTotal | undefined): SQL {
-  const column = keptTotal(total);
-  // Spelled out: inside a raw template an aliased expression renders as its alias alone.
-  return column ? sql`, ${column.sql} as ${sql.identifier(column.fieldAlias)}` : sql``;
+  return total && "kept" in total ? sql`, (${total.kept}) as total` : sql``;
 }
 
 /**

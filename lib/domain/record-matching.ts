@@ -1,9 +1,6 @@
 import {
-  and,
-  eq,
   getTableColumns,
   getTableName,
-  inArray,
   is,
   sql,
   SQL,
@@ -15,7 +12,7 @@ import {
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
 import { hasSearchGrams } from "@/lib/db/schema/columns";
-import { keptTotal, pageAndTotal, type CountQuery, type ListTotal } from "./list-page";
+import { pageAndTotal, totalColumn, type CountQuery, type ListTotal } from "./list-page";
 import { escapeLike } from "./normalize";
 
 /**
@@ -253,7 +250,7 @@ type Mapping = [key: string, column: AnyColumn][];
 const mappings = new WeakMap<object, Mapping>();
 
 /** A row of `select *` / `returning *` (column names, driver values) as Drizzle maps it. */
-function mapRow<T extends UpsertTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+function mapRow<T extends AnyPgTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
   let mapping = mappings.get(table);
   if (!mapping) {
     mapping = Object.entries(getTableColumns(table) as Record<string, AnyColumn>);
@@ -294,7 +291,7 @@ export function toLocation(latitude: number | null, longitude: number | null): [
  * planner cannot serve from those indexes, so it would sort the whole tenant instead. Both
  * columns are NOT NULL, so the order is the same.
  */
-export function newestFirst(createdAt: AnyColumn, id: AnyColumn): SQL[] {
+export function newestFirst(createdAt: AnyColumn | SQL, id: AnyColumn | SQL): SQL[] {
   return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];
 }
 
@@ -324,24 +321,40 @@ function newestPage<T extends NewestListTable>(
   window: { limit: number; offset: number },
   total: ListTotal,
 ): SQLWrapper & PromiseLike<T["$inferSelect"][]> {
-  const order = newestFirst(table.createdAt, table.id);
-  // The table's columns, and the kept total beside them.
-  const kept = keptTotal(total);
-  const columns = { ...getTableColumns(table), ...(kept && { total: kept }) };
-  const page = (ids?: { id: AnyPgColumn }) =>
-    db
-      .select(ids ?? columns)
-      .from(table as AnyPgTable)
-      .where(where)
-      .orderBy(...order)
-      .limit(window.limit)
-      .offset(window.offset);
-  if (window.offset < DEFERRED_PAGE_OFFSET) return page() as unknown as ReturnType<typeof newestPage<T>>;
-  return db
-    .select(columns)
-    .from(table as AnyPgTable)
-    .where(and(eq(table.companyId, companyId), inArray(table.id, page({ id: table.id }))))
-    .orderBy(...order) as unknown as ReturnType<typeof newestPage<T>>;
+  const order = sql.join(newestFirst(table.createdAt, table.id), sql`, `);
+  const slice = sql`limit ${window.limit} offset ${window.offset}`;
+  const rows = sql`select ${table}.*${totalColumn(total)} from ${table}`;
+  const statement =
+    window.offset < DEFERRED_PAGE_OFFSET
+      ? sql`${rows} where ${where} order by ${order} ${slice}`
+      : sql`${rows} where ${table.companyId} = ${companyId} and ${table.id} in (
+          select ${table.id} from ${table} where ${where} order by ${order} ${slice}
+        ) order by ${order}`;
+  return mappedRows(db, statement, (raw) => {
+    const row = mapRow(table, raw);
+    // The kept total rides on each row (pageAndTotal reads it from the first).
+    if ("total" in raw) (row as { total?: unknown }).total = raw.total;
+    return row;
+  });
+}
+
+/**
+ * A statement whose rows are mapped by `map` from the driver's rows: `<table>.*` and mapRow
+ * instead of a query builder's select of every column, which built and mapped each column of
+ * each row apart (up to a quarter of our CPU on a 50-row list: bench/RESULTS.md, finding 27).
+ */
+function mappedRows<R>(
+  db: DbOrTx,
+  statement: SQL,
+  map: (raw: Record<string, unknown>) => R,
+): SQLWrapper & PromiseLike<R[]> {
+  return {
+    getSQL: () => statement,
+    then: (fulfilled, rejected) =>
+      queryRows(db, statement)
+        .then((rows) => rows.map(map))
+        .then(fulfilled, rejected),
+  };
 }
 
 /**
@@ -399,30 +412,21 @@ function newestMatches<T extends NewestListTable>(
   where: SQL,
   window: { limit: number; offset: number },
 ): SQLWrapper & PromiseLike<MatchRow<T["$inferSelect"]>[]> {
-  const matched = db.$with("matched").as(
-    db
-      .select({ id: table.id, createdAt: table.createdAt })
-      .from(table as AnyPgTable)
-      .where(where),
-  );
-  const counted = db
-    .$with("counted")
-    .as(db.select({ total: sql<number>`count(*)::int`.as("total") }).from(matched));
-  const page = db.$with("page").as(
-    db
-      .select({ id: matched.id, createdAt: matched.createdAt })
-      .from(matched)
-      .orderBy(...newestFirst(matched.createdAt, matched.id))
-      .limit(window.limit)
-      .offset(window.offset),
-  );
-  return db
-    .with(matched, counted, page)
-    .select({ total: counted.total, row: table as AnyPgTable })
-    .from(counted)
-    .leftJoin(page, sql`true`)
-    .leftJoin(table as AnyPgTable, and(eq(table.companyId, companyId), eq(table.id, page.id)))
-    .orderBy(...newestFirst(page.createdAt, page.id)) as unknown as ReturnType<typeof newestMatches<T>>;
+  const id = sql.identifier(table.id.name);
+  const createdAt = sql.identifier(table.createdAt.name);
+  const order = (from: SQL) => sql.join(newestFirst(sql`${from}.${createdAt}`, sql`${from}.${id}`), sql`, `);
+  const statement = sql`with matched as (select ${table.id}, ${table.createdAt} from ${table} where ${where}),
+    counted as (select count(*)::int as total from matched),
+    page as (select ${id}, ${createdAt} from matched order by ${order(sql`matched`)}
+      limit ${window.limit} offset ${window.offset})
+    select counted.total, ${table}.* from counted
+      left join page on true
+      left join ${table} on ${table.companyId} = ${companyId} and ${table.id} = page.${id}
+    order by ${order(sql`page`)}`;
+  return mappedRows(db, statement, (raw) => ({
+    total: Number(raw.total),
+    row: raw[table.id.name] == null ? null : mapRow(table, raw),
+  }));
 }
 
 /** A lead or customer list's total, kept or counted, each a query whose plan a test can check. */
