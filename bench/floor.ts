@@ -7,8 +7,9 @@
  *
  *   npx tsx bench/floor.ts [--duration s] [--connections n]
  *
- * The minimal Next.js app is written to `.next-floorapp/` (ignored by git, lint and tsc) and
- * built there on first use.
+ * Next.js is measured twice: a static route (`/api/ping`, like `GET /pin-types`) and a dynamic one
+ * (`/api/ping/[id]`, like `GET /leads/{id}`). The minimal Next.js app is written to
+ * `.next-floorapp/` (ignored by git, lint and tsc) and built there on first use.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -43,6 +44,13 @@ const FILES: Record<string, string> = {
     "export async function GET(request: Request) {\n" +
     '  const key = request.headers.get("x-api-key") ?? "";\n' +
     '  return Response.json({ ...body, key: key.length }, { headers: { "cache-control": "no-store" } });\n}\n',
+  "app/api/ping/[id]/route.ts":
+    `const body = ${JSON.stringify(BODY)};\n` +
+    'export const dynamic = "force-dynamic";\n' +
+    "export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {\n" +
+    "  const { id } = await params;\n" +
+    '  const key = request.headers.get("x-api-key") ?? "";\n' +
+    '  return Response.json({ ...body, key: key.length, id }, { headers: { "cache-control": "no-store" } });\n}\n',
   "plain.mjs":
     'import http from "node:http";\n' +
     `const body = ${JSON.stringify(BODY)};\n` +
@@ -114,31 +122,37 @@ interface Measured {
   cpuMsPerRequest: number;
 }
 
+/** Each path loaded in turn on one server process, with that process tree's CPU per request. */
 async function measure(
   server: string,
   command: string,
   args: string[],
   env: Record<string, string>,
   port: number,
+  paths: string[],
   options: { duration: number; connections: number },
-): Promise<Measured> {
+): Promise<Measured[]> {
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: "ignore" });
   try {
-    const url = `http://127.0.0.1:${port}/api/ping`;
-    await waitFor(url, child);
-    await load(url, 2, options.connections); // warm-up
-    const before = processTreeCpuMs(child.pid!);
-    const result = await load(url, options.duration, options.connections);
-    const cpu = processTreeCpuMs(child.pid!) - before;
-    const requests = result.requests.total;
-    return {
-      server,
-      requests,
-      rps: requests / options.duration,
-      p50: result.latency.p50,
-      p97_5: result.latency.p97_5,
-      cpuMsPerRequest: cpu / requests,
-    };
+    const measured: Measured[] = [];
+    for (const route of paths) {
+      const url = `http://127.0.0.1:${port}${route}`;
+      await waitFor(url, child);
+      await load(url, 2, options.connections); // warm-up
+      const before = processTreeCpuMs(child.pid!);
+      const result = await load(url, options.duration, options.connections);
+      const cpu = processTreeCpuMs(child.pid!) - before;
+      const requests = result.requests.total;
+      measured.push({
+        server: `${server} ${route}`,
+        requests,
+        rps: requests / options.duration,
+        p50: result.latency.p50,
+        p97_5: result.latency.p97_5,
+        cpuMsPerRequest: cpu / requests,
+      });
+    }
+    return measured;
   } finally {
     child.kill("SIGTERM");
   }
@@ -156,6 +170,7 @@ async function main(): Promise<void> {
     ["start", APP_DIR, "-p", String(nextPort), "-H", "127.0.0.1"],
     { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next" },
     nextPort,
+    ["/api/ping", "/api/ping/lead_01a194677a22000000000f4240"],
     options,
   );
   const plainPort = await freePort(3450, 3499);
@@ -165,13 +180,14 @@ async function main(): Promise<void> {
     [path.join(APP_DIR, "plain.mjs")],
     { PORT: String(plainPort) },
     plainPort,
+    ["/api/ping"],
     options,
   );
   console.log(`\nFramework floor, ${options.connections} connections, ${options.duration} s each`);
   console.log(`uptime before: ${before}\nuptime after:  ${uptime()}\n`);
   console.log("| server | requests | req/s | p50 / p97.5 ms | server CPU ms per request |");
   console.log("|---|---:|---:|---:|---:|");
-  for (const m of [next, plain]) {
+  for (const m of [...next, ...plain]) {
     console.log(
       `| ${m.server} | ${m.requests} | ${Math.round(m.rps)} | ${m.p50} / ${m.p97_5} | ${m.cpuMsPerRequest.toFixed(3)} |`,
     );
