@@ -33,24 +33,28 @@ const BODY = {
   },
 };
 
+/** The route handler answering BODY: static, or dynamic with the path's id in the answer too. */
+function pingRoute(dynamic: boolean): string {
+  const [params, read, id] = dynamic
+    ? [", { params }: { params: Promise<{ id: string }> }", "  const { id } = await params;\n", ", id"]
+    : ["", "", ""];
+  return (
+    `const body = ${JSON.stringify(BODY)};\n` +
+    'export const dynamic = "force-dynamic";\n' +
+    `export async function GET(request: Request${params}) {\n` +
+    read +
+    '  const key = request.headers.get("x-api-key") ?? "";\n' +
+    `  return Response.json({ ...body, key: key.length${id} }, { headers: { "cache-control": "no-store" } });\n}\n`
+  );
+}
+
 const FILES: Record<string, string> = {
   "next.config.mjs": "export default { poweredByHeader: false };\n",
   "app/layout.tsx":
     "export default function RootLayout({ children }: { children: React.ReactNode }) {\n" +
     "  return (<html><body>{children}</body></html>);\n}\n",
-  "app/api/ping/route.ts":
-    `const body = ${JSON.stringify(BODY)};\n` +
-    'export const dynamic = "force-dynamic";\n' +
-    "export async function GET(request: Request) {\n" +
-    '  const key = request.headers.get("x-api-key") ?? "";\n' +
-    '  return Response.json({ ...body, key: key.length }, { headers: { "cache-control": "no-store" } });\n}\n',
-  "app/api/ping/[id]/route.ts":
-    `const body = ${JSON.stringify(BODY)};\n` +
-    'export const dynamic = "force-dynamic";\n' +
-    "export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {\n" +
-    "  const { id } = await params;\n" +
-    '  const key = request.headers.get("x-api-key") ?? "";\n' +
-    '  return Response.json({ ...body, key: key.length, id }, { headers: { "cache-control": "no-store" } });\n}\n',
+  "app/api/ping/route.ts": pingRoute(false),
+  "app/api/ping/[id]/route.ts": pingRoute(true),
   "plain.mjs":
     'import http from "node:http";\n' +
     `const body = ${JSON.stringify(BODY)};\n` +

@@ -12,7 +12,7 @@ import {
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
 import { hasSearchGrams } from "@/lib/db/schema/columns";
-import { pageAndTotal, totalColumn, type CountQuery, type ListTotal } from "./list-page";
+import { pageAndTotal, sqlQuery, totalColumn, type CountQuery, type ListTotal } from "./list-page";
 import { escapeLike } from "./normalize";
 
 /**
@@ -330,31 +330,15 @@ function newestPage<T extends NewestListTable>(
       : sql`${rows} where ${table.companyId} = ${companyId} and ${table.id} in (
           select ${table.id} from ${table} where ${where} order by ${order} ${slice}
         ) order by ${order}`;
-  return mappedRows(db, statement, (raw) => {
+  // `<table>.*`, each row mapped once by mapRow: a query builder's select built and mapped each
+  // column of each row apart (up to a quarter of our CPU on a 50-row list: bench/RESULTS.md,
+  // finding 27).
+  return sqlQuery(db, statement, (raw) => {
     const row = mapRow(table, raw);
     // The kept total rides on each row (pageAndTotal reads it from the first).
     if ("total" in raw) (row as { total?: unknown }).total = raw.total;
     return row;
   });
-}
-
-/**
- * A statement whose rows are mapped by `map` from the driver's rows: `<table>.*` and mapRow
- * instead of a query builder's select of every column, which built and mapped each column of
- * each row apart (up to a quarter of our CPU on a 50-row list: bench/RESULTS.md, finding 27).
- */
-function mappedRows<R>(
-  db: DbOrTx,
-  statement: SQL,
-  map: (raw: Record<string, unknown>) => R,
-): SQLWrapper & PromiseLike<R[]> {
-  return {
-    getSQL: () => statement,
-    then: (fulfilled, rejected) =>
-      queryRows(db, statement)
-        .then((rows) => rows.map(map))
-        .then(fulfilled, rejected),
-  };
 }
 
 /**
@@ -423,7 +407,7 @@ function newestMatches<T extends NewestListTable>(
       left join page on true
       left join ${table} on ${table.companyId} = ${companyId} and ${table.id} = page.${id}
     order by ${order(sql`page`)}`;
-  return mappedRows(db, statement, (raw) => ({
+  return sqlQuery(db, statement, (raw) => ({
     total: Number(raw.total),
     row: raw[table.id.name] == null ? null : mapRow(table, raw),
   }));
