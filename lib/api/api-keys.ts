@@ -10,7 +10,8 @@ export interface KeyCheck {
   used: number | null;
 }
 
-const KEY_CHECK: PreparedStatement = {
+/** Exported for bench/floor.ts, whose least-work get by id sends the same statement. */
+export const KEY_CHECK: PreparedStatement = {
   name: "fcrm_api_key_check_v1",
   text: `
     with async_commit as materialized (
