@@ -18,19 +18,35 @@
  * `fcrm_bench_large` made by `npm run bench -- --scale large`): the least a Next.js route handler
  * can do for it under the contract (leastGetByIdRoute), loaded as the bench loads that case,
  * alternately with our server's real route, in rounds (default 2).
+ *
+ *   npx tsx bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]
+ *
+ * loads the named GET cases on the bench's baseline server and on the very same handler inside a
+ * Next.js route (replayRoute), alternately in rounds: how far any server built on Next.js route
+ * handlers can get from the baseline on those cases, whatever its own layers do.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { KEY_CHECK } from "@/lib/api/api-keys";
+import { buildBook, captureCases, type CaseCapture } from "./book";
+import { StatementRecorder, capturingDatabase } from "./capture";
 import { buildCases, type BenchCase } from "./cases";
 import { largeTenant } from "./data/generate";
 import { DEFAULT_SERVER_URL, openRawDb, withDatabase } from "./db";
 import { cleanUpEarlierRuns, createBenchKey, readFixtures } from "./fixtures";
 import { loadCase, RequestCounter, summarize } from "./load";
 import { uptime } from "./machine";
-import { ensureBuild, freePort, processTreeCpuMs, ROOT, startOurs, waitUntilUp } from "./server";
+import {
+  ensureBuild,
+  freePort,
+  processTreeCpuMs,
+  ROOT,
+  startBaseline,
+  startOurs,
+  waitUntilUp,
+} from "./server";
 
 const APP_DIR = path.join(ROOT, ".next-floorapp");
 
@@ -88,6 +104,37 @@ function leastGetByIdRoute(): string {
   );
 }
 
+/**
+ * The baseline's own work in a Next.js route handler: bench/baseline-server.ts's request handler
+ * (the key check, the case's captured statements replayed, the same JSON built by hand) behind
+ * `app/api/[...path]`, for the cases `--replay` names. Its req/s over the baseline's is the most
+ * any server built on Next.js route handlers can reach on such a case.
+ */
+function replayRoute(): string {
+  return (
+    'import { randomUUID } from "node:crypto";\n' +
+    'import fs from "node:fs";\n' +
+    'import { createBaseline, openDriver, type Book } from "../../../../bench/baseline-server";\n' +
+    "let handler: Promise<ReturnType<typeof createBaseline>> | undefined;\n" +
+    "const open = async () =>\n" +
+    '  createBaseline(JSON.parse(fs.readFileSync(process.env.FLOOR_BOOK ?? "", "utf8")) as Book, await openDriver(process.env.FLOOR_DATABASE_URL ?? ""));\n' +
+    'export const dynamic = "force-dynamic";\n' +
+    "async function serve(request: Request) {\n" +
+    "  const url = new URL(request.url);\n" +
+    "  const handle = await (handler ??= open());\n" +
+    "  const headers = {\n" +
+    '    "x-api-key": request.headers.get("x-api-key") ?? undefined,\n' +
+    '    "service-api-version": request.headers.get("service-api-version") ?? undefined,\n' +
+    "  };\n" +
+    '  const body = request.method === "POST" ? await request.text() : "";\n' +
+    // Next.js re-encodes the query (a comma as %2C); the book keys each case by its query as sent.
+    "  const answer = await handle(request.method, url.pathname + decodeURIComponent(url.search), headers, body);\n" +
+    '  return Response.json(answer.body, { status: answer.status, headers: { "x-request-id": randomUUID(), "cache-control": "no-store" } });\n' +
+    "}\n" +
+    "export { serve as GET, serve as POST };\n"
+  );
+}
+
 const FILES: Record<string, string> = {
   "next.config.mjs": "export default { poweredByHeader: false };\n",
   "app/layout.tsx":
@@ -96,6 +143,40 @@ const FILES: Record<string, string> = {
   "app/api/ping/route.ts": pingRoute(false),
   "app/api/ping/[id]/route.ts": pingRoute(true),
   "app/api/leads/[id]/route.ts": leastGetByIdRoute(),
+  "app/api/[...path]/route.ts": replayRoute(),
+  // As `next build` leaves it, with the project's `@/` paths for bench/baseline-server.ts's imports.
+  "tsconfig.json": `${JSON.stringify(
+    {
+      compilerOptions: {
+        target: "ES2017",
+        lib: ["dom", "dom.iterable", "esnext"],
+        allowJs: true,
+        skipLibCheck: true,
+        strict: false,
+        noEmit: true,
+        incremental: true,
+        module: "esnext",
+        esModuleInterop: true,
+        moduleResolution: "bundler",
+        resolveJsonModule: true,
+        isolatedModules: true,
+        jsx: "react-jsx",
+        plugins: [{ name: "next" }],
+        paths: { "@/*": ["../*"] },
+      },
+      include: [
+        "next-env.d.ts",
+        ".next/types/**/*.ts",
+        ".next/dev/types/**/*.ts",
+        "**/*.mts",
+        "**/*.ts",
+        "**/*.tsx",
+      ],
+      exclude: ["node_modules"],
+    },
+    null,
+    2,
+  )}\n`,
   "plain.mjs":
     'import http from "node:http";\n' +
     `const body = ${JSON.stringify(BODY)};\n` +
@@ -216,86 +297,181 @@ async function measure(
   }
 }
 
+interface Server {
+  name: string;
+  baseUrl: string;
+  cpuMs: () => number;
+}
+
 /**
- * GET /leads/{id} as the bench loads it (its case, its ids, its key and headers), on our server
- * (`next start` of the bench build) and on the least route above, alternately in rounds (each
- * server first warmed for 5 s, each load after a 2 s warm-up), with each server process tree's CPU
- * per request.
+ * The large bench database as a bench run leaves it, with a fresh bench key and the named cases
+ * (GET only), each captured once through our route handler in-process: its statements for the
+ * baseline's book, and the first check that it answers right.
  */
-async function measureGetById(
-  floorApp: { command: string; args: (port: number) => string[]; env: Record<string, string> },
-  options: { duration: number; connections: number; rounds: number },
-): Promise<Measured[]> {
+async function prepareCases(caseIds: readonly string[]) {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? withDatabase(DEFAULT_SERVER_URL, "fcrm_bench_large");
-  const raw = await openRawDb({ kind: "postgres", url: databaseUrl }).catch((error: unknown) => {
-    throw new Error(
-      `--get-by-id needs the large bench database (npm run bench -- --scale large): ${String(error)}`,
-    );
+  const target = { kind: "postgres" as const, url: databaseUrl };
+  const raw = await openRawDb(target).catch((error: unknown) => {
+    throw new Error(`this needs the large bench database (npm run bench -- --scale large): ${String(error)}`);
   });
-  let key: string;
-  let benchCase: BenchCase | undefined;
+  const companyId = largeTenant("large").companyId;
   try {
-    const companyId = largeTenant("large").companyId;
     await cleanUpEarlierRuns(raw, companyId);
-    key = await createBenchKey(raw, companyId);
+    const key = await createBenchKey(raw, companyId);
     const runTag = String(Math.floor(Math.random() * 90) + 10);
-    benchCase = buildCases(await readFixtures(raw, companyId, runTag)).find((c) => c.id === "lead-by-id");
+    const all = buildCases(await readFixtures(raw, companyId, runTag));
+    const cases = caseIds.map((id) => {
+      const found = all.find((c) => c.id === id && c.request.method === "GET");
+      if (!found) throw new Error(`no GET case "${id}" in bench/cases.ts`);
+      return found;
+    });
+    const recorder = new StatementRecorder();
+    const capturing = await capturingDatabase(target, recorder);
+    let captures: CaseCapture[];
+    try {
+      captures = await captureCases(capturing, recorder, cases, key);
+    } finally {
+      await capturing.close();
+    }
+    for (const capture of captures)
+      if (capture.problem) throw new Error(`${capture.caseId} answers wrong in-process: ${capture.problem}`);
+    const bookPath = path.join(ROOT, "bench", ".cache", "book-floor.json");
+    fs.mkdirSync(path.dirname(bookPath), { recursive: true });
+    fs.writeFileSync(bookPath, JSON.stringify(buildBook(companyId, key, cases, captures)));
+    return { databaseUrl, key, cases, bookPath };
   } finally {
     await raw.close();
   }
-  if (!benchCase) throw new Error("bench/cases.ts has no lead-by-id case");
-  await ensureBuild(".next-bench", { skip: false, log: (m) => console.log(m) });
-  const oursPort = await freePort(3400, 3449);
-  const ours = startOurs({ port: oursPort, databaseUrl, distDir: ".next-bench" });
-  const leastPort = await freePort(oursPort + 1, 3449);
-  const least = spawn(floorApp.command, floorApp.args(leastPort), {
+}
+
+/**
+ * One case on each server as the bench loads it (its requests, its key and headers), alternately
+ * in rounds: each server first warmed for 5 s, each load after a 2 s warm-up, with each server
+ * process tree's CPU per request. A load with any wrong answer or error stops the measurement.
+ */
+async function alternate(
+  benchCase: BenchCase,
+  servers: readonly Server[],
+  key: string,
+  options: { duration: number; connections: number; rounds: number },
+): Promise<Measured[]> {
+  const counter = new RequestCounter();
+  const load = (baseUrl: string, duration: number) =>
+    loadCase(benchCase, { baseUrl, key, connections: options.connections, duration }, counter);
+  for (const server of servers) await load(server.baseUrl, 5);
+  const measured: Measured[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const server of servers) {
+      await load(server.baseUrl, 2);
+      const before = server.cpuMs();
+      const result = summarize([await load(server.baseUrl, options.duration)]);
+      const cpu = server.cpuMs() - before;
+      if (result.unexpected > 0 || result.errors > 0)
+        throw new Error(
+          `${benchCase.id} on ${server.name}: ${result.unexpected} unexpected answers (statuses ${JSON.stringify(result.statuses)}), ${result.errors} errors`,
+        );
+      measured.push({
+        server: `${benchCase.id}: ${server.name}, round ${round}`,
+        requests: result.requests,
+        rps: result.rps,
+        p50: result.p50,
+        tail: result.p95,
+        cpuMsPerRequest: cpu / result.requests,
+      });
+    }
+  }
+  return measured;
+}
+
+interface FloorApp {
+  command: string;
+  args: (port: number) => string[];
+  env: Record<string, string>;
+}
+
+/** The floor app's server on the bench database, with `book` for its replay route. */
+async function startFloorApp(floorApp: FloorApp, databaseUrl: string, bookPath: string) {
+  const port = await freePort(3420, 3449);
+  const child = spawn(floorApp.command, floorApp.args(port), {
     cwd: ROOT,
-    env: { ...process.env, ...floorApp.env, FLOOR_DATABASE_URL: databaseUrl },
+    env: { ...process.env, ...floorApp.env, FLOOR_DATABASE_URL: databaseUrl, FLOOR_BOOK: bookPath },
     stdio: "ignore",
   });
-  const servers: { name: string; baseUrl: string; cpuMs: () => number }[] = [
-    { name: `${ours.name} /api/leads/[id]`, baseUrl: ours.baseUrl, cpuMs: ours.cpuMs },
-    {
-      name: "Next.js, least route /api/leads/[id]",
-      baseUrl: `http://127.0.0.1:${leastPort}`,
-      cpuMs: () => processTreeCpuMs(least.pid!),
-    },
-  ];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/api/ping`, child);
+  return { baseUrl, cpuMs: () => processTreeCpuMs(child.pid!), stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * GET /leads/{id}: our server (`next start` of the bench build) against the least route above
+ * (RESULTS.md, finding 28).
+ */
+async function measureGetById(floorApp: FloorApp, options: Parameters<typeof alternate>[3]) {
+  const { databaseUrl, key, cases, bookPath } = await prepareCases(["lead-by-id"]);
+  await ensureBuild(".next-bench", { skip: false, log: (m) => console.log(m) });
+  const ours = startOurs({ port: await freePort(3400, 3419), databaseUrl, distDir: ".next-bench" });
   try {
     await waitUntilUp(ours);
-    await waitFor(`${servers[1]!.baseUrl}/api/ping`, least);
-    const counter = new RequestCounter();
-    const load = (baseUrl: string, duration: number) =>
-      loadCase(benchCase, { baseUrl, key, connections: options.connections, duration }, counter);
-    // Both servers' code warm (JIT, prepared statements, pools) before the first round.
-    for (const server of servers) await load(server.baseUrl, 5);
-    const measured: Measured[] = [];
-    for (let round = 1; round <= options.rounds; round++) {
-      for (const server of servers) {
-        await load(server.baseUrl, 2); // warm-up
-        const before = server.cpuMs();
-        const result = summarize([await load(server.baseUrl, options.duration)]);
-        const cpu = server.cpuMs() - before;
-        if (result.unexpected > 0 || result.errors > 0)
-          throw new Error(`${server.name}: ${result.unexpected} unexpected answers, ${result.errors} errors`);
-        measured.push({
-          server: `${server.name}, round ${round}`,
-          requests: result.requests,
-          rps: result.rps,
-          p50: result.p50,
-          tail: result.p95,
-          cpuMsPerRequest: cpu / result.requests,
-        });
-      }
+    const least = await startFloorApp(floorApp, databaseUrl, bookPath);
+    try {
+      return await alternate(
+        cases[0]!,
+        [
+          { name: `${ours.name} /api/leads/[id]`, baseUrl: ours.baseUrl, cpuMs: ours.cpuMs },
+          { name: "Next.js, least route /api/leads/[id]", ...least },
+        ],
+        key,
+        options,
+      );
+    } finally {
+      least.stop();
     }
-    return measured;
   } finally {
-    least.kill("SIGTERM");
     await ours.stop();
   }
 }
 
+/**
+ * The named cases on the baseline server and on the same handler in a Next.js route (replayRoute):
+ * the framework's share of a case, whatever our layers do (RESULTS.md, finding 29).
+ */
+async function measureReplay(
+  caseIds: string[],
+  floorApp: FloorApp,
+  options: Parameters<typeof alternate>[3],
+) {
+  const { databaseUrl, key, cases, bookPath } = await prepareCases(caseIds);
+  const baseline = startBaseline({ port: await freePort(3450, 3499), databaseUrl, bookPath });
+  try {
+    await waitUntilUp(baseline);
+    const replay = await startFloorApp(floorApp, databaseUrl, bookPath);
+    try {
+      const measured: Measured[] = [];
+      for (const benchCase of cases) {
+        measured.push(
+          ...(await alternate(
+            benchCase,
+            [
+              { name: "baseline (node:http)", baseUrl: baseline.baseUrl, cpuMs: baseline.cpuMs },
+              { name: "baseline's handler in a Next.js route", ...replay },
+            ],
+            key,
+            options,
+          )),
+        );
+      }
+      return measured;
+    } finally {
+      replay.stop();
+    }
+  } finally {
+    await baseline.stop();
+  }
+}
+
 async function main(): Promise<void> {
+  // The in-process capture runs our route handlers: no request log lines.
+  process.env.LOG_LEVEL ??= "error";
   const options = {
     duration: option("duration", 10),
     connections: option("connections", 8),
@@ -303,7 +479,7 @@ async function main(): Promise<void> {
   };
   const changed = writeApp(process.argv.includes("--our-config"));
   if (changed || !fs.existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) build();
-  const floorApp = {
+  const floorApp: FloorApp = {
     command: path.join(ROOT, "node_modules", ".bin", "next"),
     args: (port: number) => ["start", APP_DIR, "-p", String(port), "-H", "127.0.0.1"],
     env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next" },
@@ -330,12 +506,21 @@ async function main(): Promise<void> {
     options,
   );
   const getById = process.argv.includes("--get-by-id") ? await measureGetById(floorApp, options) : [];
+  const replayAt = process.argv.indexOf("--replay");
+  const replayed =
+    replayAt >= 0
+      ? await measureReplay((process.argv[replayAt + 1] ?? "").split(","), floorApp, options)
+      : [];
   console.log(`\nFramework floor, ${options.connections} connections, ${options.duration} s each`);
   console.log(`uptime before: ${before}\nuptime after:  ${uptime()}\n`);
   printTable("p50 / p97.5 ms", [...next, ...plain]);
   if (getById.length > 0) {
     console.log("\nGET /leads/{id} on the large bench database, as the bench loads it\n");
     printTable("p50 / p95 ms", getById);
+  }
+  if (replayed.length > 0) {
+    console.log("\nThe baseline and its handler in a Next.js route, on the large bench database\n");
+    printTable("p50 / p95 ms", replayed);
   }
 }
 
