@@ -16,10 +16,10 @@ import { parseArgs } from "node:util";
 // Renamed: it is no React hook, it points the process database at the bench one.
 import { openDatabase, useDatabaseForTests as setProcessDatabase } from "@/lib/db/client";
 import { apiRequest, call } from "@/lib/testing/factories";
-import { buildCases, type BenchCase } from "./cases";
+import type { BenchCase } from "./cases";
 import { largeTenant } from "./data/generate";
 import { prepareTarget, rawDbOf } from "./db";
-import { cleanUpEarlierRuns, createBenchKey, readFixtures } from "./fixtures";
+import { newRunTag, startRun } from "./fixtures";
 import { routeFor } from "./routes";
 import type { ScaleName } from "./scales";
 
@@ -104,13 +104,8 @@ async function main(): Promise<void> {
   const companyId = largeTenant(scale).companyId;
   // As a bench run: from the bench data alone (what an earlier run wrote, its key too, is removed),
   // with a numeric run tag (the created leads' phones and emails carry it).
-  await cleanUpEarlierRuns(raw, companyId);
-  const key = await createBenchKey(raw, companyId);
   const only = values.cases?.split(",").map((s) => s.trim());
-  const runTag = String(Math.floor(Math.random() * 90) + 10);
-  const cases = buildCases(await readFixtures(raw, companyId, runTag)).filter(
-    (c) => !only || only.includes(c.id),
-  );
+  const { key, cases } = await startRun(raw, companyId, newRunTag(), only);
   setProcessDatabase(database);
   const session = new Session();
   session.connect();

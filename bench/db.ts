@@ -30,7 +30,7 @@ export interface TargetOptions {
   testServerUrl?: string;
 }
 
-export function withDatabase(serverUrl: string, name: string): string {
+function withDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();

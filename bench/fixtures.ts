@@ -1,7 +1,7 @@
 import { SCOPES } from "@/lib/auth/scopes";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@/lib/auth/secrets";
 import { ID_PREFIX, newId } from "@/lib/ids";
-import type { Fixtures } from "./cases";
+import { buildCases, type BenchCase, type Fixtures } from "./cases";
 import { ANCHOR_MS } from "./data/sql";
 import type { RawDb } from "./db";
 
@@ -88,4 +88,27 @@ export async function readFixtures(db: RawDb, companyId: string, runTag: string)
     ),
     runTag,
   };
+}
+
+/** Two digits the leads a run creates carry in their phones and emails, so that runs differ. */
+export function newRunTag(): string {
+  return String(Math.floor(Math.random() * 90) + 10);
+}
+
+/**
+ * How every run on the bench data starts: what earlier runs wrote removed, a fresh bench key, and
+ * the cases built on the data's fixtures (only those named in `only`, when given).
+ */
+export async function startRun(
+  db: RawDb,
+  companyId: string,
+  runTag: string,
+  only?: readonly string[],
+): Promise<{ key: string; cases: BenchCase[]; removed: number }> {
+  const removed = await cleanUpEarlierRuns(db, companyId);
+  const key = await createBenchKey(db, companyId);
+  const cases = buildCases(await readFixtures(db, companyId, runTag)).filter(
+    (c) => !only || only.includes(c.id),
+  );
+  return { key, cases, removed };
 }

@@ -13,11 +13,11 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Engine } from "@/lib/db/client";
 import { buildBook, captureCases, type CaseCapture } from "./book";
 import { StatementRecorder, capturingDatabase, type CapturedStatement } from "./capture";
-import { buildCases, type BenchCase, type RequestSpec } from "./cases";
+import type { BenchCase, RequestSpec } from "./cases";
 import { generate, largeTenant } from "./data/generate";
 import { openRawDb, prepareTarget, type BenchTarget } from "./db";
 import { explainCase, type CaseExplain } from "./explain";
-import { cleanUpEarlierRuns, createBenchKey, readFixtures } from "./fixtures";
+import { newRunTag, startRun } from "./fixtures";
 import { measureImport } from "./import-bench";
 import { RequestCounter, headersFor, loadCase, summarize, type RawLoad } from "./load";
 import { databaseVersion, uptime } from "./machine";
@@ -287,12 +287,9 @@ async function runEngine(
         ? "data re-used from an earlier run"
         : `data generated in ${generated.seconds.toFixed(0)} s`,
     );
-    const removed = await cleanUpEarlierRuns(raw, companyId);
-    if (removed) log(`removed ${removed} leads an earlier run created`);
-    key = await createBenchKey(raw, companyId);
-    cases = buildCases(await readFixtures(raw, companyId, runTag)).filter(
-      (c) => !options.only || options.only.includes(c.id),
-    );
+    const started = await startRun(raw, companyId, runTag, options.only);
+    if (started.removed) log(`removed ${started.removed} leads an earlier run created`);
+    ({ key, cases } = started);
     const recorder = new StatementRecorder();
     const pglite = (raw.database.db as unknown as { $client: PGlite }).$client;
     const capturing = await capturingDatabase(
@@ -454,7 +451,7 @@ export async function main(argv: string[]): Promise<number> {
   log(`scale ${options.scale}, engines ${options.engines.join(" + ")}; ${loadBefore}`);
   await ensureBuild(options.distDir, { skip: !options.build, log });
   const buildStale = buildState(options.distDir).stale;
-  const runTag = String(Math.floor(Math.random() * 90) + 10);
+  const runTag = newRunTag();
   const outcomes: (EngineOutcome & { importRun?: ImportMeasure })[] = [];
   for (const [i, engine] of options.engines.entries()) {
     const target = await prepareTarget({
