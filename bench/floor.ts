@@ -21,9 +21,10 @@
  *
  *   npx tsx bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]
  *
- * loads the named GET cases on the bench's baseline server and on the very same handler inside a
- * Next.js route (replayRoute), alternately in rounds: how far any server built on Next.js route
- * handlers can get from the baseline on those cases, whatever its own layers do.
+ * loads the named GET cases on the bench's baseline server, on the very same handler inside a
+ * Next.js route (replayRoute) and on our server, alternately in rounds: how far any server built on
+ * Next.js route handlers can get from the baseline on those cases, whatever its own layers do, and
+ * how far ours gets in the same rounds.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -381,6 +382,44 @@ async function alternate(
   return measured;
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** `values`' range and median, as `a–b (median m)`. */
+const spread = (values: number[]) =>
+  `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)} (median ${median(values).toFixed(2)})`;
+
+/**
+ * Each server's req/s over the first server's (the baseline) in the same round, as a line per
+ * server: its range over the rounds, the median, how many rounds reach 0.8, and the medians of the
+ * CPU per request; from the third server on, also its CPU per request over the second's in the same
+ * round. `rounds` as alternate returns them: round by round, the servers in order.
+ */
+function ratiosToFirst(caseId: string, servers: readonly { name: string }[], rounds: Measured[]): string[] {
+  const count = rounds.length / servers.length;
+  const of = (server: number) =>
+    Array.from({ length: count }, (_, round) => rounds[round * servers.length + server]!);
+  const cpu = (measured: Measured[]) => median(measured.map((m) => m.cpuMsPerRequest)).toFixed(2);
+  const [first, second] = [of(0), of(1)];
+  return servers.slice(1).map((server, i) => {
+    const own = of(i + 1);
+    const ratio = own.map((m, round) => m.rps / first[round]!.rps);
+    const reached = ratio.filter((r) => r >= 0.8).length;
+    const overSecond =
+      i === 0
+        ? ""
+        : `; CPU per request over ${servers[1]!.name}'s: ` +
+          spread(own.map((m, round) => m.cpuMsPerRequest / second[round]!.cpuMsPerRequest));
+    return (
+      `${caseId}: ${server.name} / ${servers[0]!.name}: req/s ${spread(ratio)}, ≥ 0.8 in ${reached} ` +
+      `of ${count} rounds; CPU ms/request medians ${cpu(own)} / ${cpu(first)}${overSecond}`
+    );
+  });
+}
+
 interface FloorApp {
   command: string;
   args: (port: number) => string[];
@@ -430,8 +469,10 @@ async function measureGetById(floorApp: FloorApp, options: Parameters<typeof alt
 }
 
 /**
- * The named cases on the baseline server and on the same handler in a Next.js route (replayRoute):
- * the framework's share of a case, whatever our layers do (RESULTS.md, finding 29).
+ * The named cases on the baseline server, on the same handler in a Next.js route (replayRoute) and
+ * on our server (`next start` of the bench build), alternately in the same rounds: the framework's
+ * share of a case, whatever our layers do, and our layers' share beside it (RESULTS.md, findings
+ * 29 and 30).
  */
 async function measureReplay(
   caseIds: string[],
@@ -439,31 +480,32 @@ async function measureReplay(
   options: Parameters<typeof alternate>[3],
 ) {
   const { databaseUrl, key, cases, bookPath } = await prepareCases(caseIds);
+  await ensureBuild(".next-bench", { skip: false, log: (m) => console.log(m) });
   const baseline = startBaseline({ port: await freePort(3450, 3499), databaseUrl, bookPath });
+  const ours = startOurs({ port: await freePort(3400, 3419), databaseUrl, distDir: ".next-bench" });
   try {
     await waitUntilUp(baseline);
+    await waitUntilUp(ours);
     const replay = await startFloorApp(floorApp, databaseUrl, bookPath);
     try {
+      const servers: Server[] = [
+        { name: "baseline (node:http)", baseUrl: baseline.baseUrl, cpuMs: baseline.cpuMs },
+        { name: "baseline's handler in a Next.js route", ...replay },
+        { name: ours.name, baseUrl: ours.baseUrl, cpuMs: ours.cpuMs },
+      ];
       const measured: Measured[] = [];
+      const ratios: string[] = [];
       for (const benchCase of cases) {
-        measured.push(
-          ...(await alternate(
-            benchCase,
-            [
-              { name: "baseline (node:http)", baseUrl: baseline.baseUrl, cpuMs: baseline.cpuMs },
-              { name: "baseline's handler in a Next.js route", ...replay },
-            ],
-            key,
-            options,
-          )),
-        );
+        const rounds = await alternate(benchCase, servers, key, options);
+        measured.push(...rounds);
+        ratios.push(...ratiosToFirst(benchCase.id, servers, rounds));
       }
-      return measured;
+      return { measured, ratios };
     } finally {
       replay.stop();
     }
   } finally {
-    await baseline.stop();
+    await Promise.all([baseline.stop(), ours.stop()]);
   }
 }
 
@@ -508,7 +550,7 @@ async function main(): Promise<void> {
   const replayed =
     replayAt >= 0
       ? await measureReplay((process.argv[replayAt + 1] ?? "").split(","), floorApp, options)
-      : [];
+      : { measured: [], ratios: [] };
   console.log(`\nFramework floor, ${options.connections} connections, ${options.duration} s each`);
   console.log(`uptime before: ${before}\nuptime after:  ${uptime()}\n`);
   printTable("p50 / p97.5 ms", [...next, ...plain]);
@@ -516,9 +558,14 @@ async function main(): Promise<void> {
     console.log("\nGET /leads/{id} on the large bench database, as the bench loads it\n");
     printTable("p50 / p95 ms", getById);
   }
-  if (replayed.length > 0) {
-    console.log("\nThe baseline and its handler in a Next.js route, on the large bench database\n");
-    printTable("p50 / p95 ms", replayed);
+  if (replayed.measured.length > 0) {
+    console.log(
+      "\nThe baseline, its handler in a Next.js route and our server, on the large bench database\n",
+    );
+    printTable("p50 / p95 ms", replayed.measured);
+    console.log(
+      `\nBy round, against the baseline:\n${replayed.ratios.map((line) => `- ${line}`).join("\n")}`,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  Column,
   getTableColumns,
   getTableName,
   is,
@@ -9,7 +10,7 @@ import {
   type SQLChunk,
   type SQLWrapper,
 } from "drizzle-orm";
-import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
+import { PgArray, type AnyPgColumn, type AnyPgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
 import { hasSearchGrams } from "@/lib/db/schema/columns";
 import { pageAndTotal, sqlQuery, totalColumn, type CountQuery, type ListTotal } from "./list-page";
@@ -246,20 +247,43 @@ export function mergedTags(stored: AnyColumn | SQL, incoming: Param | SQL): SQL 
     where t <> all(${stored}) order by n))`;
 }
 
-type Mapping = [key: string, column: AnyColumn][];
+/** A driver value to Drizzle's, or null where Drizzle's is the value as it comes. */
+type ValueMapper = ((value: unknown) => unknown) | null;
+/** Per column: its name in the row, its key in Drizzle's row, its ValueMapper. */
+type Mapping = [name: string, key: string, map: ValueMapper][];
 const mappings = new WeakMap<object, Mapping>();
+const asItComes = Column.prototype.mapFromDriverValue;
 
-/** A row of `select *` / `returning *` (column names, driver values) as Drizzle maps it. */
+/**
+ * How a column's driver value becomes Drizzle's: null for the columns whose mapper returns it as
+ * it comes (text, boolean), and for arrays of those the array as node-postgres parsed it (Drizzle's
+ * mapper copies it element by element); otherwise the column's own mapper (timestamps to Date).
+ */
+function driverValueMapper(column: AnyColumn): ValueMapper {
+  if (column.mapFromDriverValue === asItComes) return null;
+  if (is(column, PgArray) && column.baseColumn.mapFromDriverValue === asItComes)
+    return (value) => (Array.isArray(value) ? value : column.mapFromDriverValue(value as string));
+  return (value) => column.mapFromDriverValue(value);
+}
+
+/**
+ * A row of `select *` / `returning *` (column names, driver values) as Drizzle maps it. It runs for
+ * every row of a list, so each table's columns and their mappers are looked up once.
+ */
 function mapRow<T extends AnyPgTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
   let mapping = mappings.get(table);
   if (!mapping) {
-    mapping = Object.entries(getTableColumns(table) as Record<string, AnyColumn>);
+    mapping = Object.entries(getTableColumns(table) as Record<string, AnyColumn>).map(([key, column]) => [
+      column.name,
+      key,
+      driverValueMapper(column),
+    ]);
     mappings.set(table, mapping);
   }
   const row: Record<string, unknown> = {};
-  for (const [key, column] of mapping) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  for (const [name, key, map] of mapping) {
+    const value = raw[name];
+    row[key] = value === null || value === undefined ? null : map ? map(value) : value;
   }
   return row as T["$inferSelect"];
 }

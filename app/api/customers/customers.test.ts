@@ -325,6 +325,19 @@ describe(`GET /api/customers (${testEngine()})`, () => {
       location: [51.5, -0.1],
       is_auto_pay: true,
     });
+    // Key for key in the documented order, with or without the fields left out.
+    const record = res.body.data[0] as { address: object };
+    expect(Object.keys(record)).toEqual(Object.keys(customerSchema.shape));
+    expect(Object.keys(record.address)).toEqual(["street1", "street2", "city", "state", "zip", "country"]);
+    expect(Object.keys(res.body.data[3]!)).toEqual([
+      "id",
+      "first_name",
+      "address",
+      "status",
+      "tags",
+      "created_at",
+      "is_auto_pay",
+    ]);
     // Unknown strings are left out; address members are "" and street2 is left out.
     expect(customerSchema.strict().parse(res.body.data[3])).toEqual({
       id: oldest,
