@@ -439,29 +439,43 @@ async function startFloorApp(floorApp: FloorApp, databaseUrl: string, bookPath: 
   return { baseUrl, cpuMs: () => processTreeCpuMs(child.pid!), stop: () => child.kill("SIGTERM") };
 }
 
+/** What a comparison on the bench database runs on: its key and cases, our server and the floor app. */
+interface Started {
+  databaseUrl: string;
+  key: string;
+  cases: BenchCase[];
+  bookPath: string;
+  ours: Server;
+  /** The floor app, named by the comparison that runs on it. */
+  floor: Omit<Server, "name">;
+}
+
 /**
- * GET /leads/{id}: our server (`next start` of the bench build) against the least route above
- * (RESULTS.md, finding 28).
+ * The named cases prepared (prepareCases), our server (`next start` of the bench build) and the
+ * floor app up on the bench database; `run` is given them, and both servers are stopped after it.
  */
-async function measureGetById(floorApp: FloorApp, options: Parameters<typeof alternate>[3]) {
-  const { databaseUrl, key, cases, bookPath } = await prepareCases(["lead-by-id"]);
+async function withOursAndFloorApp<T>(
+  caseIds: readonly string[],
+  floorApp: FloorApp,
+  run: (started: Started) => Promise<T>,
+): Promise<T> {
+  const { databaseUrl, key, cases, bookPath } = await prepareCases(caseIds);
   await ensureBuild(".next-bench", { skip: false, log: (m) => console.log(m) });
   const ours = startOurs({ port: await freePort(3400, 3419), databaseUrl, distDir: ".next-bench" });
   try {
     await waitUntilUp(ours);
-    const least = await startFloorApp(floorApp, databaseUrl, bookPath);
+    const floor = await startFloorApp(floorApp, databaseUrl, bookPath);
     try {
-      return await alternate(
-        cases[0]!,
-        [
-          { name: `${ours.name} /api/leads/[id]`, baseUrl: ours.baseUrl, cpuMs: ours.cpuMs },
-          { name: "Next.js, least route /api/leads/[id]", ...least },
-        ],
+      return await run({
+        databaseUrl,
         key,
-        options,
-      );
+        cases,
+        bookPath,
+        ours: { name: ours.name, baseUrl: ours.baseUrl, cpuMs: ours.cpuMs },
+        floor: { baseUrl: floor.baseUrl, cpuMs: floor.cpuMs },
+      });
     } finally {
-      least.stop();
+      floor.stop();
     }
   } finally {
     await ours.stop();
@@ -469,44 +483,53 @@ async function measureGetById(floorApp: FloorApp, options: Parameters<typeof alt
 }
 
 /**
- * The named cases on the baseline server, on the same handler in a Next.js route (replayRoute) and
- * on our server (`next start` of the bench build), alternately in the same rounds: the framework's
- * share of a case, whatever our layers do, and our layers' share beside it (RESULTS.md, findings
- * 29 and 30).
+ * GET /leads/{id}: our server against the least route above (RESULTS.md, finding 28).
  */
-async function measureReplay(
-  caseIds: string[],
-  floorApp: FloorApp,
-  options: Parameters<typeof alternate>[3],
-) {
-  const { databaseUrl, key, cases, bookPath } = await prepareCases(caseIds);
-  await ensureBuild(".next-bench", { skip: false, log: (m) => console.log(m) });
-  const baseline = startBaseline({ port: await freePort(3450, 3499), databaseUrl, bookPath });
-  const ours = startOurs({ port: await freePort(3400, 3419), databaseUrl, distDir: ".next-bench" });
-  try {
-    await waitUntilUp(baseline);
-    await waitUntilUp(ours);
-    const replay = await startFloorApp(floorApp, databaseUrl, bookPath);
-    try {
-      const servers: Server[] = [
-        { name: "baseline (node:http)", baseUrl: baseline.baseUrl, cpuMs: baseline.cpuMs },
-        { name: "baseline's handler in a Next.js route", ...replay },
-        { name: ours.name, baseUrl: ours.baseUrl, cpuMs: ours.cpuMs },
-      ];
-      const measured: Measured[] = [];
-      const ratios: string[] = [];
-      for (const benchCase of cases) {
-        const rounds = await alternate(benchCase, servers, key, options);
-        measured.push(...rounds);
-        ratios.push(...ratiosToFirst(benchCase.id, servers, rounds));
+function measureGetById(floorApp: FloorApp, options: Parameters<typeof alternate>[3]) {
+  return withOursAndFloorApp(["lead-by-id"], floorApp, ({ key, cases, ours, floor }) =>
+    alternate(
+      cases[0]!,
+      [
+        { ...ours, name: `${ours.name} /api/leads/[id]` },
+        { ...floor, name: "Next.js, least route /api/leads/[id]" },
+      ],
+      key,
+      options,
+    ),
+  );
+}
+
+/**
+ * The named cases on the baseline server, on the same handler in a Next.js route (replayRoute) and
+ * on our server, alternately in the same rounds: the framework's share of a case, whatever our
+ * layers do, and our layers' share beside it (RESULTS.md, findings 29 and 30).
+ */
+function measureReplay(caseIds: string[], floorApp: FloorApp, options: Parameters<typeof alternate>[3]) {
+  return withOursAndFloorApp(
+    caseIds,
+    floorApp,
+    async ({ databaseUrl, key, cases, bookPath, ours, floor }) => {
+      const baseline = startBaseline({ port: await freePort(3450, 3499), databaseUrl, bookPath });
+      try {
+        await waitUntilUp(baseline);
+        const servers: Server[] = [
+          { name: "baseline (node:http)", baseUrl: baseline.baseUrl, cpuMs: baseline.cpuMs },
+          { ...floor, name: "baseline's handler in a Next.js route" },
+          ours,
+        ];
+        const measured: Measured[] = [];
+        const ratios: string[] = [];
+        for (const benchCase of cases) {
+          const rounds = await alternate(benchCase, servers, key, options);
+          measured.push(...rounds);
+          ratios.push(...ratiosToFirst(benchCase.id, servers, rounds));
+        }
+        return { measured, ratios };
+      } finally {
+        await baseline.stop();
       }
-      return { measured, ratios };
-    } finally {
-      replay.stop();
-    }
-  } finally {
-    await Promise.all([baseline.stop(), ours.stop()]);
-  }
+    },
+  );
 }
 
 async function main(): Promise<void> {

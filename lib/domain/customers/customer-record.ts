@@ -20,13 +20,19 @@ export type CustomerRow = typeof customers.$inferSelect;
  * The `address` object is the exception it fixes: members "" when unknown, street2 left out.
  */
 
-/** Only the entries that have a value. */
+/** Sets `key` when `value` has a value (a non-empty string). */
+function setText<T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  value: string | null | undefined,
+): void {
+  if (value != null && value !== "") target[key] = value as T[K];
+}
+
+/** Only the entries that have a value (setText, entry by entry). */
 function present<T extends Record<string, string | null>>(fields: T): { [K in keyof T]?: string } {
   const out: { [K in keyof T]?: string } = {};
-  for (const key of Object.keys(fields) as (keyof T)[]) {
-    const value = fields[key];
-    if (value != null && value !== "") out[key] = value;
-  }
+  for (const key of Object.keys(fields) as (keyof T)[]) setText(out, key, fields[key]);
   return out;
 }
 
@@ -37,11 +43,6 @@ function present<T extends Record<string, string | null>>(fields: T): { [K in ke
  * search (bench/RESULTS.md, finding 30). The JSON is the same, key for key and in order; the list's
  * API test checks a record's keys, in order, against customerSchema.
  */
-
-/** Sets `key` when `value` is a non-empty string (present, for one field). */
-function setText<T extends object, K extends keyof T>(target: T, key: K, value: string | null): void {
-  if (value != null && value !== "") target[key] = value as T[K];
-}
 
 function toAddress(row: CustomerRow): CustomerAddress {
   const address = { street1: row.propertyStreet1 ?? "" } as CustomerAddress;
