@@ -81,6 +81,10 @@ function placeOf(url: string, functionName: string): string {
 }
 
 async function main(): Promise<void> {
+  // As the bench's servers log (bench/server.ts): a line per request on stdout cost ~8% of the CPU
+  // per request here (customers `john` 3.92 → 3.62 ms), which the bench's servers do not pay
+  // (RESULTS.md, finding 31).
+  process.env.LOG_LEVEL ??= "error";
   const { values } = parseArgs({
     options: {
       cases: { type: "string" },

@@ -1,5 +1,5 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
-import { PgDialect, type AnyPgColumn, type AnyPgTable } from "drizzle-orm/pg-core";
+import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/lib/db/client";
 import {
   SEARCH_FIELD_SEPARATOR,
@@ -13,7 +13,9 @@ import { phoneSearchDigits } from "./normalize";
 import {
   containsPattern,
   newestList,
+  renderedOnce,
   textArray,
+  type ListedRows,
   type ListQueries,
   type ListQueryTotal,
 } from "./record-matching";
@@ -29,8 +31,10 @@ type ListedRecordTable = AnyPgTable & {
 };
 
 /** A lead or customer list: its table, the column it is split by, its counters, its searched fields. */
-export interface RecordList<T extends ListedRecordTable> {
+export interface RecordList<T extends ListedRecordTable, R extends object> {
   table: T;
+  /** What a page selects of each row, and how it reads it (storedRows). */
+  rows: ListedRows<R>;
   /** The column the list and its counters are split by: a lead's stage, a customer's status. */
   key: AnyPgColumn;
   /** The counters of the list (key1 = key) and of its tag sets (key2 = key). */
@@ -52,8 +56,8 @@ export interface RecordListFilter {
  * (lib/db/schema/leads.ts, customers.ts) so PostgreSQL can use it: `not archived` (partial
  * index), the key (`stage =`, `status =`), `tags &&` (GIN), and a search (searchCondition).
  */
-export function recordListWhere<T extends ListedRecordTable>(
-  list: RecordList<T>,
+export function recordListWhere<T extends ListedRecordTable, R extends object>(
+  list: RecordList<T, R>,
   companyId: string,
   filter: RecordListFilter,
 ): SQL {
@@ -78,8 +82,8 @@ export function recordListWhere<T extends ListedRecordTable>(
  *   (its digits are the term); other digits, such as `5551234` of `555-1234`, are looked up in
  *   the document and checked against the normalized phone.
  */
-function searchCondition<T extends ListedRecordTable>(
-  list: RecordList<T>,
+function searchCondition<T extends ListedRecordTable, R extends object>(
+  list: RecordList<T, R>,
   companyId: string,
   term: string,
 ): SQL {
@@ -121,22 +125,8 @@ interface SearchSql {
 }
 
 const searchSqls = new WeakMap<object, SearchSql>();
-const dialect = new PgDialect();
 
-/**
- * A fragment without parameters as its text (`sql.raw`), rendered once. A search's statement holds
- * every searched field at least twice (the index's expression and a LIKE each), and building their
- * text from Drizzle's chunks on every request took ~70 of the ~240 µs of building a customer
- * search's statement (bench/RESULTS.md, finding 30). The text is what Drizzle renders for the
- * fragment inside the statement.
- */
-function renderedOnce(fragment: SQL): SQL {
-  const { sql: text, params } = dialect.sqlToQuery(fragment);
-  if (params.length > 0) throw new Error("renderedOnce: a fragment with parameters");
-  return sql.raw(text);
-}
-
-function searchSqlOf<T extends ListedRecordTable>(list: RecordList<T>): SearchSql {
+function searchSqlOf<T extends ListedRecordTable, R extends object>(list: RecordList<T, R>): SearchSql {
   let searched = searchSqls.get(list);
   if (!searched) {
     searched = {
@@ -155,22 +145,22 @@ function searchSqlOf<T extends ListedRecordTable>(list: RecordList<T>): SearchSq
  * the tag sets'), read by the page's statement; a search too short to share its matches with the
  * page counts them beside it.
  */
-export function recordListQueries<T extends ListedRecordTable>(
+export function recordListQueries<T extends ListedRecordTable, R extends object>(
   db: DbOrTx,
-  list: RecordList<T>,
+  list: RecordList<T, R>,
   companyId: string,
   request: RecordListFilter & { page: number; limit: number },
-): ListQueries<T["$inferSelect"]> {
+): ListQueries<R> {
   const where = recordListWhere(list, companyId, request);
-  return newestList(db, list.table, companyId, where, request, () =>
+  return newestList(db, list.table, list.rows, companyId, where, request, () =>
     recordListTotal(db, list, companyId, request, where),
   );
 }
 
 /** The request's total: kept (the list's or the tag sets' counters), or counted for a search. */
-function recordListTotal<T extends ListedRecordTable>(
+function recordListTotal<T extends ListedRecordTable, R extends object>(
   db: DbOrTx,
-  list: RecordList<T>,
+  list: RecordList<T, R>,
   companyId: string,
   filter: RecordListFilter,
   where: SQL,

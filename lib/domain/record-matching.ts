@@ -10,7 +10,7 @@ import {
   type SQLChunk,
   type SQLWrapper,
 } from "drizzle-orm";
-import { PgArray, type AnyPgColumn, type AnyPgTable } from "drizzle-orm/pg-core";
+import { PgArray, PgDialect, type AnyPgColumn, type AnyPgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
 import { hasSearchGrams } from "@/lib/db/schema/columns";
 import { pageAndTotal, sqlQuery, totalColumn, type CountQuery, type ListTotal } from "./list-page";
@@ -288,6 +288,85 @@ function mapRow<T extends AnyPgTable>(table: T, raw: Record<string, unknown>): T
   return row as T["$inferSelect"];
 }
 
+/**
+ * How a list selects its rows and reads each one: the select list, and the driver's row as the
+ * list's row (newestList).
+ */
+export interface ListedRows<R> {
+  /** The select list, as text rendered once (renderedOnce). */
+  select: SQL;
+  /** The id column's name: null in the one row of an empty page's total (newestMatches). */
+  idName: string;
+  read(raw: Record<string, unknown>): R;
+}
+
+/** The column keys of a table's Drizzle row. */
+type ColumnKey<T extends AnyPgTable> = keyof T["_"]["columns"] & keyof T["$inferSelect"] & string;
+
+/**
+ * Columns `K` of a table's row as the driver gives them: each under its SQL name, with Drizzle's
+ * value (a timestamp as a Date).
+ */
+export type StoredRow<T extends AnyPgTable, K extends ColumnKey<T> = ColumnKey<T>> = {
+  [P in K as T["_"]["columns"][P]["_"]["name"]]: T["$inferSelect"][P];
+};
+
+/**
+ * A list read as the driver's rows (StoredRow): only the columns it answers with are selected, and
+ * each driver row is the list's row, its few values that Drizzle maps otherwise (timestamps) set
+ * again in place. mapRow made a second object of every column a row, with a Date for each
+ * timestamp: 128 of the ~220 µs of reading, building and serializing a page of 50 customers
+ * (bench/RESULTS.md, finding 31). `of` makes a Drizzle row (as get-by-id reads it) the same row.
+ */
+export function storedRows<T extends AnyPgTable & { id: AnyPgColumn }, K extends ColumnKey<T>>(
+  table: T,
+  keys: readonly K[],
+): ListedRows<StoredRow<T, K>> & { of(row: T["$inferSelect"]): StoredRow<T, K> } {
+  const columns = getTableColumns(table) as Record<string, AnyColumn>;
+  if (!keys.includes("id" as K)) throw new Error("storedRows: the id column is one of a list's columns");
+  const listed = keys.map((key) => [key, columns[key]!] as const);
+  const mapped: [name: string, map: (value: unknown) => unknown][] = [];
+  for (const [, column] of listed) {
+    const map = driverValueMapper(column);
+    if (map) mapped.push([column.name, map]);
+  }
+  return {
+    select: renderedOnce(
+      sql.join(
+        listed.map(([, column]) => sql`${column}`),
+        sql`, `,
+      ),
+    ),
+    idName: table.id.name,
+    read(raw) {
+      for (const [name, map] of mapped) {
+        const value = raw[name];
+        if (value != null) raw[name] = map(value);
+      }
+      return raw as StoredRow<T, K>;
+    },
+    of(row) {
+      const stored: Record<string, unknown> = {};
+      for (const [key, column] of listed) stored[column.name] = row[key];
+      return stored as StoredRow<T, K>;
+    },
+  };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A fragment without parameters as its text (`sql.raw`), rendered once: for the parts of a list's
+ * statement that no request changes (a search's fields and grams expression, a select list), whose
+ * text Drizzle would build from its chunks again on every request (bench/RESULTS.md, finding 30).
+ * The text is what Drizzle renders for the fragment inside the statement.
+ */
+export function renderedOnce(fragment: SQL): SQL {
+  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  if (params.length > 0) throw new Error("renderedOnce: a fragment with parameters");
+  return sql.raw(text);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lists
 
@@ -337,28 +416,29 @@ type NewestListTable = AnyPgTable & { companyId: AnyPgColumn; id: AnyPgColumn; c
  * reading their rows), then those rows by primary key. Page 1000 of the large tenant's leads: 15
  * ms of database time in one step, 6 ms in two.
  */
-function newestPage<T extends NewestListTable>(
+function newestPage<T extends NewestListTable, R extends object>(
   db: DbOrTx,
   table: T,
+  listed: ListedRows<R>,
   companyId: string,
   where: SQL,
   window: { limit: number; offset: number },
   total: ListTotal,
-): SQLWrapper & PromiseLike<T["$inferSelect"][]> {
+): SQLWrapper & PromiseLike<R[]> {
   const order = sql.join(newestFirst(table.createdAt, table.id), sql`, `);
   const slice = sql`limit ${window.limit} offset ${window.offset}`;
-  const rows = sql`select ${table}.*${totalColumn(total)} from ${table}`;
+  const rows = sql`select ${listed.select}${totalColumn(total)} from ${table}`;
   const statement =
     window.offset < DEFERRED_PAGE_OFFSET
       ? sql`${rows} where ${where} order by ${order} ${slice}`
       : sql`${rows} where ${table.companyId} = ${companyId} and ${table.id} in (
           select ${table.id} from ${table} where ${where} order by ${order} ${slice}
         ) order by ${order}`;
-  // `<table>.*`, each row mapped once by mapRow: a query builder's select built and mapped each
-  // column of each row apart (up to a quarter of our CPU on a 50-row list: bench/RESULTS.md,
-  // finding 27).
+  // The list's select list, each row read once by `listed` (storedRows): a query
+  // builder's select built and mapped each column of each row apart (up to a quarter of our CPU
+  // on a 50-row list: bench/RESULTS.md, finding 27).
   return sqlQuery(db, statement, (raw) => {
-    const row = mapRow(table, raw);
+    const row = listed.read(raw);
     // The kept total rides on each row (pageAndTotal reads it from the first).
     if ("total" in raw) (row as { total?: unknown }).total = raw.total;
     return row;
@@ -371,18 +451,21 @@ function newestPage<T extends NewestListTable>(
  * (newestPage) and `total()`, the list's own total: its counters, read by the page's statement,
  * or a count(*) of the matches of a term under a gram beside it (lib/domain/list-page.ts).
  */
-export function newestList<T extends NewestListTable>(
+export function newestList<T extends NewestListTable, R extends object>(
   db: DbOrTx,
   table: T,
+  listed: ListedRows<R>,
   companyId: string,
   where: SQL,
   request: { page: number; limit: number; search?: string },
   total: () => ListQueryTotal,
-): ListQueries<T["$inferSelect"]> {
+): ListQueries<R> {
   const window = { limit: request.limit, offset: (request.page - 1) * request.limit };
-  if (sharesMatches(request.search)) return { matches: newestMatches(db, table, companyId, where, window) };
+  if (sharesMatches(request.search)) {
+    return { matches: newestMatches(db, table, listed, companyId, where, window) };
+  }
   const listTotal = total();
-  return { page: newestPage(db, table, companyId, where, window, listTotal), total: listTotal };
+  return { page: newestPage(db, table, listed, companyId, where, window, listTotal), total: listTotal };
 }
 
 /**
@@ -413,28 +496,62 @@ export interface MatchRow<R> {
  * keeps it), counted, and the page's rows then fetched by key. An empty page is one row with the
  * total and a null `row`.
  */
-function newestMatches<T extends NewestListTable>(
+function newestMatches<T extends NewestListTable, R extends object>(
   db: DbOrTx,
   table: T,
+  listed: ListedRows<R>,
   companyId: string,
   where: SQL,
   window: { limit: number; offset: number },
-): SQLWrapper & PromiseLike<MatchRow<T["$inferSelect"]>[]> {
-  const id = sql.identifier(table.id.name);
-  const createdAt = sql.identifier(table.createdAt.name);
-  const order = (from: SQL) => sql.join(newestFirst(sql`${from}.${createdAt}`, sql`${from}.${id}`), sql`, `);
-  const statement = sql`with matched as (select ${table.id}, ${table.createdAt} from ${table} where ${where}),
-    counted as (select count(*)::int as total from matched),
-    page as (select ${id}, ${createdAt} from matched order by ${order(sql`matched`)}
-      limit ${window.limit} offset ${window.offset})
-    select counted.total, ${table}.* from counted
-      left join page on true
-      left join ${table} on ${table.companyId} = ${companyId} and ${table.id} = page.${id}
-    order by ${order(sql`page`)}`;
+): SQLWrapper & PromiseLike<MatchRow<R>[]> {
+  const parts = matchesStatementOf(table, listed);
+  const statement = sql`${parts.matched}${where}${parts.page}${window.limit}${parts.offset}${window.offset}${parts.rows}${companyId}${parts.order}`;
   return sqlQuery(db, statement, (raw) => ({
     total: Number(raw.total),
-    row: raw[table.id.name] == null ? null : mapRow(table, raw),
+    row: raw[listed.idName] == null ? null : listed.read(raw),
   }));
+}
+
+/** newestMatches' statement between its values, each part rendered to its text once (renderedOnce). */
+interface MatchesStatement {
+  matched: SQL;
+  page: SQL;
+  offset: SQL;
+  rows: SQL;
+  order: SQL;
+}
+
+/** By list (a ListedRows is made for one table). */
+const matchesStatements = new WeakMap<object, MatchesStatement>();
+
+function matchesStatementOf<T extends NewestListTable>(
+  table: T,
+  listed: ListedRows<object>,
+): MatchesStatement {
+  let parts = matchesStatements.get(listed);
+  if (!parts) {
+    const id = sql.identifier(table.id.name);
+    const createdAt = sql.identifier(table.createdAt.name);
+    const order = (from: SQL) =>
+      sql.join(newestFirst(sql`${from}.${createdAt}`, sql`${from}.${id}`), sql`, `);
+    parts = {
+      matched: renderedOnce(
+        sql`with matched as (select ${table.id}, ${table.createdAt} from ${table} where `,
+      ),
+      page: renderedOnce(sql`), counted as (select count(*)::int as total from matched),
+    page as (select ${id}, ${createdAt} from matched order by ${order(sql`matched`)}
+      limit `),
+      offset: sql.raw(" offset "),
+      rows: renderedOnce(sql`)
+    select counted.total, ${listed.select} from counted
+      left join page on true
+      left join ${table} on ${table.companyId} = `),
+      order: renderedOnce(sql` and ${table.id} = page.${id}
+    order by ${order(sql`page`)}`),
+    };
+    matchesStatements.set(listed, parts);
+  }
+  return parts;
 }
 
 /** A lead or customer list's total, kept or counted, each a query whose plan a test can check. */

@@ -525,6 +525,61 @@ describe(`GET /api/customers/{id} (${testEngine()})`, () => {
     });
   });
 
+  it("answers a customer alike in the list, in both kinds of search and by id, every field set", async () => {
+    const { key, companyId } = await tenant();
+    const id = await insertCustomer(companyId, {
+      firstName: "Every",
+      lastName: "Field",
+      companyName: "Field & Co",
+      email: "every@example.com",
+      phone: "(555) 010-0098",
+      notes: "Gate code 12",
+      source: "Referral",
+      propertyStreet1: "1 Main St",
+      propertyStreet2: "Apt 2",
+      propertyCity: "Austin",
+      propertyState: "TX",
+      propertyZip: "78701",
+      propertyCountry: "US",
+      status: "inactive",
+      tags: ["spring", "vip"],
+      archived: true,
+      isAutoPay: true,
+      createdAt: new Date("2026-05-01T08:00:00.456Z"),
+      latitude: 30.25,
+      longitude: -97.75,
+    });
+    const one = await getOne(key, id);
+    expect(one.status).toBe(200);
+    const detail = (one.body as { data: Body }).data;
+    expect(detail).toMatchObject({
+      last_name: "Field",
+      address: {
+        street1: "1 Main St",
+        street2: "Apt 2",
+        city: "Austin",
+        state: "TX",
+        zip: "78701",
+        country: "US",
+      },
+      created_at: "2026-05-01T08:00:00.456Z",
+      location: [30.25, -97.75],
+      is_auto_pay: true,
+    });
+    // The list answers the detail's fields but those of billing, service and payment method, in
+    // the same order; the page, a search of grams and one under a gram each read the row their way.
+    const listedFields = Object.keys(customerSchema.shape);
+    const expected = Object.fromEntries(
+      Object.entries(detail).filter(([name]) => listedFields.includes(name)),
+    );
+    for (const query of ["?archived=true", "?archived=true&search=every", "?archived=true&search=ev"]) {
+      const listed = await list(key, query);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data).toEqual([expected]);
+      expect(Object.keys(listed.body.data[0]!)).toEqual(Object.keys(expected));
+    }
+  });
+
   it("answers 404 for an unknown id and another company's id; 405 for other verbs", async () => {
     const { key } = await tenant();
     const other = await createCompany(database.db);

@@ -599,6 +599,54 @@ describe(`GET /api/leads/{id} (${testEngine()})`, () => {
     });
   });
 
+  it("answers a lead alike in the list, in both kinds of search and by id, every field set", async () => {
+    const { key, companyId } = await tenant();
+    const id = await insertLead(companyId, {
+      name: "Every Field",
+      email: "every@example.com",
+      phone: "(555) 010-0099",
+      propertyStreet1: "1 Main St",
+      propertyStreet2: "Apt 2",
+      propertyCity: "Austin",
+      propertyState: "TX",
+      propertyZip: "78701",
+      propertyCountry: "US",
+      priority: "high",
+      projectedValue: 1234.5,
+      valueScore: 0.25,
+      serviceType: "Pest control",
+      leadSource: "Website",
+      stage: "Qualified",
+      tags: ["spring", "vip"],
+      notes: "Gate code 12",
+      followUpDate: new Date("2026-06-01T12:00:00.123Z"),
+      archived: true,
+      archivedAt: new Date("2026-05-01T08:00:00.456Z"),
+      latitude: 30.25,
+      longitude: -97.75,
+    });
+    const one = await getOne(key, id);
+    expect(one.status).toBe(200);
+    const detail = (one.body as { data: Body }).data;
+    expect(detail).toMatchObject({
+      projected_value: 1234.5,
+      value_score: 0.25,
+      follow_up_date: "2026-06-01T12:00:00.123Z",
+      archived_at: "2026-05-01T08:00:00.456Z",
+      property_street2: "Apt 2",
+      tags: ["spring", "vip"],
+      location: [30.25, -97.75],
+    });
+    // The page (kept total), a search of grams (page and total in one statement) and a search
+    // under a gram (counted beside the page) each read the row their own way.
+    for (const query of ["?archived=true", "?archived=true&search=every", "?archived=true&search=ev"]) {
+      const listed = await list(key, query);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data).toEqual([detail]);
+      expect(Object.keys(listed.body.data[0]!)).toEqual(Object.keys(detail));
+    }
+  });
+
   it("answers 404 for an unknown id and for another company's id", async () => {
     const { key } = await tenant();
     const other = await createCompany(database.db);

@@ -31,6 +31,16 @@ export const addressColumns = <P extends string>(prefix: P) => ({
   country: text(`${prefix}_country`),
 });
 
+/** The keys of the property address in a lead's and a customer's row (addressColumns("property")). */
+export const PROPERTY_ADDRESS_KEYS = [
+  "propertyStreet1",
+  "propertyStreet2",
+  "propertyCity",
+  "propertyState",
+  "propertyZip",
+  "propertyCountry",
+] as const;
+
 /**
  * What separates the fields of a search document (searchDocument): U+0001. A search term without
  * it cannot match across two fields, whatever the fields hold; a term with it is also checked

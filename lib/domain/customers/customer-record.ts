@@ -1,6 +1,7 @@
 import type { RequestContext } from "@/lib/api/handler";
-import type { customers } from "@/lib/db/schema";
-import { toLocation } from "@/lib/domain/record-matching";
+import { customers } from "@/lib/db/schema";
+import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
+import { storedRows, toLocation } from "@/lib/domain/record-matching";
 import {
   CUSTOMER_MESSAGES,
   type Customer,
@@ -13,6 +14,29 @@ import {
 export type CustomerContext = Pick<RequestContext, "db" | "companyId">;
 
 export type CustomerRow = typeof customers.$inferSelect;
+
+/**
+ * What the list answers of a customer, read as the driver gives it (storedRows: each column under
+ * its SQL name, no second object a row); get-by-id makes its row the same (`LISTED_CUSTOMER.of`).
+ */
+export const LISTED_CUSTOMER = storedRows(customers, [
+  "id",
+  "firstName",
+  "lastName",
+  "companyName",
+  "email",
+  "phone",
+  "notes",
+  "source",
+  ...PROPERTY_ADDRESS_KEYS,
+  "status",
+  "tags",
+  "createdAt",
+  "latitude",
+  "longitude",
+  "isAutoPay",
+]);
+export type ListedCustomerRow = ReturnType<typeof LISTED_CUSTOMER.read>;
 
 /*
  * Customer responses leave out string fields without a value rather than sending null:
@@ -44,22 +68,22 @@ function present<T extends Record<string, string | null>>(fields: T): { [K in ke
  * API test checks a record's keys, in order, against customerSchema.
  */
 
-function toAddress(row: CustomerRow): CustomerAddress {
-  const address = { street1: row.propertyStreet1 ?? "" } as CustomerAddress;
-  if (row.propertyStreet2) address.street2 = row.propertyStreet2;
-  address.city = row.propertyCity ?? "";
-  address.state = row.propertyState ?? "";
-  address.zip = row.propertyZip ?? "";
-  address.country = row.propertyCountry ?? "";
+function toAddress(row: ListedCustomerRow): CustomerAddress {
+  const address = { street1: row.property_street1 ?? "" } as CustomerAddress;
+  if (row.property_street2) address.street2 = row.property_street2;
+  address.city = row.property_city ?? "";
+  address.state = row.property_state ?? "";
+  address.zip = row.property_zip ?? "";
+  address.country = row.property_country ?? "";
   return address;
 }
 
 /** A stored customer as the list returns it. */
-export function toCustomer(row: CustomerRow): Customer {
+export function toCustomer(row: ListedCustomerRow): Customer {
   const customer = { id: row.id } as Customer;
-  setText(customer, "first_name", row.firstName);
-  setText(customer, "last_name", row.lastName);
-  setText(customer, "company_name", row.companyName);
+  setText(customer, "first_name", row.first_name);
+  setText(customer, "last_name", row.last_name);
+  setText(customer, "company_name", row.company_name);
   setText(customer, "email", row.email);
   setText(customer, "phone", row.phone);
   setText(customer, "notes", row.notes);
@@ -67,17 +91,17 @@ export function toCustomer(row: CustomerRow): Customer {
   customer.address = toAddress(row);
   customer.status = row.status;
   customer.tags = row.tags;
-  customer.created_at = row.createdAt.toISOString();
+  customer.created_at = row.created_at.toISOString();
   const location = toLocation(row.latitude, row.longitude);
   if (location) customer.location = location;
-  customer.is_auto_pay = row.isAutoPay;
+  customer.is_auto_pay = row.is_auto_pay;
   return customer;
 }
 
 /** A stored customer as get-by-id returns it. */
 export function toCustomerDetail(row: CustomerRow): CustomerDetail {
   return {
-    ...toCustomer(row),
+    ...toCustomer(LISTED_CUSTOMER.of(row)),
     has_payment_method: row.hasPaymentMethod,
     ...present({
       billing_street1: row.billingStreet1,

@@ -4,7 +4,7 @@ import { listRows, type ListQueries } from "@/lib/domain/record-matching";
 import { recordListQueries, recordListWhere, type RecordList } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
-import { toCustomer, type CustomerContext, type CustomerRow } from "./customer-record";
+import { LISTED_CUSTOMER, toCustomer, type CustomerContext, type ListedCustomerRow } from "./customer-record";
 
 /**
  * GET /customers: the company's customers, newest first (created_at, then id, descending), with
@@ -29,8 +29,9 @@ export async function listCustomers({
  * The customer list: split by status; a search matches `first last` (first, last and both in
  * one), the company name, email, phone and the phone's digits (customerSearchFields).
  */
-const CUSTOMER_LIST: RecordList<typeof customers> = {
+const CUSTOMER_LIST: RecordList<typeof customers, ListedCustomerRow> = {
   table: customers,
+  rows: LISTED_CUSTOMER,
   key: customers.status,
   counters: { list: "customers", tags: "customer_tags" },
   searchFields: customerSearchFields(customers),
@@ -40,7 +41,7 @@ const CUSTOMER_LIST: RecordList<typeof customers> = {
 export function customerListQueries(
   ctx: CustomerContext,
   input: GetCustomersQuery,
-): ListQueries<CustomerRow> {
+): ListQueries<ListedCustomerRow> {
   return recordListQueries(ctx.db, CUSTOMER_LIST, ctx.companyId, { ...input, key: input.status });
 }
 

@@ -3,7 +3,7 @@ import { preparedPerDatabase } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { NotFoundError } from "@/lib/domain/errors";
 import type { Lead, LeadIdParams } from "@/lib/schemas/leads";
-import { toLead, type LeadContext } from "./lead-record";
+import { LISTED_LEAD, toLead, type LeadContext } from "./lead-record";
 
 const byId = preparedPerDatabase((db) =>
   db
@@ -24,5 +24,5 @@ export async function getLeadOrThrow({
 }): Promise<Lead> {
   const [row] = await byId(ctx.db).execute({ companyId: ctx.companyId, id: input.id });
   if (!row) throw new NotFoundError("Lead");
-  return toLead(row);
+  return toLead(LISTED_LEAD.of(row));
 }

@@ -1,47 +1,77 @@
 import type { RequestContext } from "@/lib/api/handler";
-import type { leads } from "@/lib/db/schema";
+import { leads } from "@/lib/db/schema";
+import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
 import { cents, iso } from "@/lib/schemas/common";
 import { LEAD_MESSAGES, type Lead, type LeadUpsertResponse } from "@/lib/schemas/leads";
-import { toLocation } from "@/lib/domain/record-matching";
+import { storedRows, toLocation } from "@/lib/domain/record-matching";
 
 /** What the lead rules need of a request: the database and the tenant. */
 export type LeadContext = Pick<RequestContext, "db" | "companyId">;
 
 export type LeadRow = typeof leads.$inferSelect;
 
+/**
+ * What the list answers of a lead, read as the driver gives it (storedRows: each column under its
+ * SQL name, no second object a row); get-by-id and create-or-update make their row the same
+ * (`LISTED_LEAD.of`).
+ */
+export const LISTED_LEAD = storedRows(leads, [
+  "id",
+  "name",
+  "email",
+  "phone",
+  ...PROPERTY_ADDRESS_KEYS,
+  "priority",
+  "projectedValue",
+  "valueScore",
+  "serviceType",
+  "leadSource",
+  "stage",
+  "tags",
+  "notes",
+  "followUpDate",
+  "assignedTo",
+  "archived",
+  "archivedAt",
+  "createdAt",
+  "latitude",
+  "longitude",
+]);
+export type ListedLeadRow = ReturnType<typeof LISTED_LEAD.read>;
+
 /** A stored lead as list and get return it (no address_*, source, status or message). */
-export function toLead(row: LeadRow): Lead {
+export function toLead(row: ListedLeadRow): Lead {
   return {
     id: row.id,
     name: row.name ?? "",
     email: row.email,
     phone: row.phone,
-    property_street1: row.propertyStreet1,
-    property_street2: row.propertyStreet2,
-    property_city: row.propertyCity,
-    property_state: row.propertyState,
-    property_zip: row.propertyZip,
-    property_country: row.propertyCountry,
+    property_street1: row.property_street1,
+    property_street2: row.property_street2,
+    property_city: row.property_city,
+    property_state: row.property_state,
+    property_zip: row.property_zip,
+    property_country: row.property_country,
     priority: row.priority,
-    projected_value: row.projectedValue == null ? null : cents(row.projectedValue),
-    value_score: row.valueScore,
-    service_type: row.serviceType,
-    lead_source: row.leadSource,
+    projected_value: row.projected_value == null ? null : cents(row.projected_value),
+    value_score: row.value_score,
+    service_type: row.service_type,
+    lead_source: row.lead_source,
     stage: row.stage,
     tags: row.tags,
     notes: row.notes,
-    follow_up_date: iso(row.followUpDate),
-    assigned_to: row.assignedTo,
+    follow_up_date: iso(row.follow_up_date),
+    assigned_to: row.assigned_to,
     archived: row.archived,
-    archived_at: iso(row.archivedAt),
-    created_at: iso(row.createdAt),
+    archived_at: iso(row.archived_at),
+    created_at: iso(row.created_at),
     location: toLocation(row.latitude, row.longitude),
   };
 }
 
 /** The flat create-or-update answer: the lead under both name sets, plus status and message. */
 export function toLeadUpsertResponse(row: LeadRow, created: boolean): LeadUpsertResponse {
-  const lead = toLead(row);
+  const lead = toLead(LISTED_LEAD.of(row));
   return {
     ...lead,
     address_street1: lead.property_street1,

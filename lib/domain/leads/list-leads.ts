@@ -4,7 +4,7 @@ import { listRows, type ListQueries } from "@/lib/domain/record-matching";
 import { recordListQueries, recordListWhere, type RecordList } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
-import { toLead, type LeadContext, type LeadRow } from "./lead-record";
+import { LISTED_LEAD, toLead, type LeadContext, type ListedLeadRow } from "./lead-record";
 
 /**
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
@@ -26,15 +26,16 @@ export async function listLeads({
 }
 
 /** The lead list: split by stage; a search matches name, email, phone and the phone's digits (leadSearchFields). */
-const LEAD_LIST: RecordList<typeof leads> = {
+const LEAD_LIST: RecordList<typeof leads, ListedLeadRow> = {
   table: leads,
+  rows: LISTED_LEAD,
   key: leads.stage,
   counters: { list: "leads", tags: "lead_tags" },
   searchFields: leadSearchFields(leads),
 };
 
 /** The statements of a list request (exported so a test can check their plans). */
-export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<LeadRow> {
+export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<ListedLeadRow> {
   return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, { ...input, key: input.stage });
 }
 
