@@ -512,7 +512,17 @@ function newestMatches<T extends NewestListTable, R extends object>(
   }));
 }
 
-/** newestMatches' statement between its values, each part rendered to its text once (renderedOnce). */
+/**
+ * newestMatches' statement between its values, each part rendered to its text once (renderedOnce):
+ *
+ *     with matched as (select t.id, t.created_at from t where <where>),
+ *       counted as (select count(*)::int as total from matched),
+ *       page as (select id, created_at from matched order by <newest first> limit <limit> offset <offset>)
+ *     select counted.total, <the list's columns> from counted
+ *       left join page on true
+ *       left join t on t.company_id = <companyId> and t.id = page.id
+ *     order by <page's newest first>
+ */
 interface MatchesStatement {
   matched: SQL;
   page: SQL;
