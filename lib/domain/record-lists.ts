@@ -33,8 +33,8 @@ type ListedRecordTable = AnyPgTable & {
 /** A lead or customer list: its table, the column it is split by, its counters, its searched fields. */
 export interface RecordList<T extends ListedRecordTable, R extends object> {
   table: T;
-  /** What a page selects of each row, and how it reads it (storedRows). */
-  rows: ListedRows<R>;
+  /** What a page selects of each row of `table`, and how it reads it (storedRows). */
+  rows: ListedRows<R, T>;
   /** The column the list and its counters are split by: a lead's stage, a customer's status. */
   key: AnyPgColumn;
   /** The counters of the list (key1 = key) and of its tag sets (key2 = key). */
@@ -152,7 +152,7 @@ export function recordListQueries<T extends ListedRecordTable, R extends object>
   request: RecordListFilter & { page: number; limit: number },
 ): ListQueries<R> {
   const where = recordListWhere(list, companyId, request);
-  return newestList(db, list.table, list.rows, companyId, where, request, () =>
+  return newestList(db, list.rows, companyId, where, request, () =>
     recordListTotal(db, list, companyId, request, where),
   );
 }

@@ -289,14 +289,20 @@ function mapRow<T extends AnyPgTable>(table: T, raw: Record<string, unknown>): T
 }
 
 /**
- * How a list selects its rows and reads each one: the select list, and the driver's row as the
- * list's row (newestList).
+ * How a list selects its rows and reads each one: its table, the select list, and the driver's row
+ * as the list's row (newestList).
  */
-export interface ListedRows<R> {
+export interface ListedRows<
+  R,
+  T extends AnyPgTable & { id: AnyPgColumn } = AnyPgTable & { id: AnyPgColumn },
+> {
+  table: T;
   /** The select list, as text rendered once (renderedOnce). */
   select: SQL;
-  /** The id column's name: null in the one row of an empty page's total (newestMatches). */
-  idName: string;
+  /**
+   * The driver's row made the list's row in place, and returned: the other columns of the
+   * statement's row (a kept total) stay on it.
+   */
   read(raw: Record<string, unknown>): R;
 }
 
@@ -321,7 +327,7 @@ export type StoredRow<T extends AnyPgTable, K extends ColumnKey<T> = ColumnKey<T
 export function storedRows<T extends AnyPgTable & { id: AnyPgColumn }, K extends ColumnKey<T>>(
   table: T,
   keys: readonly K[],
-): ListedRows<StoredRow<T, K>> & { of(row: T["$inferSelect"]): StoredRow<T, K> } {
+): ListedRows<StoredRow<T, K>, T> & { of(row: T["$inferSelect"]): StoredRow<T, K> } {
   const columns = getTableColumns(table) as Record<string, AnyColumn>;
   if (!keys.includes("id" as K)) throw new Error("storedRows: the id column is one of a list's columns");
   const listed = keys.map((key) => [key, columns[key]!] as const);
@@ -331,13 +337,13 @@ export function storedRows<T extends AnyPgTable & { id: AnyPgColumn }, K extends
     if (map) mapped.push([column.name, map]);
   }
   return {
+    table,
     select: renderedOnce(
       sql.join(
         listed.map(([, column]) => sql`${column}`),
         sql`, `,
       ),
     ),
-    idName: table.id.name,
     read(raw) {
       for (const [name, map] of mapped) {
         const value = raw[name];
@@ -418,13 +424,13 @@ type NewestListTable = AnyPgTable & { companyId: AnyPgColumn; id: AnyPgColumn; c
  */
 function newestPage<T extends NewestListTable, R extends object>(
   db: DbOrTx,
-  table: T,
-  listed: ListedRows<R>,
+  listed: ListedRows<R, T>,
   companyId: string,
   where: SQL,
   window: { limit: number; offset: number },
   total: ListTotal,
 ): SQLWrapper & PromiseLike<R[]> {
+  const { table } = listed;
   const order = sql.join(newestFirst(table.createdAt, table.id), sql`, `);
   const slice = sql`limit ${window.limit} offset ${window.offset}`;
   const rows = sql`select ${listed.select}${totalColumn(total)} from ${table}`;
@@ -434,15 +440,11 @@ function newestPage<T extends NewestListTable, R extends object>(
       : sql`${rows} where ${table.companyId} = ${companyId} and ${table.id} in (
           select ${table.id} from ${table} where ${where} order by ${order} ${slice}
         ) order by ${order}`;
-  // The list's select list, each row read once by `listed` (storedRows): a query
-  // builder's select built and mapped each column of each row apart (up to a quarter of our CPU
-  // on a 50-row list: bench/RESULTS.md, finding 27).
-  return sqlQuery(db, statement, (raw) => {
-    const row = listed.read(raw);
-    // The kept total rides on each row (pageAndTotal reads it from the first).
-    if ("total" in raw) (row as { total?: unknown }).total = raw.total;
-    return row;
-  });
+  // The list's select list, each row read once by `listed` (storedRows): a query builder's select
+  // built and mapped each column of each row apart (up to a quarter of our CPU on a 50-row list:
+  // bench/RESULTS.md, finding 27). A kept total rides on each row, which `read` keeps (pageAndTotal
+  // reads it from the first).
+  return sqlQuery(db, statement, listed.read);
 }
 
 /**
@@ -453,8 +455,7 @@ function newestPage<T extends NewestListTable, R extends object>(
  */
 export function newestList<T extends NewestListTable, R extends object>(
   db: DbOrTx,
-  table: T,
-  listed: ListedRows<R>,
+  listed: ListedRows<R, T>,
   companyId: string,
   where: SQL,
   request: { page: number; limit: number; search?: string },
@@ -462,10 +463,10 @@ export function newestList<T extends NewestListTable, R extends object>(
 ): ListQueries<R> {
   const window = { limit: request.limit, offset: (request.page - 1) * request.limit };
   if (sharesMatches(request.search)) {
-    return { matches: newestMatches(db, table, listed, companyId, where, window) };
+    return { matches: newestMatches(db, listed, companyId, where, window) };
   }
   const listTotal = total();
-  return { page: newestPage(db, table, listed, companyId, where, window, listTotal), total: listTotal };
+  return { page: newestPage(db, listed, companyId, where, window, listTotal), total: listTotal };
 }
 
 /**
@@ -498,17 +499,16 @@ export interface MatchRow<R> {
  */
 function newestMatches<T extends NewestListTable, R extends object>(
   db: DbOrTx,
-  table: T,
-  listed: ListedRows<R>,
+  listed: ListedRows<R, T>,
   companyId: string,
   where: SQL,
   window: { limit: number; offset: number },
 ): SQLWrapper & PromiseLike<MatchRow<R>[]> {
-  const parts = matchesStatementOf(table, listed);
+  const parts = matchesStatementOf(listed);
   const statement = sql`${parts.matched}${where}${parts.page}${window.limit}${parts.offset}${window.offset}${parts.rows}${companyId}${parts.order}`;
   return sqlQuery(db, statement, (raw) => ({
     total: Number(raw.total),
-    row: raw[listed.idName] == null ? null : listed.read(raw),
+    row: raw[listed.table.id.name] == null ? null : listed.read(raw),
   }));
 }
 
@@ -531,15 +531,13 @@ interface MatchesStatement {
   order: SQL;
 }
 
-/** By list (a ListedRows is made for one table). */
+/** By list (its ListedRows). */
 const matchesStatements = new WeakMap<object, MatchesStatement>();
 
-function matchesStatementOf<T extends NewestListTable>(
-  table: T,
-  listed: ListedRows<object>,
-): MatchesStatement {
+function matchesStatementOf<T extends NewestListTable>(listed: ListedRows<object, T>): MatchesStatement {
   let parts = matchesStatements.get(listed);
   if (!parts) {
+    const { table } = listed;
     const id = sql.identifier(table.id.name);
     const createdAt = sql.identifier(table.createdAt.name);
     const order = (from: SQL) =>
