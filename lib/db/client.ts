@@ -189,8 +189,9 @@ export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, q
 
 /**
  * A fixed statement sent as a named prepared statement: each connection parses and plans it once
- * and then only binds values. For the statements every request runs (the API key check), where
- * planning cost more than executing (bench/RESULTS.md, finding 4). `name` must be unique per text.
+ * and then only binds values. For the statements every request runs (the API key check, get by
+ * id), where planning cost more than executing (bench/RESULTS.md, finding 4). `name` must be
+ * unique per text.
  */
 export interface PreparedStatement {
   name: string;
@@ -198,9 +199,23 @@ export interface PreparedStatement {
 }
 
 /**
- * Runs a prepared statement (not inside a transaction). On PostgreSQL it is a named statement of
- * node-postgres, which each pooled connection prepares on first use. PGlite has no named
- * statements and runs in-process, with no round trip to save: there it is a plain query.
+ * The types whose text Drizzle's sessions keep as it comes, for its columns' mappers to read
+ * (timestamps, dates, intervals, and arrays of those and of numeric): queryPrepared reads them the
+ * same way, so its rows are the rows queryRows gives, whichever engine.
+ */
+const KEPT_AS_TEXT = new Set([1082, 1114, 1184, 1186, 1182, 1115, 1185, 1187, 1231]);
+const asText = (value: string) => value;
+const PG_TYPES = {
+  getTypeParser: (oid: number, format?: "text" | "binary") =>
+    KEPT_AS_TEXT.has(oid) ? asText : pg.types.getTypeParser(oid, format),
+};
+const PGLITE_PARSERS = Object.fromEntries([...KEPT_AS_TEXT].map((oid) => [oid, asText]));
+
+/**
+ * Runs a prepared statement (not inside a transaction); its rows are those queryRows would give
+ * for the same text. On PostgreSQL it is a named statement of node-postgres, which each pooled
+ * connection prepares on first use. PGlite has no named statements and runs in-process, with no
+ * round trip to save: there it is a plain query.
  */
 export async function queryPrepared<T extends Record<string, unknown>>(
   db: Db,
@@ -211,31 +226,28 @@ export async function queryPrepared<T extends Record<string, unknown>>(
   const client = (db as unknown as { $client: PreparedClient }).$client;
   const result =
     "waitReady" in client
-      ? await client.query(statement.text, values)
-      : await client.query({ name: statement.name, text: statement.text, values });
+      ? await client.query(statement.text, values, { parsers: PGLITE_PARSERS })
+      : await client.query({ name: statement.name, text: statement.text, values, types: PG_TYPES });
   return result.rows as T[];
 }
 
 type PreparedClient =
-  | { waitReady: unknown; query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> }
-  | { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
-
-/**
- * A query built once per database and kept as a prepared statement (drizzle's `.prepare(name)`
- * with `sql.placeholder` values), for the hot fixed-shape reads: building a query with drizzle
- * and planning it cost more than running it by primary key (bench/RESULTS.md, finding 4).
- */
-export function preparedPerDatabase<T>(build: (db: Db) => T): (db: Db) => T {
-  const built = new WeakMap<Db, T>();
-  return (db) => {
-    let query = built.get(db);
-    if (query === undefined) {
-      query = build(db);
-      built.set(db, query);
+  | {
+      waitReady: unknown;
+      query(
+        text: string,
+        values: unknown[],
+        options: { parsers: Record<number, (value: string) => unknown> },
+      ): Promise<{ rows: unknown[] }>;
     }
-    return query;
-  };
-}
+  | {
+      query(config: {
+        name: string;
+        text: string;
+        values: unknown[];
+        types: typeof PG_TYPES;
+      }): Promise<{ rows: unknown[] }>;
+    };
 
 /** Tests point the process's database at their own (route handlers then use it). */
 export function useDatabaseForTests(database: Database | undefined): void {

@@ -11,7 +11,7 @@ import {
   type SQLWrapper,
 } from "drizzle-orm";
 import { PgArray, PgDialect, type AnyPgColumn, type AnyPgTable } from "drizzle-orm/pg-core";
-import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
+import { queryPrepared, queryRows, type Db, type DbOrTx, type PreparedStatement } from "@/lib/db/client";
 import { hasSearchGrams } from "@/lib/db/schema/columns";
 import { pageAndTotal, sqlQuery, totalColumn, type CountQuery, type ListTotal } from "./list-page";
 import { escapeLike } from "./normalize";
@@ -322,7 +322,8 @@ export type StoredRow<T extends AnyPgTable, K extends ColumnKey<T> = ColumnKey<T
  * each driver row is the list's row, its few values that Drizzle maps otherwise (timestamps) set
  * again in place. mapRow made a second object of every column a row, with a Date for each
  * timestamp: 128 of the ~220 µs of reading, building and serializing a page of 50 customers
- * (bench/RESULTS.md, finding 31). `of` makes a Drizzle row (as get-by-id reads it) the same row.
+ * (bench/RESULTS.md, finding 31). `of` makes a Drizzle row (as create-or-update returns it) the
+ * same row.
  */
 export function storedRows<T extends AnyPgTable & { id: AnyPgColumn }, K extends ColumnKey<T>>(
   table: T,
@@ -371,6 +372,30 @@ export function renderedOnce(fragment: SQL): SQL {
   const { sql: text, params } = dialect.sqlToQuery(fragment);
   if (params.length > 0) throw new Error("renderedOnce: a fragment with parameters");
   return sql.raw(text);
+}
+
+/**
+ * One record of a tenant by its id, read as its list reads its rows (`rows.read`), or undefined:
+ * `select <the listed columns> … where company_id = $1 and id = $2` as a named prepared
+ * statement (queryPrepared), built once. Drizzle's own prepared select mapped every column to a
+ * row of its own, which was then copied to the listed row.
+ */
+export function storedRecordById<R, T extends AnyPgTable & { companyId: AnyPgColumn; id: AnyPgColumn }>(
+  rows: ListedRows<R, T>,
+  name: string,
+): (db: Db, companyId: string, id: string) => Promise<R | undefined> {
+  const { table } = rows;
+  const statement: PreparedStatement = {
+    name,
+    text: dialect.sqlToQuery(
+      sql`select ${rows.select} from ${table}
+        where ${table.companyId} = ${sql.placeholder("companyId")} and ${table.id} = ${sql.placeholder("id")}`,
+    ).sql,
+  };
+  return async (db, companyId, id) => {
+    const [raw] = await queryPrepared(db, statement, [companyId, id]);
+    return raw ? rows.read(raw) : undefined;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,11 +15,8 @@ export type CustomerContext = Pick<RequestContext, "db" | "companyId">;
 
 export type CustomerRow = typeof customers.$inferSelect;
 
-/**
- * What the list answers of a customer, read as the driver gives it (storedRows: each column under
- * its SQL name, no second object a row); get-by-id makes its row the same (`LISTED_CUSTOMER.of`).
- */
-export const LISTED_CUSTOMER = storedRows(customers, [
+/** The columns of what the list answers of a customer. */
+const LISTED_CUSTOMER_KEYS = [
   "id",
   "firstName",
   "lastName",
@@ -35,8 +32,29 @@ export const LISTED_CUSTOMER = storedRows(customers, [
   "latitude",
   "longitude",
   "isAutoPay",
+] as const;
+
+/**
+ * What the list answers of a customer, read as the driver gives it (storedRows: each column under
+ * its SQL name, no second object a row).
+ */
+export const LISTED_CUSTOMER = storedRows(customers, LISTED_CUSTOMER_KEYS);
+/** What get-by-id answers of a customer: the listed columns and the detail's, read the same way. */
+export const DETAILED_CUSTOMER = storedRows(customers, [
+  ...LISTED_CUSTOMER_KEYS,
+  "hasPaymentMethod",
+  "billingStreet1",
+  "billingStreet2",
+  "billingCity",
+  "billingState",
+  "billingZip",
+  "billingCountry",
+  "billingSameAsProperty",
+  "serviceFrequency",
+  "serviceType",
 ]);
 export type ListedCustomerRow = ReturnType<typeof LISTED_CUSTOMER.read>;
+export type DetailedCustomerRow = ReturnType<typeof DETAILED_CUSTOMER.read>;
 
 /*
  * Customer responses leave out string fields without a value rather than sending null:
@@ -99,20 +117,20 @@ export function toCustomer(row: ListedCustomerRow): Customer {
 }
 
 /** A stored customer as get-by-id returns it. */
-export function toCustomerDetail(row: CustomerRow): CustomerDetail {
+export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
   return {
-    ...toCustomer(LISTED_CUSTOMER.of(row)),
-    has_payment_method: row.hasPaymentMethod,
+    ...toCustomer(row),
+    has_payment_method: row.has_payment_method,
     ...present({
-      billing_street1: row.billingStreet1,
-      billing_street2: row.billingStreet2,
-      billing_city: row.billingCity,
-      billing_state: row.billingState,
-      billing_zip: row.billingZip,
-      billing_country: row.billingCountry,
+      billing_street1: row.billing_street1,
+      billing_street2: row.billing_street2,
+      billing_city: row.billing_city,
+      billing_state: row.billing_state,
+      billing_zip: row.billing_zip,
+      billing_country: row.billing_country,
     }),
-    billing_same_as_property: row.billingSameAsProperty,
-    ...present({ service_frequency: row.serviceFrequency, service_type: row.serviceType }),
+    billing_same_as_property: row.billing_same_as_property,
+    ...present({ service_frequency: row.service_frequency, service_type: row.service_type }),
   };
 }
 

@@ -11,8 +11,8 @@ export type LeadContext = Pick<RequestContext, "db" | "companyId">;
 export type LeadRow = typeof leads.$inferSelect;
 
 /**
- * What the list answers of a lead, read as the driver gives it (storedRows: each column under its
- * SQL name, no second object a row); get-by-id and create-or-update make their row the same
+ * What the list and get-by-id answer of a lead, read as the driver gives it (storedRows: each
+ * column under its SQL name, no second object a row); create-or-update makes its row the same
  * (`LISTED_LEAD.of`).
  */
 export const LISTED_LEAD = storedRows(leads, [
