@@ -13,11 +13,13 @@ import { phoneSearchDigits } from "./normalize";
 import {
   containsPattern,
   newestList,
+  newestListing,
   renderedOnce,
   textArray,
   type ListedRows,
   type ListQueries,
   type ListQueryTotal,
+  type NewestListing,
 } from "./record-matching";
 
 /** The columns a lead or customer list filters on, each with an index of its own expression. */
@@ -30,10 +32,9 @@ type ListedRecordTable = AnyPgTable & {
   phoneNormalized: AnyPgColumn;
 };
 
-/** A lead or customer list: its table, the column it is split by, its counters, its searched fields. */
-export interface RecordList<T extends ListedRecordTable, R extends object> {
-  table: T;
-  /** What a page selects of each row of `table`, and how it reads it (storedRows). */
+/** A lead or customer list as declared: its rows, the column it is split by, its counters, its searched fields. */
+export interface RecordListSpec<T extends ListedRecordTable, R extends object> {
+  /** What a page selects of each row of the table, and how it reads it (storedRows). */
   rows: ListedRows<R, T>;
   /** The column the list and its counters are split by: a lead's stage, a customer's status. */
   key: AnyPgColumn;
@@ -41,6 +42,35 @@ export interface RecordList<T extends ListedRecordTable, R extends object> {
   counters: { list: "leads" | "customers"; tags: TagCountEntity };
   /** The fields a search matches, as the table's search index is built (searchDocument). */
   searchFields: readonly SQL[];
+}
+
+/** A lead or customer list (recordList): its declaration, its table, and the SQL no request changes. */
+export interface RecordList<T extends ListedRecordTable, R extends object> extends RecordListSpec<T, R> {
+  table: T;
+  listing: NewestListing<R, T>;
+  search: SearchSql;
+}
+
+/**
+ * A list as its requests use it, from its declaration: the parts of its statements that no
+ * request changes (a search's fields, document and grams; the search's statement around its
+ * values) are rendered to their text here, once, instead of by Drizzle on every request
+ * (bench/RESULTS.md, findings 30 and 31).
+ */
+export function recordList<T extends ListedRecordTable, R extends object>(
+  spec: RecordListSpec<T, R>,
+): RecordList<T, R> {
+  const { table } = spec.rows;
+  return {
+    ...spec,
+    table,
+    listing: newestListing(spec.rows),
+    search: {
+      fields: spec.searchFields.map((field) => renderedOnce(sql`lower(${field})`)),
+      document: renderedOnce(searchDocument(spec.searchFields)),
+      grams: renderedOnce(documentGrams(table.companyId, spec.searchFields)),
+    },
+  };
 }
 
 /** What a lead or customer list request filters by (`key`: its stage or status). */
@@ -87,7 +117,7 @@ function searchCondition<T extends ListedRecordTable, R extends object>(
   companyId: string,
   term: string,
 ): SQL {
-  const searched = searchSqlOf(list);
+  const searched = list.search;
   const inDocument = (text: string) => {
     const lowered = text.toLowerCase();
     const pattern = containsPattern(lowered);
@@ -124,21 +154,6 @@ interface SearchSql {
   grams: SQL;
 }
 
-const searchSqls = new WeakMap<object, SearchSql>();
-
-function searchSqlOf<T extends ListedRecordTable, R extends object>(list: RecordList<T, R>): SearchSql {
-  let searched = searchSqls.get(list);
-  if (!searched) {
-    searched = {
-      fields: list.searchFields.map((field) => renderedOnce(sql`lower(${field})`)),
-      document: renderedOnce(searchDocument(list.searchFields)),
-      grams: renderedOnce(documentGrams(list.table.companyId, list.searchFields)),
-    };
-    searchSqls.set(list, searched);
-  }
-  return searched;
-}
-
 /**
  * The statements of a lead or customer list request (newestList): its page, newest first, and its
  * total. Without a search the total is kept by the counters (archived and the key, or with tags
@@ -152,7 +167,7 @@ export function recordListQueries<T extends ListedRecordTable, R extends object>
   request: RecordListFilter & { page: number; limit: number },
 ): ListQueries<R> {
   const where = recordListWhere(list, companyId, request);
-  return newestList(db, list.rows, companyId, where, request, () =>
+  return newestList(db, list.listing, companyId, where, request, () =>
     recordListTotal(db, list, companyId, request, where),
   );
 }

@@ -473,14 +473,29 @@ function newestPage<T extends NewestListTable, R extends object>(
 }
 
 /**
- * The statements of a list request on `table`, newest first: with a search of grams
+ * What a list reads, and the parts of its search's statement (newestMatches) that no request
+ * changes, rendered once: built when the list is defined (newestListing).
+ */
+export interface NewestListing<R extends object, T extends NewestListTable> {
+  rows: ListedRows<R, T>;
+  matches: MatchesStatement;
+}
+
+export function newestListing<R extends object, T extends NewestListTable>(
+  rows: ListedRows<R, T>,
+): NewestListing<R, T> {
+  return { rows, matches: matchesStatement(rows) };
+}
+
+/**
+ * The statements of a list request on the listing's table, newest first: with a search of grams
  * (sharesMatches), the page and the total in one statement (newestMatches); otherwise the page
  * (newestPage) and `total()`, the list's own total: its counters, read by the page's statement,
  * or a count(*) of the matches of a term under a gram beside it (lib/domain/list-page.ts).
  */
 export function newestList<T extends NewestListTable, R extends object>(
   db: DbOrTx,
-  listed: ListedRows<R, T>,
+  listing: NewestListing<R, T>,
   companyId: string,
   where: SQL,
   request: { page: number; limit: number; search?: string },
@@ -488,10 +503,10 @@ export function newestList<T extends NewestListTable, R extends object>(
 ): ListQueries<R> {
   const window = { limit: request.limit, offset: (request.page - 1) * request.limit };
   if (sharesMatches(request.search)) {
-    return { matches: newestMatches(db, listed, companyId, where, window) };
+    return { matches: newestMatches(db, listing, companyId, where, window) };
   }
   const listTotal = total();
-  return { page: newestPage(db, listed, companyId, where, window, listTotal), total: listTotal };
+  return { page: newestPage(db, listing.rows, companyId, where, window, listTotal), total: listTotal };
 }
 
 /**
@@ -524,16 +539,16 @@ export interface MatchRow<R> {
  */
 function newestMatches<T extends NewestListTable, R extends object>(
   db: DbOrTx,
-  listed: ListedRows<R, T>,
+  listing: NewestListing<R, T>,
   companyId: string,
   where: SQL,
   window: { limit: number; offset: number },
 ): SQLWrapper & PromiseLike<MatchRow<R>[]> {
-  const parts = matchesStatementOf(listed);
+  const { rows, matches: parts } = listing;
   const statement = sql`${parts.matched}${where}${parts.page}${window.limit}${parts.offset}${window.offset}${parts.rows}${companyId}${parts.order}`;
   return sqlQuery(db, statement, (raw) => ({
     total: Number(raw.total),
-    row: raw[listed.table.id.name] == null ? null : listed.read(raw),
+    row: raw[rows.table.id.name] == null ? null : rows.read(raw),
   }));
 }
 
@@ -556,35 +571,25 @@ interface MatchesStatement {
   order: SQL;
 }
 
-/** By list (its ListedRows). */
-const matchesStatements = new WeakMap<object, MatchesStatement>();
-
-function matchesStatementOf<T extends NewestListTable>(listed: ListedRows<object, T>): MatchesStatement {
-  let parts = matchesStatements.get(listed);
-  if (!parts) {
-    const { table } = listed;
-    const id = sql.identifier(table.id.name);
-    const createdAt = sql.identifier(table.createdAt.name);
-    const order = (from: SQL) =>
-      sql.join(newestFirst(sql`${from}.${createdAt}`, sql`${from}.${id}`), sql`, `);
-    parts = {
-      matched: renderedOnce(
-        sql`with matched as (select ${table.id}, ${table.createdAt} from ${table} where `,
-      ),
-      page: renderedOnce(sql`), counted as (select count(*)::int as total from matched),
+/** The parts of a list's MatchesStatement, rendered once when the list is defined (newestListing). */
+function matchesStatement<T extends NewestListTable>(listed: ListedRows<object, T>): MatchesStatement {
+  const { table } = listed;
+  const id = sql.identifier(table.id.name);
+  const createdAt = sql.identifier(table.createdAt.name);
+  const order = (from: SQL) => sql.join(newestFirst(sql`${from}.${createdAt}`, sql`${from}.${id}`), sql`, `);
+  return {
+    matched: renderedOnce(sql`with matched as (select ${table.id}, ${table.createdAt} from ${table} where `),
+    page: renderedOnce(sql`), counted as (select count(*)::int as total from matched),
     page as (select ${id}, ${createdAt} from matched order by ${order(sql`matched`)}
       limit `),
-      offset: sql.raw(" offset "),
-      rows: renderedOnce(sql`)
+    offset: sql.raw(" offset "),
+    rows: renderedOnce(sql`)
     select counted.total, ${listed.select} from counted
       left join page on true
       left join ${table} on ${table.companyId} = `),
-      order: renderedOnce(sql` and ${table.id} = page.${id}
+    order: renderedOnce(sql` and ${table.id} = page.${id}
     order by ${order(sql`page`)}`),
-    };
-    matchesStatements.set(listed, parts);
-  }
-  return parts;
+  };
 }
 
 /** A lead or customer list's total, kept or counted, each a query whose plan a test can check. */

@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { customers, customerSearchFields } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/record-matching";
-import { recordListQueries, recordListWhere, type RecordList } from "@/lib/domain/record-lists";
+import { recordList, recordListQueries, recordListWhere } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
 import { LISTED_CUSTOMER, toCustomer, type CustomerContext, type ListedCustomerRow } from "./customer-record";
@@ -29,13 +29,12 @@ export async function listCustomers({
  * The customer list: split by status; a search matches `first last` (first, last and both in
  * one), the company name, email, phone and the phone's digits (customerSearchFields).
  */
-const CUSTOMER_LIST: RecordList<typeof customers, ListedCustomerRow> = {
-  table: customers,
+const CUSTOMER_LIST = recordList({
   rows: LISTED_CUSTOMER,
   key: customers.status,
   counters: { list: "customers", tags: "customer_tags" },
   searchFields: customerSearchFields(customers),
-};
+});
 
 /** The statements of a list request (exported so a test can check their plans). */
 export function customerListQueries(

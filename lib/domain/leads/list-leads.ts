@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { leads, leadSearchFields } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/record-matching";
-import { recordListQueries, recordListWhere, type RecordList } from "@/lib/domain/record-lists";
+import { recordList, recordListQueries, recordListWhere } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
 import { LISTED_LEAD, toLead, type LeadContext, type ListedLeadRow } from "./lead-record";
@@ -26,13 +26,12 @@ export async function listLeads({
 }
 
 /** The lead list: split by stage; a search matches name, email, phone and the phone's digits (leadSearchFields). */
-const LEAD_LIST: RecordList<typeof leads, ListedLeadRow> = {
-  table: leads,
+const LEAD_LIST = recordList({
   rows: LISTED_LEAD,
   key: leads.stage,
   counters: { list: "leads", tags: "lead_tags" },
   searchFields: leadSearchFields(leads),
-};
+});
 
 /** The statements of a list request (exported so a test can check their plans). */
 export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<ListedLeadRow> {
