@@ -481,6 +481,7 @@ export interface NewestListing<R extends object, T extends NewestListTable> {
   matches: MatchesStatement;
 }
 
+/** A list's listing, from its rows: its search's statement parts rendered here, once. */
 export function newestListing<R extends object, T extends NewestListTable>(
   rows: ListedRows<R, T>,
 ): NewestListing<R, T> {
