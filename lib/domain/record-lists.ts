@@ -44,9 +44,8 @@ export interface RecordListSpec<T extends ListedRecordTable, R extends object> {
   searchFields: readonly SQL[];
 }
 
-/** A lead or customer list (recordList): its declaration, its table, and the SQL no request changes. */
+/** A lead or customer list (recordList): its declaration and the SQL no request changes. */
 export interface RecordList<T extends ListedRecordTable, R extends object> extends RecordListSpec<T, R> {
-  table: T;
   listing: NewestListing<R, T>;
   search: SearchSql;
 }
@@ -63,7 +62,6 @@ export function recordList<T extends ListedRecordTable, R extends object>(
   const { table } = spec.rows;
   return {
     ...spec,
-    table,
     listing: newestListing(spec.rows),
     search: {
       fields: spec.searchFields.map((field) => renderedOnce(sql`lower(${field})`)),
@@ -91,7 +89,7 @@ export function recordListWhere<T extends ListedRecordTable, R extends object>(
   companyId: string,
   filter: RecordListFilter,
 ): SQL {
-  const { table } = list;
+  const { table } = list.rows;
   const conditions: (SQL | undefined)[] = [eq(table.companyId, companyId)];
   if (!filter.archived) conditions.push(sql`not ${table.archived}`);
   if (filter.key) conditions.push(eq(list.key, filter.key));
@@ -140,7 +138,7 @@ function searchCondition<T extends ListedRecordTable, R extends object>(
   if (!digits || digits === term) return matched;
   return or(
     matched,
-    and(inDocument(digits), sql`${list.table.phoneNormalized} like ${containsPattern(digits)}`),
+    and(inDocument(digits), sql`${list.rows.table.phoneNormalized} like ${containsPattern(digits)}`),
   ) as SQL;
 }
 
@@ -184,7 +182,7 @@ function recordListTotal<T extends ListedRecordTable, R extends object>(
     return {
       counted: db
         .select({ total: sql<number>`count(*)::int` })
-        .from(list.table as AnyPgTable)
+        .from(list.rows.table as AnyPgTable)
         .where(where),
     };
   }
