@@ -10,6 +10,7 @@ import pg from "pg";
 import { env, parseDatabaseUrl, type DatabaseTarget } from "@/lib/env";
 import * as schema from "./schema";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
+import { renderStatement } from "./render";
 
 export type Schema = typeof schema;
 /** The one database type the data layer sees, whichever engine is behind it. */
@@ -179,10 +180,17 @@ async function vacuumListCounts(database: Database): Promise<void> {
 }
 
 /**
- * Runs raw SQL and returns its rows. Both drivers answer with `{ rows }`; the common Db type
- * cannot say so, hence the one cast here.
+ * Runs raw SQL and returns its rows, read as Drizzle's sessions read them (timestamps as text).
+ * Outside a transaction the statement is rendered by renderStatement and sent to the driver
+ * (runStatement), as Drizzle's `execute` would send it, without Drizzle's generic rendering and
+ * layers per call (bench/RESULTS.md, finding 33); inside one, or for a chunk renderStatement does
+ * not know, Drizzle runs it. Both drivers answer with `{ rows }`; the common Db type cannot say
+ * so, hence the casts here.
  */
 export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const client = (db as { $client?: DriverClient }).$client;
+  const rendered = client && renderStatement(query);
+  if (client && rendered) return (await runStatement(client, rendered.sql, rendered.params)).rows as T[];
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
@@ -223,15 +231,12 @@ export async function queryPrepared<T extends Record<string, unknown>>(
   values: unknown[],
 ): Promise<T[]> {
   // Both drizzle drivers keep their client as `$client`: a pg Pool, or a PGlite instance.
-  const client = (db as unknown as { $client: PreparedClient }).$client;
-  const result =
-    "waitReady" in client
-      ? await client.query(statement.text, values, { parsers: PGLITE_PARSERS })
-      : await client.query({ name: statement.name, text: statement.text, values, types: PG_TYPES });
-  return result.rows as T[];
+  const client = (db as unknown as { $client: DriverClient }).$client;
+  return (await runStatement(client, statement.text, values, statement.name)).rows as T[];
 }
 
-type PreparedClient =
+/** A root Db's driver client (`$client`): a PGlite instance, or a pg Pool. */
+type DriverClient =
   | {
       waitReady: unknown;
       query(
@@ -242,12 +247,27 @@ type PreparedClient =
     }
   | {
       query(config: {
-        name: string;
+        name?: string;
         text: string;
         values: unknown[];
         types: typeof PG_TYPES;
       }): Promise<{ rows: unknown[] }>;
     };
+
+/**
+ * A statement sent to the driver, its rows read as Drizzle's sessions read them (KEPT_AS_TEXT);
+ * with a name, a named prepared statement on PostgreSQL (PGlite has none: a plain query there).
+ */
+function runStatement(
+  client: DriverClient,
+  text: string,
+  values: unknown[],
+  name?: string,
+): Promise<{ rows: unknown[] }> {
+  return "waitReady" in client
+    ? client.query(text, values, { parsers: PGLITE_PARSERS })
+    : client.query({ name, text, values, types: PG_TYPES });
+}
 
 /** Tests point the process's database at their own (route handlers then use it). */
 export function useDatabaseForTests(database: Database | undefined): void {
