@@ -120,7 +120,9 @@ describe("renderStatement", () => {
     expect(rendered?.params).toHaveLength(10);
   });
 
-  it("leaves to Drizzle what it does not know: placeholders, aliases, inlined values, lists, named schemas", () => {
+  it("leaves to Drizzle what it does not know: placeholders, aliases, inlined values, lists, named schemas, another copy's chunks", () => {
+    // Like an SQL of another copy of drizzle-orm: not this copy's class, and its getSQL() is itself.
+    const foreignSql: { getSQL(): unknown } = { getSQL: () => foreignSql };
     const other = pgSchema("other").table("things", { name: text("name") });
     const unknown: SQL[] = [
       sql`select ${sql.placeholder("id")}`,
@@ -130,6 +132,9 @@ describe("renderStatement", () => {
       sql`select ${other.name} from ${other}`,
       sql`select ${() => 1}`,
       sql`select ${{ plain: "object" }}`,
+      // A chunk of another copy of drizzle-orm: its getSQL() is no SQL of this copy.
+      sql`select ${foreignSql}`,
+      sql`select ${{ getSQL: () => foreignSql }}`,
     ];
     for (const statement of unknown) expect(renderStatement(statement)).toBeUndefined();
   });

@@ -72,8 +72,12 @@ function appendChunks(out: RenderedStatement, statement: SQL): boolean {
       out.sql += `$${out.params.length}`;
     } else if (isQueryBuilder(chunk)) {
       // A query builder's statement (a kept total's select), in parentheses as Drizzle puts it.
+      // One of another copy of drizzle-orm (a database opened by scripts/start.ts outside the
+      // server's bundle builds its selects there) gives that copy's SQL: left to Drizzle.
+      const inner = chunk.getSQL();
+      if (!(inner instanceof SQL)) return false;
       out.sql += "(";
-      if (!appendChunks(out, chunk.getSQL())) return false;
+      if (!appendChunks(out, inner)) return false;
       out.sql += ")";
     } else {
       return false;
@@ -82,7 +86,10 @@ function appendChunks(out: RenderedStatement, statement: SQL): boolean {
   return true;
 }
 
-/** A value Drizzle binds as a parameter as it is (an array is a list, `($1, $2)`, there: not here). */
+/**
+ * A value Drizzle binds as a parameter as it is. An array is not: Drizzle renders it as a list,
+ * `($1, $2)`, and so it is left to Drizzle.
+ */
 function isPlainValue(value: unknown): boolean {
   switch (typeof value) {
     case "string":
