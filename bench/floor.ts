@@ -37,7 +37,7 @@ import type { BenchCase } from "./cases";
 import { largeTenant } from "./data/generate";
 import { openRawDb, prepareTarget } from "./db";
 import { newRunTag, startRun } from "./fixtures";
-import { loadCase, RequestCounter, summarize } from "./load";
+import { loadCase, median, RequestCounter, summarize } from "./load";
 import { uptime } from "./machine";
 import {
   ensureBuild,
@@ -381,12 +381,6 @@ async function alternate(
   }
   return measured;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** `values`' range and median, as `a–b (median m)`. */
 const spread = (values: number[]) =>

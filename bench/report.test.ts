@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { recordIdOf } from "./data/sql";
 import { heaviestNode, type PlanNode } from "./explain";
-import { percentile, summarize } from "./load";
+import { median, percentile, summarize } from "./load";
 import { formatProgress } from "./progress";
 import {
   checkTargets,
@@ -55,6 +55,13 @@ describe("percentiles", () => {
     expect(percentile(values, 99)).toBe(99);
     expect(percentile([], 95)).toBe(0);
     expect(percentile([7], 99)).toBe(7);
+  });
+
+  it("and the median is the middle value, or the mean of the two middle ones, in any order", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([5])).toBe(5);
+    expect(median([])).toBeNaN();
   });
 
   it("merge the halves of a load: all latencies, summed time, summed statuses", () => {

@@ -26,6 +26,7 @@ import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { createCompany } from "@/lib/testing/factories";
 import { StatementRecorder, capturingDatabase } from "./capture";
+import { median } from "./load";
 
 type Kind = "create" | "update-id" | "update-phone" | "update-email";
 const KINDS: Kind[] = ["create", "update-id", "update-phone", "update-email"];
@@ -39,7 +40,6 @@ const CALLS: Record<Kind, number> = {
 const CUSTOMER_SHARE = 0.5;
 const ROUNDS = 8;
 const ms = (value: number) => value.toFixed(3);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 interface Made {
   id: string;

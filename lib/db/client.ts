@@ -189,8 +189,10 @@ async function vacuumListCounts(database: Database): Promise<void> {
  */
 export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
   const client = (db as { $client?: DriverClient }).$client;
-  const rendered = client && renderStatement(query);
-  if (client && rendered) return (await runStatement(client, rendered.sql, rendered.params)).rows as T[];
+  if (client) {
+    const rendered = renderStatement(query);
+    if (rendered) return (await runStatement(client, rendered.sql, rendered.params)).rows as T[];
+  }
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }

@@ -11,6 +11,7 @@ import {
   View,
   type SQLWrapper,
 } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 
 /** A statement as the driver takes it: its text, with `$1`… for its values. */
 export interface RenderedStatement {
@@ -132,7 +133,6 @@ function isQueryBuilder(chunk: unknown): chunk is SQLWrapper {
   );
 }
 
-/** PgDialect's escapeName. */
-function escapeName(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
+/** Identifiers are quoted as Drizzle's PostgreSQL dialect quotes them (it keeps no state for it). */
+const DIALECT = new PgDialect();
+const escapeName = (name: string): string => DIALECT.escapeName(name);
