@@ -1,5 +1,6 @@
 import {
   Column,
+  getTableName,
   is,
   Name,
   Param,
@@ -105,14 +106,13 @@ function isPlainValue(value: unknown): boolean {
   }
 }
 
-// Table.Symbol.Schema and Table.Symbol.Name, which drizzle-orm's types leave out.
+// Table.Symbol.Schema, which drizzle-orm's types leave out.
 const TABLE_SCHEMA = Symbol.for("drizzle:Schema");
-const TABLE_NAME = Symbol.for("drizzle:Name");
 
 /** A table's name (its alias, for an alias), or undefined for a table in a named schema. */
 function unqualifiedName(table: Table): string | undefined {
-  const fields = table as unknown as Record<symbol, string | undefined>;
-  return fields[TABLE_SCHEMA] === undefined ? fields[TABLE_NAME] : undefined;
+  const schema = (table as unknown as Record<symbol, string | undefined>)[TABLE_SCHEMA];
+  return schema === undefined ? getTableName(table) : undefined;
 }
 
 /**
