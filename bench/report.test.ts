@@ -90,6 +90,40 @@ describe("targets", () => {
     expect(find("leads-create", "p95 ≤ 20 ms")?.met).toBe(false);
     expect(find("pins-default", "works")?.met).toBe(false);
     expect(find("import-1m-leads", "≤ 120 s")?.met).toBe(false);
+    expect(checks.filter((c) => c.target === "works").map((c) => c.caseId)).toEqual(["pins-default"]);
+  });
+
+  it("meets none of a case's targets when some of its answers were not the expected status", () => {
+    const timedOut = { ...load(4400, 0.4), requests: 4, unexpected: 3, statuses: { 200: 1, 503: 3 } };
+    const checks = checkTargets({
+      ...engine,
+      cases: [
+        {
+          id: "report-jobs-all",
+          title: "GET /reports/serviced-jobs",
+          kind: "report",
+          ours: timedOut,
+          baseline: load(4400, 0.2),
+        },
+        {
+          id: "lead-by-id",
+          title: "GET /leads/{id}",
+          kind: "get",
+          ours: { ...load(8, 1600), errors: 1 },
+          baseline: load(5, 1800),
+        },
+      ],
+    });
+    expect(checks.filter((c) => c.caseId === "report-jobs-all")).toEqual([
+      { caseId: "report-jobs-all", target: "works", value: "3 of 4 requests unexpected", met: false },
+      { caseId: "report-jobs-all", target: "req/s ≥ 0.8 × baseline", value: "2.00 ×", met: false },
+    ]);
+    expect(checks.filter((c) => c.caseId === "lead-by-id").map((c) => [c.target, c.met])).toEqual([
+      ["works", false],
+      ["p95 ≤ 10 ms", false],
+      ["≥ 1,500 req/s", false],
+      ["req/s ≥ 0.8 × baseline", false],
+    ]);
   });
 });
 

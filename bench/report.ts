@@ -96,27 +96,25 @@ export function checkTargets(engine: EngineRun, importRun?: ImportMeasure): Targ
       continue;
     }
     const p95 = c.ours.p95;
-    if (c.kind === "list")
-      checks.push({ caseId: c.id, target: "p95 ≤ 50 ms", value: `${r1(p95)} ms`, met: p95 <= 50 });
-    if (c.kind === "get")
-      checks.push({ caseId: c.id, target: "p95 ≤ 10 ms", value: `${r1(p95)} ms`, met: p95 <= 10 });
-    if (c.id === "lead-by-id")
+    // Answers other than the case's expected status (a 503 at the statement timeout) are counted
+    // in the latencies and the rate too: no target of a case with any of them is met.
+    const failed = c.ours.unexpected + c.ours.errors;
+    if (failed > 0)
       checks.push({
         caseId: c.id,
-        target: "≥ 1,500 req/s",
-        value: `${r1(c.ours.rps)} req/s`,
-        met: c.ours.rps >= 1500,
+        target: "works",
+        value: `${failed} of ${c.ours.requests} requests unexpected`,
+        met: false,
       });
-    if (c.kind === "upsert")
-      checks.push({ caseId: c.id, target: "p95 ≤ 20 ms", value: `${r1(p95)} ms`, met: p95 <= 20 });
+    const check = (target: string, value: string, met: boolean) =>
+      checks.push({ caseId: c.id, target, value, met: met && failed === 0 });
+    if (c.kind === "list") check("p95 ≤ 50 ms", `${r1(p95)} ms`, p95 <= 50);
+    if (c.kind === "get") check("p95 ≤ 10 ms", `${r1(p95)} ms`, p95 <= 10);
+    if (c.id === "lead-by-id") check("≥ 1,500 req/s", `${r1(c.ours.rps)} req/s`, c.ours.rps >= 1500);
+    if (c.kind === "upsert") check("p95 ≤ 20 ms", `${r1(p95)} ms`, p95 <= 20);
     const throughput = ratio(c.ours.rps, c.baseline?.rps);
     if (throughput !== undefined)
-      checks.push({
-        caseId: c.id,
-        target: "req/s ≥ 0.8 × baseline",
-        value: `${throughput.toFixed(2)} ×`,
-        met: throughput >= 0.8,
-      });
+      check("req/s ≥ 0.8 × baseline", `${throughput.toFixed(2)} ×`, throughput >= 0.8);
   }
   if (importRun)
     checks.push({

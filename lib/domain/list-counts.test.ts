@@ -1,11 +1,7 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import fc from "fast-check";
 import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, queryRows, type Database, type DbOrTx } from "@/lib/db/client";
+import { queryRows, type Database, type DbOrTx } from "@/lib/db/client";
 import type { ListCountEntity } from "@/lib/db/schema";
 import { listTagCountTotal, type TagCountEntity } from "@/lib/domain/list-counts";
 import { customerFilter, listCustomers, upsertCustomer } from "@/lib/domain/customers";
@@ -22,8 +18,14 @@ import { getPinsQuerySchema } from "@/lib/schemas/pins";
 import { getServicePlansQuerySchema } from "@/lib/schemas/service-plans";
 import { getServicedJobsQuerySchema } from "@/lib/schemas/serviced-jobs";
 import { createCompany, createUser } from "@/lib/testing/factories";
+import { migrateUpTo } from "@/lib/testing/migrations";
 import { insertCustomer, insertPinType } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import {
+  connectWithLockTimeout,
+  createEmptyTestDatabase,
+  createTestDatabase,
+  testEngine,
+} from "@/lib/testing/test-database";
 
 // The list totals read from list_counts (lib/domain/list-counts.ts, drizzle/0006_list_counts.sql,
 // 0007_tag_set_counts.sql) must equal count(*) after any writes: through the domain functions and
@@ -988,15 +990,8 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
   });
 
   if (testEngine() === "postgres") {
-    const connect = async () => {
-      if (database.target.kind !== "postgres") throw new Error("expected PostgreSQL");
-      const { default: pg } = await import("pg");
-      const client = new pg.Client({ connectionString: database.target.url });
-      await client.connect();
-      // Waiting on a lock for a second fails the statement: writers must never wait on counters.
-      await client.query("set lock_timeout = '1s'");
-      return client;
-    };
+    // Each its own session, failing a statement that waits on a lock for a second.
+    const connect = () => connectWithLockTimeout(database);
     type Client = Awaited<ReturnType<typeof connect>>;
     const insertLeads = (
       client: Client,
@@ -1298,7 +1293,7 @@ describe(`list counters and TRUNCATE (${testEngine()})`, () => {
 
 describe(`migration 0006 on ${testEngine()}`, () => {
   it("counts the rows that exist before it, one counter row per tuple", async () => {
-    const own = await unmigratedDatabase();
+    const own = await createEmptyTestDatabase();
     try {
       await migrateUpTo(own, "0006_list_counts");
       const db = own.db;
@@ -1326,7 +1321,7 @@ describe(`migration 0006 on ${testEngine()}`, () => {
 
 describe(`migration 0007 on ${testEngine()}`, () => {
   it("counts the tagged records that exist before it, one counter row per tag tuple", async () => {
-    const own = await unmigratedDatabase();
+    const own = await createEmptyTestDatabase();
     try {
       await migrateUpTo(own, "0007_tag_set_counts");
       const db = own.db;
@@ -1377,7 +1372,7 @@ describe(`migration 0007 on ${testEngine()}`, () => {
 
 describe(`migration 0008 on ${testEngine()}`, () => {
   it("counts the jobs with a service date that exist before it, one counter row per day tuple", async () => {
-    const own = await unmigratedDatabase();
+    const own = await createEmptyTestDatabase();
     try {
       await migrateUpTo(own, "0008_job_day_counts");
       const db = own.db;
@@ -1433,7 +1428,7 @@ describe(`migration 0008 on ${testEngine()}`, () => {
 
 describe(`migration 0009 on ${testEngine()}`, () => {
   it("folds the tag-set and day counter rows that the functions before it wrote", async () => {
-    const own = await unmigratedDatabase();
+    const own = await createEmptyTestDatabase();
     try {
       await migrateUpTo(own, "0009_list_counts_fold");
       const db = own.db;
@@ -1474,49 +1469,3 @@ describe(`migration 0009 on ${testEngine()}`, () => {
 });
 
 /** A new empty database (PGlite in memory, or a new database on the test server). */
-async function unmigratedDatabase(): Promise<Database> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDatabase({ kind: "pglite-memory" });
-  const { default: pg } = await import("pg");
-  const name = `fcrm_test_${process.pid}_counters_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`).finally(() => admin.end());
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString() });
-  return {
-    ...database,
-    async close() {
-      await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists "${name}" with (force)`).finally(() => dropper.end());
-    },
-  };
-}
-
-/** Applies the committed migrations before `tag` (a copy of drizzle/ whose journal stops there). */
-async function migrateUpTo(target: Database, tag: string) {
-  const source = path.join(process.cwd(), "drizzle");
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "list-counts-migrations-"));
-  try {
-    fs.cpSync(source, folder, { recursive: true });
-    const journalFile = path.join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as {
-      entries: { idx: number; tag: string }[];
-    };
-    const stop = journal.entries.findIndex((e) => e.tag === tag);
-    expect(stop).toBeGreaterThan(0);
-    fs.writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, stop) }));
-    if (target.engine === "pglite") {
-      const { migrate } = await import("drizzle-orm/pglite/migrator");
-      await migrate(target.db as never, { migrationsFolder: folder });
-    } else {
-      const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-      await migrate(target.db as never, { migrationsFolder: folder });
-    }
-  } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-}

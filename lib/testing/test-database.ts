@@ -7,13 +7,19 @@ import { openDatabase, type Database } from "@/lib/db/client";
  * Each test then makes its own tenant (lib/testing/factories.ts), so tests never see each other.
  */
 export async function createTestDatabase(): Promise<Database> {
+  const database = await createEmptyTestDatabase();
+  await database.migrate();
+  return database;
+}
+
+/**
+ * The same without any migration applied: for the migrations' own tests, which write rows under
+ * the schema before a migration (lib/testing/migrations.ts migrateUpTo) and then apply it.
+ */
+export async function createEmptyTestDatabase(): Promise<Database> {
   // Read directly: tests choose their engine per run, independent of the app's cached env.
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
-    const database = await openDatabase({ kind: "pglite-memory" });
-    await database.migrate();
-    return database;
-  }
+  if (!serverUrl) return openDatabase({ kind: "pglite-memory" });
   const { default: pg } = await import("pg");
   const name = `fcrm_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -26,7 +32,6 @@ export async function createTestDatabase(): Promise<Database> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: "postgres", url: url.toString() }, { poolSize: 10 });
-  await database.migrate();
   return {
     ...database,
     async close() {
@@ -42,7 +47,21 @@ export async function createTestDatabase(): Promise<Database> {
   };
 }
 
-/** The URL of a fresh database for a child process (servers started by a test); see createTestDatabase. */
+/**
+ * A client of its own on a PostgreSQL test database, for tests of concurrent transactions. It
+ * waits at most a second for a lock, then fails its statement: writers must never wait on the
+ * kept counters and sums, and such a test fails instead of hanging if one does.
+ */
+export async function connectWithLockTimeout(database: Database) {
+  if (database.target.kind !== "postgres") throw new Error("expected PostgreSQL");
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: database.target.url });
+  await client.connect();
+  await client.query("set lock_timeout = '1s'");
+  return client;
+}
+
+/** The engine the tests run on: PostgreSQL with TEST_DATABASE_URL, else PGlite. */
 export function testEngine(): "pglite" | "postgres" {
   return process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 }

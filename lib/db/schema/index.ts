@@ -7,3 +7,4 @@ export * from "./service-plans";
 export * from "./jobs";
 export * from "./pins";
 export * from "./list-counts";
+export * from "./job-report-totals";

@@ -46,6 +46,16 @@ export const jobs = pgTable(
      */
     lineItemsTotal: money("line_items_total").notNull().default(0),
     totalReceived: money("total_received").notNull().default(0),
+    /**
+     * The job_crew members' user ids, in crew order: kept by database triggers on job_crew
+     * (drizzle/0014_job_report_totals.sql), so that the job report's totals (job_report_totals),
+     * kept by the triggers on jobs, see a job's crew in its old and new rows, even when the job
+     * and its crew are deleted together. Writers never set it.
+     */
+    crewUserIds: text("crew_user_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: createdAt(),
   },
   (t) => [

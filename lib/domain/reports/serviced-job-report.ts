@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import { queryRows } from "@/lib/db/client";
 import type { RequestContext } from "@/lib/api/handler";
 import { cents } from "@/lib/schemas/common";
 import type {
@@ -6,7 +7,7 @@ import type {
   ServicedJobReport,
   ServicedJobReportResponse,
 } from "@/lib/schemas/reports";
-import { jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
+import { dateBound, jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "@/lib/domain/serviced-jobs/money";
 import { isoUtc, queryReportRows, toNumber } from "./sql";
 
@@ -37,35 +38,46 @@ function totals(rows: (ReportRow | undefined)[]): JobTotals {
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** date_trunc's unit as a literal: one of two fixed words, never the raw parameter. */
+const truncUnit = (input: GetServicedJobReportQuery): SQL =>
+  sql.raw(input.interval === "week" ? "'week'" : "'month'");
+
 /**
- * GET /reports/serviced-jobs: the job money (lib/domain/serviced-jobs/money.ts) summed over every
- * job matching the list's filters, per week or month of the service date, and per technician,
- * in one statement:
+ * The report's rows from `report` (kind, period, user_id and the four sums), with the periods
+ * formatted and the technicians' names and emails.
+ */
+function reportSelect(companyId: string, report: SQL): SQL {
+  return sql`with report as (${report})
+    select r.kind, ${isoUtc(sql`(r.period at time zone 'UTC')`)} as period_start, r.user_id,
+      u.name as user_name, u.email as user_email, r.job_count::int as job_count, r.total::float8 as total,
+      r.total_received::float8 as total_received, r.total_outstanding::float8 as total_outstanding
+    from report r
+    left join users u on u.company_id = ${companyId} and u.id = r.user_id`;
+}
+
+/**
+ * The report's rows computed from the jobs matching the list's filters, in one statement:
  * - one pass over the jobs with grouping sets: the whole set, each period, each assigned user;
  * - the crew members' jobs, leaving out the job's assigned user (already counted); a user is on
  *   a job's crew at most once (unique index job_crew_member_idx), so a technician's numbers
  *   count each of their jobs exactly once.
  */
-export async function getServicedJobReport({
-  ctx,
-  input,
-}: {
-  ctx: Pick<RequestContext, "db" | "companyId">;
-  input: GetServicedJobReportQuery;
-}): Promise<ServicedJobReportResponse> {
-  // date_trunc's unit as a literal: one of two fixed words, never the raw parameter.
-  const unit = sql.raw(input.interval === "week" ? "'week'" : "'month'");
+async function reportRowsFromJobs(
+  ctx: Pick<RequestContext, "db" | "companyId">,
+  input: GetServicedJobReportQuery,
+): Promise<ReportRow[]> {
   const where = jobFilterSql(ctx.companyId, input);
-  const rows = await queryReportRows<ReportRow>(
+  return queryReportRows<ReportRow>(
     ctx.db,
-    sql`with report as (
-      select case grouping(f.period, f.assigned_to) when 3 then 'all' when 1 then 'period' else 'assigned' end
+    reportSelect(
+      ctx.companyId,
+      sql`select case grouping(f.period, f.assigned_to) when 3 then 'all' when 1 then 'period' else 'assigned' end
           as kind,
         f.period, f.assigned_to as user_id,
         count(*) as job_count, sum(f.line_total) as total, sum(f.received) as total_received,
         sum(f.outstanding) as total_outstanding
       from (
-        select date_trunc(${unit}, j.service_date at time zone 'UTC') as period, j.assigned_to,
+        select date_trunc(${truncUnit(input)}, j.service_date at time zone 'UTC') as period, j.assigned_to,
           ${jobTotalSql("j")} as line_total, ${jobReceivedSql("j")} as received,
           ${jobOutstandingSql("j")} as outstanding
         from jobs j
@@ -78,15 +90,79 @@ export async function getServicedJobReport({
       from jobs j
       join job_crew cr on cr.company_id = j.company_id and cr.job_id = j.id
       where ${where} and cr.user_id is distinct from j.assigned_to
-      group by cr.user_id
-    )
-    select r.kind, ${isoUtc(sql`(r.period at time zone 'UTC')`)} as period_start, r.user_id,
-      u.name as user_name, u.email as user_email, r.job_count::int as job_count, r.total::float8 as total,
-      r.total_received::float8 as total_received, r.total_outstanding::float8 as total_outstanding
-    from report r
-    left join users u on u.company_id = ${ctx.companyId} and u.id = r.user_id`,
+      group by cr.user_id`,
+    ),
   );
+}
 
+/**
+ * The report's rows without a service-date bound, from the sums the database keeps per day of
+ * service, assigned user and crew member (job_report_totals, lib/db/schema/job-report-totals.ts):
+ * a few thousand rows instead of every job and crew row of the tenant (bench/RESULTS.md, finding
+ * 35). A day's key (job_day_key, migration 0008) is its Julian day number plus one; ±infinity
+ * have keys of their own and '' is no service date (the period null).
+ */
+async function reportRowsFromTotals(
+  ctx: Pick<RequestContext, "db" | "companyId">,
+  input: GetServicedJobReportQuery,
+): Promise<ReportRow[]> {
+  return queryRows<ReportRow>(
+    ctx.db,
+    reportSelect(
+      ctx.companyId,
+      sql`with t as (
+        select kind, key, sum(job_count) as job_count, sum(total) as total, sum(received) as total_received,
+          sum(outstanding) as total_outstanding
+        from job_report_totals
+        where company_id = ${ctx.companyId}${input.only_completed ? sql` and status = 'Completed'` : sql``}
+        group by kind, key
+        having sum(job_count) <> 0
+      )
+      select case grouping(d.period) when 1 then 'all' else 'period' end as kind, d.period,
+        null::text as user_id, sum(d.job_count) as job_count, sum(d.total) as total,
+        sum(d.total_received) as total_received, sum(d.total_outstanding) as total_outstanding
+      from (
+        select case t.key
+            when '' then null
+            when '0000000000' then '-infinity'::timestamp
+            when '9999999999' then 'infinity'::timestamp
+            else date_trunc(${truncUnit(input)}, ('4714-11-24 BC'::date + (t.key::int - 1))::timestamp)
+          end as period,
+          t.job_count, t.total, t.total_received, t.total_outstanding
+        from t where t.kind = 'day'
+      ) d
+      group by grouping sets ((), (d.period))
+      union all
+      select t.kind, null, t.key, t.job_count, t.total, t.total_received, t.total_outstanding
+      from t where t.kind <> 'day' and t.key <> ''`,
+    ),
+  );
+}
+
+/**
+ * GET /reports/serviced-jobs: the job money (lib/domain/serviced-jobs/money.ts) summed over every
+ * job matching the list's filters, per week or month of the service date, and per technician.
+ * A service-date range reads its jobs; without one the kept sums answer. `from: "jobs"` reads the
+ * jobs whatever the filters: the reference the kept sums are tested against
+ * (lib/domain/reports/job-report-totals.test.ts).
+ */
+export async function getServicedJobReport({
+  ctx,
+  input,
+  from,
+}: {
+  ctx: Pick<RequestContext, "db" | "companyId">;
+  input: GetServicedJobReportQuery;
+  from?: "jobs";
+}): Promise<ServicedJobReportResponse> {
+  const rows =
+    from === "jobs" || dateBound(input)
+      ? await reportRowsFromJobs(ctx, input)
+      : await reportRowsFromTotals(ctx, input);
+  return assembleReport(input, rows);
+}
+
+function assembleReport(input: GetServicedJobReportQuery, rows: ReportRow[]): ServicedJobReportResponse {
   const overTime = rows
     .filter((r) => r.kind === "period")
     .map((r) => ({ period_start: r.period_start, ...totals([r]) }))
