@@ -37,6 +37,7 @@ describe(`migrations on ${testEngine()}`, () => {
       "users",
       "api_keys",
       "list_counts",
+      "job_report_totals",
     ]) {
       expect(keys[table], table).toBe("company_id,id");
     }
