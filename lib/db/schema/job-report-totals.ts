@@ -14,21 +14,29 @@ import { companies } from "./companies";
 import type { JobStatus } from "./jobs";
 
 /** The breakdowns of the job report whose sums job_report_totals keeps. */
-export const JOB_REPORT_TOTAL_KINDS = ["day", "assigned", "crew"] as const;
+export const JOB_REPORT_TOTAL_KINDS = ["day", "assigned", "crew", "assigned_day", "crew_day"] as const;
 export type JobReportTotalKind = (typeof JOB_REPORT_TOTAL_KINDS)[number];
 
 /**
  * The job report's sums (GET /reports/serviced-jobs, contract section 7) over the listed jobs
  * (never quotes nor archived), per status, so that the report over all of a tenant's jobs reads
- * a few thousand rows instead of every job and crew row (bench/RESULTS.md, finding 35). Kept by
- * statement-level triggers on jobs (drizzle/0014_job_report_totals.sql); lib/domain/reports/
+ * a few thousand rows instead of every job and crew row (bench/RESULTS.md, finding 35), and the
+ * report over a range of whole days a few rows a day and technician instead of the range's jobs
+ * and every crew row (finding 36). Kept by statement-level triggers on jobs (drizzle/
+ * 0014_job_report_totals.sql; 0015 added the `_day` kinds); lib/domain/reports/
  * serviced-job-report.ts reads them:
  *
- * | kind     | key                                                | a job counts under it      |
- * | day      | job_day_key(service_date) (0008), '' without one   | once                       |
- * | assigned | assigned_to, '' when unassigned                    | once                       |
- * | crew     | a crew member's user id                            | once per crew member other |
- * |          |                                                    | than its assigned user     |
+ * | kind         | key                                              | a job counts under it     |
+ * | day          | job_day_key(service_date) (0008), '' without one | once                      |
+ * | assigned     | assigned_to, '' when unassigned                  | once                      |
+ * | crew         | a crew member's user id                          | once per crew member      |
+ * |              |                                                  | other than its assignee   |
+ * | assigned_day | job_day_key(service_date) ':' assigned_to        | once, when it has both    |
+ * | crew_day     | job_day_key(service_date) ':' a crew member's id | as under crew, when it    |
+ * |              |                                                  | has a service date        |
+ *
+ * A `_day` key starts with its day's key (ten digits), so the keys of a range of days are a
+ * range of keys in any collation.
  *
  * job_count, total, received and outstanding are the sums of 1, line_items_total,
  * total_received and greatest(line_items_total − total_received, 0) over those jobs.
@@ -54,7 +62,10 @@ export const jobReportTotals = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
     foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
-    check("job_report_totals_kind_check", sql`${t.kind} in ('day', 'assigned', 'crew')`),
+    check(
+      "job_report_totals_kind_check",
+      sql`${t.kind} in ('day', 'assigned', 'crew', 'assigned_day', 'crew_day')`,
+    ),
     // The report's read (a tenant's rows, of one status or all) and the fold's probe (a tuple).
     index("job_report_totals_tuple_idx").on(t.companyId, t.status, t.kind, t.key),
   ],

@@ -63,10 +63,13 @@ async function newTenant(db: DbOrTx): Promise<Tenant> {
 /** Dollars with cents, as an exact numeric parameter. */
 const dollars = (g: Generator) => sql`${(g.int(0, 50_000) / 100).toFixed(2)}::numeric`;
 
-/** A service date in the first months of 2026, now and then on a day's or a week's first instant. */
+/**
+ * A service date in the first four weeks of 2026 (a few jobs a day: ranges of days and parts of
+ * a day hold some), now and then on a day's or a week's first instant.
+ */
 function serviceDate(g: Generator): SQL {
   if (g.next() < 0.15) return sql`null::timestamptz`;
-  const day = new Date(Date.UTC(2026, 0, 1) + g.int(0, 120) * 86_400_000);
+  const day = new Date(Date.UTC(2026, 0, 1) + g.int(0, 27) * 86_400_000);
   if (g.next() >= 0.2) day.setUTCMinutes(g.int(0, 24 * 60 - 1));
   return sql`${day.toISOString()}::timestamptz`;
 }
@@ -205,7 +208,15 @@ async function sourceTuples(db: DbOrTx, companyId: string): Promise<Tuple[]> {
       union all
       select 'crew', c.user_id, j.status, ${sums}
       from jobs j join job_crew c on c.company_id = j.company_id and c.job_id = j.id
-      where ${listed} and c.user_id is distinct from j.assigned_to group by 2, 3`,
+      where ${listed} and c.user_id is distinct from j.assigned_to group by 2, 3
+      union all
+      select 'assigned_day', job_day_key(j.service_date) || ':' || j.assigned_to, j.status, ${sums}
+      from jobs j where ${listed} and j.service_date is not null and j.assigned_to is not null group by 2, 3
+      union all
+      select 'crew_day', job_day_key(j.service_date) || ':' || c.user_id, j.status, ${sums}
+      from jobs j join job_crew c on c.company_id = j.company_id and c.job_id = j.id
+      where ${listed} and j.service_date is not null and c.user_id is distinct from j.assigned_to
+      group by 2, 3`,
   );
   return rows.sort(byTuple);
 }
@@ -221,11 +232,35 @@ async function staleCrews(db: DbOrTx, companyId: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/**
+ * Without a bound (the kept sums per day and technician); with bounds of whole days and parts of
+ * a day at either end, open at either side (the kept sums per day and technician and day, and the
+ * jobs of the parts); within one day (the jobs). serviceDate puts the jobs in 2026-01-01 to
+ * 2026-01-28, now and then at midnight.
+ */
 const REPORT_QUERIES = [
   {},
   { interval: "week" },
   { only_completed: "false" },
   { only_completed: "false", interval: "week" },
+  { service_date_range_start: "2026-01-05", service_date_range_end: "2026-01-20" },
+  {
+    service_date_range_start: "2026-01-05T00:00:00Z",
+    service_date_range_end: "2026-01-20T00:00:00Z",
+    interval: "week",
+  },
+  {
+    service_date_range_start: "2026-01-03T13:45:00Z",
+    service_date_range_end: "2026-01-25T06:00:00Z",
+    only_completed: "false",
+  },
+  { service_date_range_start: "2026-01-15", only_completed: "false", interval: "week" },
+  { service_date_range_end: "2026-01-15" },
+  {
+    service_date_range_start: "2026-01-09T01:00:00Z",
+    service_date_range_end: "2026-01-09T23:00:00Z",
+    only_completed: "false",
+  },
 ];
 
 /** The kept sums equal the source's, and the report from them equals the report from the jobs. */
@@ -274,14 +309,22 @@ describe(`job report totals (${testEngine()})`, () => {
       values (${t.companyId}, 'li_1', ${job}, 120.50)`);
     await db.execute(sql`insert into job_crew (company_id, id, job_id, user_id, position)
       values (${t.companyId}, 'crw_1', ${job}, ${a}, 0), (${t.companyId}, 'crw_2', ${job}, ${b}, 1)`);
+    // A `_day` key is the day's key (ten digits), ':' and the user id.
+    const [{ day } = { day: "" }] = await queryRows<{ day: string }>(
+      db,
+      sql`select job_day_key('2026-02-03T10:00:00Z') as day`,
+    );
     const people = async () =>
       (await keptTuples(db, t.companyId))
         .filter((r) => r.kind !== "day")
-        .map((r) => [r.kind, r.key, r.n, r.total]);
+        .map((r) => [r.kind, r.key.replace(`${day}:`, "day:"), r.n, r.total])
+        .sort();
     expect(await people()).toEqual(
       [
         ["assigned", a, 1, "120.50"],
+        ["assigned_day", `day:${a}`, 1, "120.50"],
         ["crew", b, 1, "120.50"],
+        ["crew_day", `day:${b}`, 1, "120.50"],
       ].sort(),
     );
     // The assignee moves to c: a is now counted as crew, c as assigned.
@@ -291,8 +334,11 @@ describe(`job report totals (${testEngine()})`, () => {
     expect(await people()).toEqual(
       [
         ["assigned", c, 1, "120.50"],
+        ["assigned_day", `day:${c}`, 1, "120.50"],
         ["crew", a, 1, "120.50"],
         ["crew", b, 1, "120.50"],
+        ["crew_day", `day:${a}`, 1, "120.50"],
+        ["crew_day", `day:${b}`, 1, "120.50"],
       ].sort(),
     );
     await expectExact(db, t.companyId);
@@ -356,24 +402,84 @@ describe(`job report totals (${testEngine()})`, () => {
     await expectExact(db, kept.companyId);
   });
 
-  it("are what the report without a date bound reads, and a date bound reads the jobs", async () => {
+  it("answer a range of whole days with parts of a day at both ends as the jobs do, crews included", async () => {
+    const db = database.db;
+    const t = await newTenant(db);
+    const [a, b, c] = t.users as [string, string, string];
+    // Distinct prices (powers of two): a job counted twice or left out changes every total.
+    const jobs: [string, string | null, number][] = [
+      ["2026-01-04T10:00:00Z", a, 1], // before the start: out
+      ["2026-01-04T20:00:00Z", a, 2], // the start's part of a day
+      ["2026-01-05T00:00:00Z", null, 4], // the first whole day's first instant
+      ["2026-01-10T12:00:00Z", b, 8], // a whole day; b assigned and on the crew
+      ["2026-01-20T00:00:00Z", a, 16], // the end date's day: a part
+      ["2026-01-20T18:00:00Z", c, 32], // the end date's day: a part
+      ["2026-01-21T00:00:00Z", a, 64], // after the end: out
+    ];
+    for (const [date, assignee, price] of jobs) {
+      const job = newId(ID_PREFIX.job);
+      await db.execute(sql`insert into jobs (company_id, id, customer_id, status, assigned_to, service_date)
+        values (${t.companyId}, ${job}, ${t.customerId}, 'Completed', ${assignee}, ${date}::timestamptz)`);
+      await db.execute(sql`insert into job_line_items (company_id, id, job_id, total_price)
+        values (${t.companyId}, ${`li_${job}`}, ${job}, ${price})`);
+      await db.execute(sql`insert into job_crew (company_id, id, job_id, user_id, position)
+        values (${t.companyId}, ${`crw_b_${job}`}, ${job}, ${b}, 0), (${t.companyId}, ${`crw_c_${job}`}, ${job}, ${c}, 1)`);
+    }
+    const ctx = { db, companyId: t.companyId };
+    for (const interval of ["month", "week"]) {
+      const input = getServicedJobReportQuerySchema.parse({
+        service_date_range_start: "2026-01-04T15:00:00Z",
+        service_date_range_end: "2026-01-20",
+        interval,
+      });
+      const report = await getServicedJobReport({ ctx, input });
+      expect(report).toEqual(await getServicedJobReport({ ctx, input, from: "jobs" }));
+      expect(report.data.total).toBe(2 + 4 + 8 + 16 + 32);
+      const technicians = Object.fromEntries(
+        report.data.by_technician.map((r) => [r.technician.user_id, [r.job_count, r.total]]),
+      );
+      expect(technicians).toEqual({ [a]: [2, 18], [b]: [5, 62], [c]: [5, 62] });
+    }
+  });
+
+  it("are what the report reads without a date bound and for a range's whole days; parts of a day read the jobs", async () => {
     const db = database.db;
     const g = generator(5);
     const t = await newTenant(db);
     await insertJobs(db, g, t, 20);
-    await db.execute(sql`update jobs set status = 'Completed', service_date = '2026-03-10T12:00:00Z'
-      where company_id = ${t.companyId}`);
+    await db.execute(sql`update jobs set status = 'Completed', service_date = '2026-03-10T12:00:00Z',
+      assigned_to = ${t.users[0]!} where company_id = ${t.companyId}`);
     const ctx = { db, companyId: t.companyId };
-    const all = getServicedJobReportQuerySchema.parse({});
-    const bounded = getServicedJobReportQuerySchema.parse({ service_date_range_start: "2026-01-01" });
-    const before = await getServicedJobReport({ ctx, input: all });
-    expect(await getServicedJobReport({ ctx, input: bounded })).toEqual(before);
-    // A kept row changed by hand shows in the unbounded report only.
+    const report = (query: Record<string, string>) =>
+      getServicedJobReport({ ctx, input: getServicedJobReportQuerySchema.parse(query) });
+    const all = {};
+    const wholeDays = { service_date_range_start: "2026-03-01", service_date_range_end: "2026-03-31" };
+    // 2026-03-10 is a part of a day here: before the first whole day, or all the range holds.
+    const startPart = {
+      service_date_range_start: "2026-03-10T06:00:00Z",
+      service_date_range_end: "2026-03-20",
+    };
+    const withinDay = {
+      service_date_range_start: "2026-03-10T00:00:00Z",
+      service_date_range_end: "2026-03-10T23:00:00Z",
+    };
+    const before = await report(all);
+    expect(before.data.job_count).toBeGreaterThan(0);
+    expect(before.data.by_technician.map((r) => r.technician.user_id)).toEqual([t.users[0]]);
+    for (const query of [wholeDays, startPart, withinDay]) expect(await report(query)).toEqual(before);
+    // Kept rows changed by hand show where they are read: the days' in the report without a
+    // bound and over whole days, the technician's days' over whole days only.
     await db.execute(sql`update job_report_totals set job_count = job_count + 100
       where company_id = ${t.companyId} and kind = 'day' and key <> ''`);
-    const after = await getServicedJobReport({ ctx, input: all });
-    expect(after.data.job_count).toBe(before.data.job_count + 100);
-    expect(await getServicedJobReport({ ctx, input: bounded })).toEqual(before);
+    await db.execute(sql`update job_report_totals set total = total + 1000
+      where company_id = ${t.companyId} and kind = 'assigned_day'`);
+    const changedAll = await report(all);
+    expect(changedAll.data.job_count).toBe(before.data.job_count + 100);
+    expect(changedAll.data.by_technician).toEqual(before.data.by_technician);
+    const changedDays = await report(wholeDays);
+    expect(changedDays.data.job_count).toBe(before.data.job_count + 100);
+    expect(changedDays.data.by_technician[0]?.total).toBe(before.data.by_technician[0]!.total + 1000);
+    for (const query of [startPart, withinDay]) expect(await report(query)).toEqual(before);
   });
 
   it("an unchanged re-write of a job adds no row; a write folds its tuples into one row each", async () => {
@@ -463,47 +569,51 @@ describe(`job report totals and TRUNCATE (${testEngine()})`, () => {
   });
 });
 
-describe(`migration 0014 on ${testEngine()}`, () => {
-  it("sums the jobs and crews that exist before it, one row per tuple, and its triggers keep them", async () => {
-    const own = await createEmptyTestDatabase();
-    try {
-      await migrateUpTo(own, "0014_job_report_totals");
-      const db = own.db;
-      const g = generator(19);
-      const tenants = [await newTenant(db), await newTenant(db)];
-      for (const t of tenants) {
-        await insertJobs(db, g, t, 25);
-        await db.execute(sql`insert into job_crew (company_id, id, job_id, user_id, position)
+// 0014 sums the jobs before it under day, assigned and crew; 0015 adds assigned_day and crew_day.
+describe.each(["0014_job_report_totals", "0015_job_report_day_totals"])(
+  `migration %s on ${testEngine()}`,
+  (tag) => {
+    it("sums the jobs and crews that exist before it, one row per tuple, and its triggers keep them", async () => {
+      const own = await createEmptyTestDatabase();
+      try {
+        await migrateUpTo(own, tag);
+        const db = own.db;
+        const g = generator(19);
+        const tenants = [await newTenant(db), await newTenant(db)];
+        for (const t of tenants) {
+          await insertJobs(db, g, t, 25);
+          await db.execute(sql`insert into job_crew (company_id, id, job_id, user_id, position)
           select company_id, 'crw_' || md5(id || u.user_id), id, u.user_id, u.n from jobs,
             unnest(array[${t.users[0]!}, ${t.users[1]!}]::text[]) with ordinality u(user_id, n)
           where company_id = ${t.companyId} and md5(id || u.user_id) < '8'`);
-        await db.execute(sql`insert into job_line_items (company_id, id, job_id, total_price)
+          await db.execute(sql`insert into job_line_items (company_id, id, job_id, total_price)
           select company_id, 'li_' || md5(id), id, 99.99 from jobs where company_id = ${t.companyId}`);
-        await db.execute(sql`insert into job_payments (company_id, id, job_id, amount, payment_method, payment_type, status)
+          await db.execute(sql`insert into job_payments (company_id, id, job_id, amount, payment_method, payment_type, status)
           select company_id, 'pay_' || md5(id), id, 40.25, 'cash', 'payment', 'succeeded' from jobs
           where company_id = ${t.companyId} and md5(id) < '9'`);
+        }
+        await own.migrate();
+        for (const t of tenants) {
+          await expectExact(db, t.companyId);
+          const [rows] = await queryRows<{ n: number }>(
+            db,
+            sql`select count(*)::int as n from job_report_totals where company_id = ${t.companyId}`,
+          );
+          expect(rows?.n).toBe((await sourceTuples(db, t.companyId)).length);
+          expect((await staleCrews(db, t.companyId)).length).toBe(0);
+          const [crewed] = await queryRows<{ n: number }>(
+            db,
+            sql`select count(*)::int as n from jobs where company_id = ${t.companyId} and cardinality(crew_user_ids) > 0`,
+          );
+          expect(crewed?.n).toBeGreaterThan(0);
+        }
+        for (const t of tenants) {
+          for (let i = 0; i < 12; i++) await randomWrite(db, g, t);
+          await expectExact(db, t.companyId);
+        }
+      } finally {
+        await own.close();
       }
-      await own.migrate();
-      for (const t of tenants) {
-        await expectExact(db, t.companyId);
-        const [rows] = await queryRows<{ n: number }>(
-          db,
-          sql`select count(*)::int as n from job_report_totals where company_id = ${t.companyId}`,
-        );
-        expect(rows?.n).toBe((await sourceTuples(db, t.companyId)).length);
-        expect((await staleCrews(db, t.companyId)).length).toBe(0);
-        const [crewed] = await queryRows<{ n: number }>(
-          db,
-          sql`select count(*)::int as n from jobs where company_id = ${t.companyId} and cardinality(crew_user_ids) > 0`,
-        );
-        expect(crewed?.n).toBeGreaterThan(0);
-      }
-      for (const t of tenants) {
-        for (let i = 0; i < 12; i++) await randomWrite(db, g, t);
-        await expectExact(db, t.companyId);
-      }
-    } finally {
-      await own.close();
-    }
-  });
-});
+    });
+  },
+);

@@ -7,9 +7,11 @@ import type {
   ServicedJobReport,
   ServicedJobReportResponse,
 } from "@/lib/schemas/reports";
+import { JOB_STATUSES } from "@/lib/db/schema";
+import { wholeDays } from "@/lib/domain/list-counts";
 import { dateBound, jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "@/lib/domain/serviced-jobs/money";
-import { isoUtc, queryReportRows, toNumber } from "./sql";
+import { allOf, isoUtc, queryReportRows, timestampParam, toNumber } from "./sql";
 
 interface ReportRow extends Record<string, unknown> {
   /** all: the whole set; period: one week or month; assigned / crew: one technician's jobs. */
@@ -95,12 +97,33 @@ async function reportRowsFromJobs(
   );
 }
 
+/** The kept rows' statuses: Completed only, or every status (jobs_status_check), as an index range. */
+const totalsStatusSql = (input: GetServicedJobReportQuery): SQL =>
+  input.only_completed
+    ? sql`status = 'Completed'`
+    : sql`status in (${sql.join(
+        JOB_STATUSES.map((status) => sql`${status}`),
+        sql`, `,
+      )})`;
+
+/**
+ * The week or month of a day's key (job_day_key, migration 0008: its Julian day number plus one,
+ * ten digits); ±infinity have keys of their own and '' is no service date (the period null).
+ */
+function periodOfDayKey(key: SQL, input: GetServicedJobReportQuery): SQL {
+  return sql`case ${key}
+    when '' then null
+    when '0000000000' then '-infinity'::timestamp
+    when '9999999999' then 'infinity'::timestamp
+    else date_trunc(${truncUnit(input)}, ('4714-11-24 BC'::date + (left(${key}, 10)::int - 1))::timestamp)
+  end`;
+}
+
 /**
  * The report's rows without a service-date bound, from the sums the database keeps per day of
  * service, assigned user and crew member (job_report_totals, lib/db/schema/job-report-totals.ts):
  * a few thousand rows instead of every job and crew row of the tenant (bench/RESULTS.md, finding
- * 35). A day's key (job_day_key, migration 0008) is its Julian day number plus one; ±infinity
- * have keys of their own and '' is no service date (the period null).
+ * 35).
  */
 async function reportRowsFromTotals(
   ctx: Pick<RequestContext, "db" | "companyId">,
@@ -114,7 +137,7 @@ async function reportRowsFromTotals(
         select kind, key, sum(job_count) as job_count, sum(total) as total, sum(received) as total_received,
           sum(outstanding) as total_outstanding
         from job_report_totals
-        where company_id = ${ctx.companyId}${input.only_completed ? sql` and status = 'Completed'` : sql``}
+        where company_id = ${ctx.companyId} and ${totalsStatusSql(input)} and kind in ('day', 'assigned', 'crew')
         group by kind, key
         having sum(job_count) <> 0
       )
@@ -122,12 +145,7 @@ async function reportRowsFromTotals(
         null::text as user_id, sum(d.job_count) as job_count, sum(d.total) as total,
         sum(d.total_received) as total_received, sum(d.total_outstanding) as total_outstanding
       from (
-        select case t.key
-            when '' then null
-            when '0000000000' then '-infinity'::timestamp
-            when '9999999999' then 'infinity'::timestamp
-            else date_trunc(${truncUnit(input)}, ('4714-11-24 BC'::date + (t.key::int - 1))::timestamp)
-          end as period,
+        select ${periodOfDayKey(sql`t.key`, input)} as period,
           t.job_count, t.total, t.total_received, t.total_outstanding
         from t where t.kind = 'day'
       ) d
@@ -139,10 +157,91 @@ async function reportRowsFromTotals(
   );
 }
 
+/** The longest span of whole days read by one statement alone (wholeDayReport): 366 days. */
+const ONE_STATEMENT_MAX_MS = 366 * 86_400_000;
+
+/**
+ * The report's rows with a service-date bound that spans at least one whole UTC day (wholeDays):
+ * the whole days from the sums kept per day, per day and assigned user and per day and crew
+ * member (kinds day, assigned_day and crew_day: a few rows a day and technician, where a month
+ * of the bench's large tenant is ~20,000 jobs and the tenant's every crew row, finding 36), plus
+ * the jobs in the parts of a day at the range's ends (a start that is not a midnight; a bare end
+ * date ends at 23:59:59.999), as the ranged job list counts its total (finding 16). Undefined
+ * when the range holds no whole day: its jobs answer.
+ *
+ * `oneStatement`: whole days of at most a year are read by the statement alone, without
+ * queryReportRows' transaction, whose settings cost four round trips (a month 7.2 → 9.8 ms
+ * in-process) and gain nothing up to a year; more days, or an open end, read so many kept rows
+ * (~260,000 for every day of the bench's large tenant) that the transaction's memory keeps their
+ * aggregation off disk (289 → 172 ms) and its JIT setting off their plan's cost (finding 36).
+ */
+function wholeDayReport(
+  companyId: string,
+  input: GetServicedJobReportQuery,
+): { sql: SQL; oneStatement: boolean } | undefined {
+  const start = input.service_date_range_start;
+  const end = input.service_date_range_end;
+  const { from, to } = wholeDays(start, end);
+  if (from && to && from >= to) return undefined;
+  const oneStatement = Boolean(from && to && to.getTime() - from.getTime() <= ONE_STATEMENT_MAX_MS);
+  const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
+  const keys = allOf([from && sql`t.key >= ${dayKey(from)}`, to && sql`t.key < ${dayKey(to)}`]);
+  const parts = [
+    start && from && from > start && sql`j.service_date < ${timestampParam(from)}`,
+    to && sql`j.service_date >= ${timestampParam(to)}`,
+  ].filter((part): part is SQL => Boolean(part));
+  const money = sql`${jobTotalSql("p")}, ${jobReceivedSql("p")}, ${jobOutstandingSql("p")}`;
+  const partRows =
+    parts.length === 0
+      ? sql``
+      : sql`union all
+        select 'period', date_trunc(${truncUnit(input)}, p.service_date at time zone 'UTC'), null, 1, ${money}
+        from p
+        union all
+        select 'assigned', null, p.assigned_to, 1, ${money} from p where p.assigned_to is not null
+        union all
+        select 'crew', null, c.user_id, 1, ${money}
+        from p cross join unnest(p.crew_user_ids) as c(user_id)
+        where c.user_id is distinct from p.assigned_to`;
+  // Each kept row on its own (a tuple is one row but for concurrent writers' delta rows): the
+  // rows are summed once, per period and technician, and a technician or period whose rows sum to
+  // no job is no row, as in the jobs' report.
+  return {
+    oneStatement,
+    sql: sql`with p as materialized (
+      select j.service_date, j.assigned_to, j.crew_user_ids, j.line_items_total, j.total_received
+      from jobs j
+      where ${parts.length === 0 ? sql`false` : sql`${jobFilterSql(companyId, input)} and (${sql.join(parts, sql` or `)})`}
+    ),
+    f (kind, period, user_id, job_count, total, total_received, total_outstanding) as (
+      select case t.kind when 'day' then 'period' when 'assigned_day' then 'assigned' else 'crew' end,
+        case t.kind when 'day' then ${periodOfDayKey(sql`t.key`, input)} end,
+        case when t.kind <> 'day' then substr(t.key, 12) end,
+        t.job_count, t.total, t.received, t.outstanding
+      from job_report_totals t
+      where t.company_id = ${companyId} and ${totalsStatusSql(input)}
+        and t.kind in ('day', 'assigned_day', 'crew_day') and t.key <> '' and ${keys}
+      ${partRows}
+    ),
+    g as (
+      select f.kind, f.period, f.user_id, sum(f.job_count) as job_count, sum(f.total) as total,
+        sum(f.total_received) as total_received, sum(f.total_outstanding) as total_outstanding
+      from f group by f.kind, f.period, f.user_id
+      having sum(f.job_count) <> 0
+    )
+    select * from g
+    union all
+    select 'all', null, null, coalesce(sum(g.job_count), 0), sum(g.total), sum(g.total_received),
+      sum(g.total_outstanding)
+    from g where g.kind = 'period'`,
+  };
+}
+
 /**
  * GET /reports/serviced-jobs: the job money (lib/domain/serviced-jobs/money.ts) summed over every
  * job matching the list's filters, per week or month of the service date, and per technician.
- * A service-date range reads its jobs; without one the kept sums answer. `from: "jobs"` reads the
+ * Without a service-date bound the kept sums answer; with one, the kept sums of its whole days and
+ * the jobs of its parts of a day (a range within one day: its jobs). `from: "jobs"` reads the
  * jobs whatever the filters: the reference the kept sums are tested against
  * (lib/domain/reports/job-report-totals.test.ts).
  */
@@ -155,10 +254,14 @@ export async function getServicedJobReport({
   input: GetServicedJobReportQuery;
   from?: "jobs";
 }): Promise<ServicedJobReportResponse> {
-  const rows =
-    from === "jobs" || dateBound(input)
-      ? await reportRowsFromJobs(ctx, input)
-      : await reportRowsFromTotals(ctx, input);
+  if (from === "jobs") return assembleReport(input, await reportRowsFromJobs(ctx, input));
+  if (!dateBound(input)) return assembleReport(input, await reportRowsFromTotals(ctx, input));
+  const days = wholeDayReport(ctx.companyId, input);
+  if (!days) return assembleReport(input, await reportRowsFromJobs(ctx, input));
+  const statement = reportSelect(ctx.companyId, days.sql);
+  const rows = days.oneStatement
+    ? await queryRows<ReportRow>(ctx.db, statement)
+    : await queryReportRows<ReportRow>(ctx.db, statement);
   return assembleReport(input, rows);
 }
 
