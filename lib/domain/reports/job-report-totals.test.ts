@@ -235,8 +235,9 @@ async function staleCrews(db: DbOrTx, companyId: string): Promise<string[]> {
 /**
  * Without a bound (the kept sums per day and technician); with bounds of whole days and parts of
  * a day at either end, open at either side (the kept sums per day and technician and day, and the
- * jobs of the parts); within one day (the jobs). serviceDate puts the jobs in 2026-01-01 to
- * 2026-01-28, now and then at midnight.
+ * jobs of the parts: up to half a day added, more taken from the day's sums); one bare date (its
+ * day's sums less the jobs after 23:59:59.999); within one day, after its midnight (the jobs).
+ * serviceDate puts the jobs in 2026-01-01 to 2026-01-28, now and then at midnight.
  */
 const REPORT_QUERIES = [
   {},
@@ -254,6 +255,13 @@ const REPORT_QUERIES = [
     service_date_range_end: "2026-01-25T06:00:00Z",
     only_completed: "false",
   },
+  { service_date_range_start: "2026-01-06T02:30:00Z", service_date_range_end: "2026-01-22T20:00:00Z" },
+  {
+    service_date_range_start: "2026-01-06T02:30:00Z",
+    service_date_range_end: "2026-01-22T20:00:00Z",
+    only_completed: "false",
+  },
+  { service_date_range_start: "2026-01-12", service_date_range_end: "2026-01-12" },
   { service_date_range_start: "2026-01-15", only_completed: "false", interval: "week" },
   { service_date_range_end: "2026-01-15" },
   {
@@ -406,15 +414,37 @@ describe(`job report totals (${testEngine()})`, () => {
     const db = database.db;
     const t = await newTenant(db);
     const [a, b, c] = t.users as [string, string, string];
-    // Distinct prices (powers of two): a job counted twice or left out changes every total.
-    const jobs: [string, string | null, number][] = [
-      ["2026-01-04T10:00:00Z", a, 1], // before the start: out
-      ["2026-01-04T20:00:00Z", a, 2], // the start's part of a day
-      ["2026-01-05T00:00:00Z", null, 4], // the first whole day's first instant
-      ["2026-01-10T12:00:00Z", b, 8], // a whole day; b assigned and on the crew
-      ["2026-01-20T00:00:00Z", a, 16], // the end date's day: a part
-      ["2026-01-20T18:00:00Z", c, 32], // the end date's day: a part
-      ["2026-01-21T00:00:00Z", a, 64], // after the end: out
+    // A start at 15:00 adds its day's jobs from then on (9 hours) to the whole days' sums; a start
+    // at 06:00 takes its day's jobs before it (6 hours) from the day's sums. A bare end date takes
+    // its day's jobs after 23:59:59.999 from the day's sums; an end at noon adds its day's jobs.
+    const ranges = {
+      late: { service_date_range_start: "2026-01-04T15:00:00Z", service_date_range_end: "2026-01-20" },
+      early: { service_date_range_start: "2026-01-04T06:00:00Z", service_date_range_end: "2026-01-20" },
+      lateNoon: {
+        service_date_range_start: "2026-01-04T15:00:00Z",
+        service_date_range_end: "2026-01-20T12:00:00Z",
+      },
+      earlyNoon: {
+        service_date_range_start: "2026-01-04T06:00:00Z",
+        service_date_range_end: "2026-01-20T12:00:00Z",
+      },
+    };
+    type Range = keyof typeof ranges;
+    const every = Object.keys(ranges) as Range[];
+    // Distinct prices (powers of two): a job counted twice or left out changes every total. Each
+    // job names the ranges it is in.
+    const jobs: [string, string | null, number, Range[]][] = [
+      ["2026-01-04T03:00:00Z", a, 1, []],
+      ["2026-01-04T06:00:00Z", null, 1024, ["early", "earlyNoon"]], // the early start's instant
+      ["2026-01-04T10:00:00Z", a, 2, ["early", "earlyNoon"]],
+      ["2026-01-04T20:00:00Z", a, 4, every],
+      ["2026-01-05T00:00:00Z", null, 8, every], // the first whole day's first instant
+      ["2026-01-10T12:00:00Z", b, 16, every], // b assigned and on the crew: counted once for b
+      ["2026-01-20T00:00:00Z", a, 32, every],
+      ["2026-01-20T18:00:00Z", c, 64, ["late", "early"]],
+      ["2026-01-20T23:59:59.999Z", null, 128, ["late", "early"]], // a bare end date's last instant
+      ["2026-01-20T23:59:59.9995Z", a, 256, []], // after it, within its day
+      ["2026-01-21T00:00:00Z", a, 512, []],
     ];
     for (const [date, assignee, price] of jobs) {
       const job = newId(ID_PREFIX.job);
@@ -426,49 +456,60 @@ describe(`job report totals (${testEngine()})`, () => {
         values (${t.companyId}, ${`crw_b_${job}`}, ${job}, ${b}, 0), (${t.companyId}, ${`crw_c_${job}`}, ${job}, ${c}, 1)`);
     }
     const ctx = { db, companyId: t.companyId };
-    for (const interval of ["month", "week"]) {
-      const input = getServicedJobReportQuerySchema.parse({
-        service_date_range_start: "2026-01-04T15:00:00Z",
-        service_date_range_end: "2026-01-20",
-        interval,
-      });
-      const report = await getServicedJobReport({ ctx, input });
-      expect(report).toEqual(await getServicedJobReport({ ctx, input, from: "jobs" }));
-      expect(report.data.total).toBe(2 + 4 + 8 + 16 + 32);
-      const technicians = Object.fromEntries(
-        report.data.by_technician.map((r) => [r.technician.user_id, [r.job_count, r.total]]),
-      );
-      expect(technicians).toEqual({ [a]: [2, 18], [b]: [5, 62], [c]: [5, 62] });
+    for (const range of every) {
+      const inRange = jobs.filter(([, , , ranges]) => ranges.includes(range));
+      const sum = (js: typeof jobs) => js.reduce((total, [, , price]) => total + price, 0);
+      // Every job has b and c on its crew; a counts where assigned.
+      const assignedToA = inRange.filter(([, assignee]) => assignee === a);
+      const expected = {
+        [a]: [assignedToA.length, sum(assignedToA)],
+        [b]: [inRange.length, sum(inRange)],
+        [c]: [inRange.length, sum(inRange)],
+      };
+      for (const interval of ["month", "week"]) {
+        const input = getServicedJobReportQuerySchema.parse({ ...ranges[range], interval });
+        const report = await getServicedJobReport({ ctx, input });
+        expect(report, range).toEqual(await getServicedJobReport({ ctx, input, from: "jobs" }));
+        expect(report.data.total, range).toBe(sum(inRange));
+        const technicians = Object.fromEntries(
+          report.data.by_technician.map((r) => [r.technician.user_id, [r.job_count, r.total]]),
+        );
+        expect(technicians, range).toEqual(expected);
+      }
     }
   });
 
-  it("are what the report reads without a date bound and for a range's whole days; parts of a day read the jobs", async () => {
+  it("are what the report reads without a date bound and for a range's days; parts of up to half a day read the jobs", async () => {
     const db = database.db;
     const g = generator(5);
     const t = await newTenant(db);
     await insertJobs(db, g, t, 20);
-    await db.execute(sql`update jobs set status = 'Completed', service_date = '2026-03-10T12:00:00Z',
+    await db.execute(sql`update jobs set status = 'Completed', service_date = '2026-03-10T20:00:00Z',
       assigned_to = ${t.users[0]!} where company_id = ${t.companyId}`);
     const ctx = { db, companyId: t.companyId };
     const report = (query: Record<string, string>) =>
       getServicedJobReport({ ctx, input: getServicedJobReportQuerySchema.parse(query) });
     const all = {};
     const wholeDays = { service_date_range_start: "2026-03-01", service_date_range_end: "2026-03-31" };
-    // 2026-03-10 is a part of a day here: before the first whole day, or all the range holds.
+    // Its day's sums less the jobs after 23:59:59.999.
+    const bareDay = { service_date_range_start: "2026-03-10", service_date_range_end: "2026-03-10" };
+    // 2026-03-10 from 15:00 is 9 hours of a day: its jobs.
     const startPart = {
-      service_date_range_start: "2026-03-10T06:00:00Z",
+      service_date_range_start: "2026-03-10T15:00:00Z",
       service_date_range_end: "2026-03-20",
     };
     const withinDay = {
-      service_date_range_start: "2026-03-10T00:00:00Z",
-      service_date_range_end: "2026-03-10T23:00:00Z",
+      service_date_range_start: "2026-03-10T15:00:00Z",
+      service_date_range_end: "2026-03-10T22:00:00Z",
     };
     const before = await report(all);
     expect(before.data.job_count).toBeGreaterThan(0);
     expect(before.data.by_technician.map((r) => r.technician.user_id)).toEqual([t.users[0]]);
-    for (const query of [wholeDays, startPart, withinDay]) expect(await report(query)).toEqual(before);
+    for (const query of [wholeDays, bareDay, startPart, withinDay]) {
+      expect(await report(query)).toEqual(before);
+    }
     // Kept rows changed by hand show where they are read: the days' in the report without a
-    // bound and over whole days, the technician's days' over whole days only.
+    // bound and over days, the technician's days' over days only.
     await db.execute(sql`update job_report_totals set job_count = job_count + 100
       where company_id = ${t.companyId} and kind = 'day' and key <> ''`);
     await db.execute(sql`update job_report_totals set total = total + 1000
@@ -476,9 +517,11 @@ describe(`job report totals (${testEngine()})`, () => {
     const changedAll = await report(all);
     expect(changedAll.data.job_count).toBe(before.data.job_count + 100);
     expect(changedAll.data.by_technician).toEqual(before.data.by_technician);
-    const changedDays = await report(wholeDays);
-    expect(changedDays.data.job_count).toBe(before.data.job_count + 100);
-    expect(changedDays.data.by_technician[0]?.total).toBe(before.data.by_technician[0]!.total + 1000);
+    for (const query of [wholeDays, bareDay]) {
+      const changed = await report(query);
+      expect(changed.data.job_count).toBe(before.data.job_count + 100);
+      expect(changed.data.by_technician[0]?.total).toBe(before.data.by_technician[0]!.total + 1000);
+    }
     for (const query of [startPart, withinDay]) expect(await report(query)).toEqual(before);
   });
 

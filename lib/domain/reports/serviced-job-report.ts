@@ -157,19 +157,23 @@ async function reportRowsFromTotals(
   );
 }
 
-/** The longest span of whole days read by one statement alone (wholeDayReport): 366 days. */
-const ONE_STATEMENT_MAX_MS = 366 * 86_400_000;
+const DAY_MS = 86_400_000;
+
+/** The longest span of days read by one statement alone (wholeDayReport): 366 days. */
+const ONE_STATEMENT_MAX_MS = 366 * DAY_MS;
 
 /**
- * The report's rows with a service-date bound that spans at least one whole UTC day (wholeDays):
- * the whole days from the sums kept per day, per day and assigned user and per day and crew
- * member (kinds day, assigned_day and crew_day: a few rows a day and technician, where a month
- * of the bench's large tenant is ~20,000 jobs and the tenant's every crew row, finding 36), plus
- * the jobs in the parts of a day at the range's ends (a start that is not a midnight; a bare end
- * date ends at 23:59:59.999), as the ranged job list counts its total (finding 16). Undefined
- * when the range holds no whole day: its jobs answer.
+ * The report's rows with a service-date bound, from the sums kept per day, per day and assigned
+ * user and per day and crew member (kinds day, assigned_day and crew_day: a few rows a day and
+ * technician, where a month of the bench's large tenant is ~21,000 jobs joined to every crew row
+ * of the tenant, finding 36), and the jobs of the parts of a day at the range's ends. Each end
+ * that falls inside a day reads whichever is less: up to half a day, the jobs of its part of the
+ * day (added to the whole days' sums); more, the whole day's sums less the jobs of the rest of
+ * that day (a bare end date ends at 23:59:59.999: its day's sums less the jobs after that
+ * instant, if any). Undefined when no day's sums are read (a range within one day that does not
+ * start at its midnight, or at most half a day at each end of a midnight): its jobs answer.
  *
- * `oneStatement`: whole days of at most a year are read by the statement alone, without
+ * `oneStatement`: up to a year of days is read by the statement alone, without
  * queryReportRows' transaction, whose settings cost four round trips (a month 7.2 → 9.8 ms
  * in-process) and gain nothing up to a year; more days, or an open end, read so many kept rows
  * (~260,000 for every day of the bench's large tenant) that the transaction's memory keeps their
@@ -182,25 +186,65 @@ function wholeDayReport(
   const start = input.service_date_range_start;
   const end = input.service_date_range_end;
   const { from, to } = wholeDays(start, end);
-  if (from && to && from >= to) return undefined;
-  const oneStatement = Boolean(from && to && to.getTime() - from.getTime() <= ONE_STATEMENT_MAX_MS);
+  if (from && to && from > to) return undefined;
+  // The jobs added to the days' sums (within the range) and taken from them (outside it).
+  const added: SQL[] = [];
+  const taken: SQL[] = [];
+  let firstDay = from;
+  if (start && from && from > start) {
+    if (from.getTime() - start.getTime() <= DAY_MS / 2) {
+      added.push(sql`j.service_date < ${timestampParam(from)}`);
+    } else {
+      firstDay = new Date(from.getTime() - DAY_MS);
+      taken.push(
+        sql`(j.service_date >= ${timestampParam(firstDay)} and j.service_date < ${timestampParam(start)})`,
+      );
+    }
+  }
+  let lastDay = to;
+  if (end && to) {
+    if (end.getTime() - to.getTime() <= DAY_MS / 2) {
+      added.push(sql`j.service_date >= ${timestampParam(to)}`);
+    } else {
+      lastDay = new Date(to.getTime() + DAY_MS);
+      taken.push(
+        sql`(j.service_date > ${timestampParam(end)} and j.service_date < ${timestampParam(lastDay)})`,
+      );
+    }
+  }
+  if (firstDay && lastDay && firstDay >= lastDay) return undefined;
+  const oneStatement = Boolean(
+    firstDay && lastDay && lastDay.getTime() - firstDay.getTime() <= ONE_STATEMENT_MAX_MS,
+  );
   const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
-  const keys = allOf([from && sql`t.key >= ${dayKey(from)}`, to && sql`t.key < ${dayKey(to)}`]);
+  const keys = allOf([
+    firstDay && sql`t.key >= ${dayKey(firstDay)}`,
+    lastDay && sql`t.key < ${dayKey(lastDay)}`,
+  ]);
+  const partJobs = (sign: number, where: SQL) =>
+    sql`select ${sql.raw(String(sign))} as sign, j.service_date, j.assigned_to, j.crew_user_ids,
+      j.line_items_total, j.total_received
+      from jobs j where ${where}`;
   const parts = [
-    start && from && from > start && sql`j.service_date < ${timestampParam(from)}`,
-    to && sql`j.service_date >= ${timestampParam(to)}`,
+    added.length > 0 &&
+      partJobs(1, sql`${jobFilterSql(companyId, input)} and (${sql.join(added, sql` or `)})`),
+    taken.length > 0 &&
+      partJobs(
+        -1,
+        sql`${jobFilterSql(companyId, { only_completed: input.only_completed })} and (${sql.join(taken, sql` or `)})`,
+      ),
   ].filter((part): part is SQL => Boolean(part));
-  const money = sql`${jobTotalSql("p")}, ${jobReceivedSql("p")}, ${jobOutstandingSql("p")}`;
+  const money = sql`p.sign * ${jobTotalSql("p")}, p.sign * ${jobReceivedSql("p")}, p.sign * ${jobOutstandingSql("p")}`;
   const partRows =
     parts.length === 0
       ? sql``
       : sql`union all
-        select 'period', date_trunc(${truncUnit(input)}, p.service_date at time zone 'UTC'), null, 1, ${money}
+        select 'period', date_trunc(${truncUnit(input)}, p.service_date at time zone 'UTC'), null, p.sign, ${money}
         from p
         union all
-        select 'assigned', null, p.assigned_to, 1, ${money} from p where p.assigned_to is not null
+        select 'assigned', null, p.assigned_to, p.sign, ${money} from p where p.assigned_to is not null
         union all
-        select 'crew', null, c.user_id, 1, ${money}
+        select 'crew', null, c.user_id, p.sign, ${money}
         from p cross join unnest(p.crew_user_ids) as c(user_id)
         where c.user_id is distinct from p.assigned_to`;
   // Each kept row on its own (a tuple is one row but for concurrent writers' delta rows): the
@@ -209,9 +253,7 @@ function wholeDayReport(
   return {
     oneStatement,
     sql: sql`with p as materialized (
-      select j.service_date, j.assigned_to, j.crew_user_ids, j.line_items_total, j.total_received
-      from jobs j
-      where ${parts.length === 0 ? sql`false` : sql`${jobFilterSql(companyId, input)} and (${sql.join(parts, sql` or `)})`}
+      ${parts.length === 0 ? partJobs(1, sql`false`) : sql.join(parts, sql` union all `)}
     ),
     f (kind, period, user_id, job_count, total, total_received, total_outstanding) as (
       select case t.kind when 'day' then 'period' when 'assigned_day' then 'assigned' else 'crew' end,
@@ -240,9 +282,9 @@ function wholeDayReport(
 /**
  * GET /reports/serviced-jobs: the job money (lib/domain/serviced-jobs/money.ts) summed over every
  * job matching the list's filters, per week or month of the service date, and per technician.
- * Without a service-date bound the kept sums answer; with one, the kept sums of its whole days and
- * the jobs of its parts of a day (a range within one day: its jobs). `from: "jobs"` reads the
- * jobs whatever the filters: the reference the kept sums are tested against
+ * Without a service-date bound the kept sums answer; with one, the kept sums of its days and the
+ * jobs of its parts of a day (wholeDayReport; a range within one day: its jobs). `from: "jobs"`
+ * reads the jobs whatever the filters: the reference the kept sums are tested against
  * (lib/domain/reports/job-report-totals.test.ts).
  */
 export async function getServicedJobReport({
