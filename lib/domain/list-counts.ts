@@ -100,10 +100,10 @@ export interface JobDayCountFilter {
   to?: Date;
 }
 
-/** A day's key in the counters: job_day_key of drizzle/0008_job_day_counts.sql. */
-const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
+/** A day's key in the counters and the job report's sums: job_day_key of drizzle/0008_job_day_counts.sql. */
+export const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /**
  * The whole UTC days of a service-date range from `start` to `end` (both included; a bound left

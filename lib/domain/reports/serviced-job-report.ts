@@ -8,7 +8,7 @@ import type {
   ServicedJobReportResponse,
 } from "@/lib/schemas/reports";
 import { JOB_STATUSES } from "@/lib/db/schema";
-import { wholeDays } from "@/lib/domain/list-counts";
+import { DAY_MS, dayKey, wholeDays } from "@/lib/domain/list-counts";
 import { dateBound, jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "@/lib/domain/serviced-jobs/money";
 import { allOf, isoUtc, queryReportRows, timestampParam, toNumber } from "./sql";
@@ -46,7 +46,9 @@ const truncUnit = (input: GetServicedJobReportQuery): SQL =>
 
 /**
  * The report's rows from `report` (kind, period, user_id and the four sums), with the periods
- * formatted and the technicians' names and emails.
+ * formatted and the technicians' names and emails, in the order of the periods: ±infinity format
+ * as null, like no service date, so the assembly's stable sort keeps them as they come
+ * (−infinity, infinity, then no service date), whichever way `report` grouped its rows.
  */
 function reportSelect(companyId: string, report: SQL): SQL {
   return sql`with report as (${report})
@@ -54,7 +56,8 @@ function reportSelect(companyId: string, report: SQL): SQL {
       u.name as user_name, u.email as user_email, r.job_count::int as job_count, r.total::float8 as total,
       r.total_received::float8 as total_received, r.total_outstanding::float8 as total_outstanding
     from report r
-    left join users u on u.company_id = ${companyId} and u.id = r.user_id`;
+    left join users u on u.company_id = ${companyId} and u.id = r.user_id
+    order by r.period nulls last`;
 }
 
 /**
@@ -120,6 +123,30 @@ function periodOfDayKey(key: SQL, input: GetServicedJobReportQuery): SQL {
 }
 
 /**
+ * The report from rows of (kind: period, assigned or crew; period; user_id; job_count; total;
+ * total_received; total_outstanding), kept sums and jobs alike: summed once per period and
+ * technician (a tuple's sums may be several delta rows, those of concurrent writers; a job taken
+ * away counts −1), a period or technician whose rows sum to no job being no row, as in the jobs'
+ * report; and the whole set, the sum of the periods.
+ */
+function summedReportSql(rows: SQL): SQL {
+  return sql`with f (kind, period, user_id, job_count, total, total_received, total_outstanding) as (
+      ${rows}
+    ),
+    g as (
+      select f.kind, f.period, f.user_id, sum(f.job_count) as job_count, sum(f.total) as total,
+        sum(f.total_received) as total_received, sum(f.total_outstanding) as total_outstanding
+      from f group by f.kind, f.period, f.user_id
+      having sum(f.job_count) <> 0
+    )
+    select * from g
+    union all
+    select 'all', null, null, coalesce(sum(g.job_count), 0), sum(g.total), sum(g.total_received),
+      sum(g.total_outstanding)
+    from g where g.kind = 'period'`;
+}
+
+/**
  * The report's rows without a service-date bound, from the sums the database keeps per day of
  * service, assigned user and crew member (job_report_totals, lib/db/schema/job-report-totals.ts):
  * a few thousand rows instead of every job and crew row of the tenant (bench/RESULTS.md, finding
@@ -129,35 +156,17 @@ async function reportRowsFromTotals(
   ctx: Pick<RequestContext, "db" | "companyId">,
   input: GetServicedJobReportQuery,
 ): Promise<ReportRow[]> {
-  return queryRows<ReportRow>(
-    ctx.db,
-    reportSelect(
-      ctx.companyId,
-      sql`with t as (
-        select kind, key, sum(job_count) as job_count, sum(total) as total, sum(received) as total_received,
-          sum(outstanding) as total_outstanding
-        from job_report_totals
-        where company_id = ${ctx.companyId} and ${totalsStatusSql(input)} and kind in ('day', 'assigned', 'crew')
-        group by kind, key
-        having sum(job_count) <> 0
-      )
-      select case grouping(d.period) when 1 then 'all' else 'period' end as kind, d.period,
-        null::text as user_id, sum(d.job_count) as job_count, sum(d.total) as total,
-        sum(d.total_received) as total_received, sum(d.total_outstanding) as total_outstanding
-      from (
-        select ${periodOfDayKey(sql`t.key`, input)} as period,
-          t.job_count, t.total, t.total_received, t.total_outstanding
-        from t where t.kind = 'day'
-      ) d
-      group by grouping sets ((), (d.period))
-      union all
-      select t.kind, null, t.key, t.job_count, t.total, t.total_received, t.total_outstanding
-      from t where t.kind <> 'day' and t.key <> ''`,
-    ),
-  );
+  // A day's sums give its period ('' is no service date: the period null); an unassigned job's
+  // ('' assigned) count in the periods only.
+  const rows = sql`select case t.kind when 'day' then 'period' else t.kind end,
+      case t.kind when 'day' then ${periodOfDayKey(sql`t.key`, input)} end,
+      case when t.kind <> 'day' then t.key end,
+      t.job_count, t.total, t.received, t.outstanding
+    from job_report_totals t
+    where t.company_id = ${ctx.companyId} and ${totalsStatusSql(input)}
+      and t.kind in ('day', 'assigned', 'crew') and (t.kind = 'day' or t.key <> '')`;
+  return queryRows<ReportRow>(ctx.db, reportSelect(ctx.companyId, summedReportSql(rows)));
 }
-
-const DAY_MS = 86_400_000;
 
 /** The longest span of days read by one statement alone (wholeDayReport): 366 days. */
 const ONE_STATEMENT_MAX_MS = 366 * DAY_MS;
@@ -216,7 +225,6 @@ function wholeDayReport(
   const oneStatement = Boolean(
     firstDay && lastDay && lastDay.getTime() - firstDay.getTime() <= ONE_STATEMENT_MAX_MS,
   );
-  const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
   const keys = allOf([
     firstDay && sql`t.key >= ${dayKey(firstDay)}`,
     lastDay && sql`t.key < ${dayKey(lastDay)}`,
@@ -235,10 +243,19 @@ function wholeDayReport(
       ),
   ].filter((part): part is SQL => Boolean(part));
   const money = sql`p.sign * ${jobTotalSql("p")}, p.sign * ${jobReceivedSql("p")}, p.sign * ${jobOutstandingSql("p")}`;
-  const partRows =
+  const keptRows = sql`select case t.kind when 'day' then 'period' when 'assigned_day' then 'assigned' else 'crew' end,
+      case t.kind when 'day' then ${periodOfDayKey(sql`t.key`, input)} end,
+      case when t.kind <> 'day' then substr(t.key, 12) end,
+      t.job_count, t.total, t.received, t.outstanding
+    from job_report_totals t
+    where t.company_id = ${companyId} and ${totalsStatusSql(input)}
+      and t.kind in ('day', 'assigned_day', 'crew_day') and t.key <> '' and ${keys}`;
+  const rows =
     parts.length === 0
-      ? sql``
-      : sql`union all
+      ? keptRows
+      : sql`with p as materialized (${sql.join(parts, sql` union all `)})
+        ${keptRows}
+        union all
         select 'period', date_trunc(${truncUnit(input)}, p.service_date at time zone 'UTC'), null, p.sign, ${money}
         from p
         union all
@@ -247,36 +264,7 @@ function wholeDayReport(
         select 'crew', null, c.user_id, p.sign, ${money}
         from p cross join unnest(p.crew_user_ids) as c(user_id)
         where c.user_id is distinct from p.assigned_to`;
-  // Each kept row on its own (a tuple is one row but for concurrent writers' delta rows): the
-  // rows are summed once, per period and technician, and a technician or period whose rows sum to
-  // no job is no row, as in the jobs' report.
-  return {
-    oneStatement,
-    sql: sql`with p as materialized (
-      ${parts.length === 0 ? partJobs(1, sql`false`) : sql.join(parts, sql` union all `)}
-    ),
-    f (kind, period, user_id, job_count, total, total_received, total_outstanding) as (
-      select case t.kind when 'day' then 'period' when 'assigned_day' then 'assigned' else 'crew' end,
-        case t.kind when 'day' then ${periodOfDayKey(sql`t.key`, input)} end,
-        case when t.kind <> 'day' then substr(t.key, 12) end,
-        t.job_count, t.total, t.received, t.outstanding
-      from job_report_totals t
-      where t.company_id = ${companyId} and ${totalsStatusSql(input)}
-        and t.kind in ('day', 'assigned_day', 'crew_day') and t.key <> '' and ${keys}
-      ${partRows}
-    ),
-    g as (
-      select f.kind, f.period, f.user_id, sum(f.job_count) as job_count, sum(f.total) as total,
-        sum(f.total_received) as total_received, sum(f.total_outstanding) as total_outstanding
-      from f group by f.kind, f.period, f.user_id
-      having sum(f.job_count) <> 0
-    )
-    select * from g
-    union all
-    select 'all', null, null, coalesce(sum(g.job_count), 0), sum(g.total), sum(g.total_received),
-      sum(g.total_outstanding)
-    from g where g.kind = 'period'`,
-  };
+  return { oneStatement, sql: summedReportSql(rows) };
 }
 
 /**
@@ -311,10 +299,11 @@ function assembleReport(input: GetServicedJobReportQuery, rows: ReportRow[]): Se
   const overTime = rows
     .filter((r) => r.kind === "period")
     .map((r) => ({ period_start: r.period_start, ...totals([r]) }))
-    // Oldest first; the jobs without a visit (no period) last. ISO strings sort as dates.
+    // Oldest first; the jobs without a visit (no period) last. ISO strings sort as dates; the
+    // periods without a string (±infinity, none) keep reportSelect's order.
     .sort((a, b) =>
       a.period_start === null
-        ? 1
+        ? Number(b.period_start !== null)
         : b.period_start === null
           ? -1
           : compareText(a.period_start, b.period_start),
