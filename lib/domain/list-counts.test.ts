@@ -867,43 +867,88 @@ describe(`list counters (${testEngine()})`, () => {
     const completed = (where: SQL) =>
       countOf(
         db,
-        sql`jobs j where j.company_id = ${tenant.companyId} and j.status = 'Completed' and ${where}`,
+        sql`jobs j where j.company_id = ${tenant.companyId} and j.status = 'Completed' and (${where})`,
       );
-    // A query, the jobs of its whole days (from the counters), those of its part-days (counted).
-    const cases: [Record<string, string>, SQL, SQL][] = [
+    // A query, the jobs of the days read from the counters, those of the parts of a day counted
+    // and added to them, and those counted and taken from them (splitIntoDays).
+    const cases: [Record<string, string>, SQL, SQL | null, SQL | null][] = [
       [
+        // 12 hours of the end's day: added.
         { service_date_range_start: "2026-03-01", service_date_range_end: "2026-03-02T12:00:00Z" },
         sql`j.service_date >= '2026-03-01T00:00Z' and j.service_date < '2026-03-02T00:00Z'`,
         sql`j.service_date >= '2026-03-02T00:00Z' and j.service_date <= '2026-03-02T12:00Z'`,
+        null,
       ],
       [
+        // All but a millisecond of the start's day: its day, less its first millisecond.
         { service_date_range_start: "2026-03-01T00:00:00.001Z" },
-        sql`j.service_date >= '2026-03-02T00:00Z'`,
-        sql`j.service_date >= '2026-03-01T00:00:00.001Z' and j.service_date < '2026-03-02T00:00Z'`,
+        sql`j.service_date >= '2026-03-01T00:00Z'`,
+        null,
+        sql`j.service_date >= '2026-03-01T00:00Z' and j.service_date < '2026-03-01T00:00:00.001Z'`,
       ],
       [
+        // A bare end date: its day, less the jobs after 23:59:59.999 (one at .999999).
         { service_date_range_end: "2026-03-01" },
-        sql`j.service_date < '2026-03-01T00:00Z'`,
-        sql`j.service_date >= '2026-03-01T00:00Z' and j.service_date <= '2026-03-01T23:59:59.999Z'`,
+        sql`j.service_date < '2026-03-02T00:00Z'`,
+        null,
+        sql`j.service_date > '2026-03-01T23:59:59.999Z' and j.service_date < '2026-03-02T00:00Z'`,
+      ],
+      [
+        // All of a day but its first and last millisecond: the day, less the jobs before and after.
+        {
+          service_date_range_start: "2026-03-01T00:00:00.001Z",
+          service_date_range_end: "2026-03-01T23:59:59.999Z",
+        },
+        sql`j.service_date >= '2026-03-01T00:00Z' and j.service_date < '2026-03-02T00:00Z'`,
+        null,
+        sql`(j.service_date >= '2026-03-01T00:00Z' and j.service_date < '2026-03-01T00:00:00.001Z')
+          or (j.service_date > '2026-03-01T23:59:59.999Z' and j.service_date < '2026-03-02T00:00Z')`,
+      ],
+      [
+        // 13 hours within one day: the day, less the jobs before it.
+        {
+          service_date_range_start: "2026-03-02T00:00:00.001Z",
+          service_date_range_end: "2026-03-02T13:00:00Z",
+        },
+        sql`j.service_date >= '2026-03-02T00:00Z' and j.service_date < '2026-03-03T00:00Z'`,
+        null,
+        sql`(j.service_date >= '2026-03-02T00:00Z' and j.service_date < '2026-03-02T00:00:00.001Z')
+          or (j.service_date > '2026-03-02T13:00Z' and j.service_date < '2026-03-03T00:00Z')`,
       ],
     ];
-    for (const [query, whole, part] of cases) {
-      const [days, parts] = [await completed(whole), await completed(part)];
-      expect(days * parts, JSON.stringify(query)).toBeGreaterThan(0);
+    for (const [query, days, added, taken] of cases) {
+      const [fromDays, plus, minus] = [
+        await completed(days),
+        added ? await completed(added) : 0,
+        taken ? await completed(taken) : 0,
+      ];
+      expect(fromDays * (plus + minus), JSON.stringify(query)).toBeGreaterThan(0);
       expect(await jobDays.listTotal(db, tenant.companyId, query), JSON.stringify(query)).toBe(
-        1001 * days + parts,
+        1001 * fromDays + plus - minus,
       );
     }
-    // Within one day there is no whole day: every job is counted.
-    const query = {
-      service_date_range_start: "2026-03-01T12:00:00Z",
-      service_date_range_end: "2026-03-02T12:00:00Z",
-    };
-    const counted = await completed(
-      sql`j.service_date >= '2026-03-01T12:00Z' and j.service_date <= '2026-03-02T12:00Z'`,
-    );
-    expect(counted).toBeGreaterThan(0);
-    expect(await jobDays.listTotal(db, tenant.companyId, query)).toBe(counted);
+    // At most half a day on each side of a midnight, 12 hours within one day, and an empty range:
+    // every job is counted.
+    const counted: [Record<string, string>, SQL][] = [
+      [
+        { service_date_range_start: "2026-03-01T12:00:00Z", service_date_range_end: "2026-03-02T12:00:00Z" },
+        sql`j.service_date >= '2026-03-01T12:00Z' and j.service_date <= '2026-03-02T12:00Z'`,
+      ],
+      [
+        {
+          service_date_range_start: "2026-03-02T00:00:00.001Z",
+          service_date_range_end: "2026-03-02T12:00:00.001Z",
+        },
+        sql`j.service_date >= '2026-03-02T00:00:00.001Z' and j.service_date <= '2026-03-02T12:00:00.001Z'`,
+      ],
+    ];
+    for (const [query, where] of counted) {
+      const expected = await completed(where);
+      expect(expected, JSON.stringify(query)).toBeGreaterThan(0);
+      expect(await jobDays.listTotal(db, tenant.companyId, query), JSON.stringify(query)).toBe(expected);
+    }
+    const empty = { service_date_range_start: "2026-03-04", service_date_range_end: "2026-03-01" };
+    expect(await jobDays.listTotal(db, tenant.companyId, empty)).toBe(0);
   });
 
   it("compaction keeps a tenant's counter rows few while every statement adds one", async () => {

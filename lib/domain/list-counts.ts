@@ -11,9 +11,9 @@ import { textArray } from "@/lib/domain/record-matching";
  * A list whose request filters only by the columns the counters are kept by reads its total here:
  * sum(n) over a few rows of the tenant, instead of count(*) over up to every row of the tenant
  * (bench/RESULTS.md, finding 1). The tag filters of leads and customers read theirs with
- * listTagCountTotal, the job list's service-date range the whole days inside it with
- * jobDayCountSql. Other filters (search, creation dates, seller, creator) still count the matching
- * rows.
+ * listTagCountTotal, the job list's service-date range the days splitIntoDays reads from the
+ * counters with jobDayCountSql. Other filters (search, creation dates, seller, creator) still count
+ * the matching rows.
  *
  * The dimensions, as the triggers fill them (undefined: any value):
  * - leads: flag = archived, key1 = stage
@@ -116,6 +116,67 @@ export function wholeDays(start?: Date, end?: Date): { from?: Date; to?: Date } 
     from: start && new Date(Math.ceil(start.getTime() / DAY_MS) * DAY_MS),
     to: end && new Date(Math.floor(end.getTime() / DAY_MS) * DAY_MS),
   };
+}
+
+/**
+ * How a service-date range from `start` to `end` (both included; a bound left out leaves that
+ * side open) is read from numbers kept per UTC day (the day counters, the job report's sums):
+ * those of the days from `firstDay` (its midnight, included) to `lastDay` (excluded; undefined:
+ * open), plus the jobs whose service date meets one of `added`, less those meeting one of `taken`.
+ * Each condition is on `j.service_date`, within one day, and carries its own bounds: it goes
+ * beside the other filters, never the range's bounds.
+ *
+ * Each end that falls inside a day reads whichever is less: up to half a day, the jobs of its
+ * part of the day (added to the whole days); more, the whole day less the jobs of the rest of it
+ * (taken). A bare end date ends at 23:59:59.999: its day less the jobs after that instant, almost
+ * always none. A range within one day is read the same way as a whole: up to half a day, its
+ * jobs; more, its day less the jobs before and after it. Undefined when no day is read (a range
+ * of at most half a day, or an empty one): the range's jobs are fewer than the parts.
+ */
+export interface DaySplit {
+  firstDay?: Date;
+  lastDay?: Date;
+  added: SQL[];
+  taken: SQL[];
+}
+
+export function splitIntoDays(start?: Date, end?: Date): DaySplit | undefined {
+  const half = DAY_MS / 2;
+  const at = (instant: Date) => timestampParam(instant);
+  const { from, to } = wholeDays(start, end);
+  if (start && end && from! > to!) {
+    // No midnight from the start to the end: a range within the day `to` (`from` is the next
+    // day's midnight), or an empty one (the end before the start).
+    if (end.getTime() - start.getTime() <= half) return undefined;
+    return {
+      firstDay: to,
+      lastDay: from,
+      added: [],
+      taken: [
+        sql`(j.service_date >= ${at(to!)} and j.service_date < ${at(start)})`,
+        sql`(j.service_date > ${at(end)} and j.service_date < ${at(from!)})`,
+      ],
+    };
+  }
+  const split: DaySplit = { firstDay: from, lastDay: to, added: [], taken: [] };
+  if (start && from && from > start) {
+    if (from.getTime() - start.getTime() <= half) {
+      split.added.push(sql`(j.service_date >= ${at(start)} and j.service_date < ${at(from)})`);
+    } else {
+      split.firstDay = new Date(from.getTime() - DAY_MS);
+      split.taken.push(sql`(j.service_date >= ${at(split.firstDay)} and j.service_date < ${at(start)})`);
+    }
+  }
+  if (end && to) {
+    if (end.getTime() - to.getTime() <= half) {
+      split.added.push(sql`(j.service_date >= ${at(to)} and j.service_date <= ${at(end)})`);
+    } else {
+      split.lastDay = new Date(to.getTime() + DAY_MS);
+      split.taken.push(sql`(j.service_date > ${at(end)} and j.service_date < ${at(split.lastDay)})`);
+    }
+  }
+  if (split.firstDay && split.lastDay && split.firstDay >= split.lastDay) return undefined;
+  return split;
 }
 
 /** The day keys (key1) of the whole days from `from` (included) to `to` (excluded). */

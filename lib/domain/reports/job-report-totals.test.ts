@@ -236,7 +236,8 @@ async function staleCrews(db: DbOrTx, companyId: string): Promise<string[]> {
  * Without a bound (the kept sums per day and technician); with bounds of whole days and parts of
  * a day at either end, open at either side (the kept sums per day and technician and day, and the
  * jobs of the parts: up to half a day added, more taken from the day's sums); one bare date (its
- * day's sums less the jobs after 23:59:59.999); within one day, after its midnight (the jobs).
+ * day's sums less the jobs after 23:59:59.999); within one day, after its midnight (22 hours:
+ * the day's sums less the jobs before and after it); an empty range (the end before the start).
  * serviceDate puts the jobs in 2026-01-01 to 2026-01-28, now and then at midnight.
  */
 const REPORT_QUERIES = [
@@ -269,6 +270,7 @@ const REPORT_QUERIES = [
     service_date_range_end: "2026-01-09T23:00:00Z",
     only_completed: "false",
   },
+  { service_date_range_start: "2026-01-20", service_date_range_end: "2026-01-05" },
 ];
 
 /** The kept sums equal the source's, and the report from them equals the report from the jobs. */
@@ -417,7 +419,12 @@ describe(`job report totals (${testEngine()})`, () => {
     // A start at 15:00 adds its day's jobs from then on (9 hours) to the whole days' sums; a start
     // at 06:00 takes its day's jobs before it (6 hours) from the day's sums. A bare end date takes
     // its day's jobs after 23:59:59.999 from the day's sums; an end at noon adds its day's jobs.
+    // 04:00 to 19:00 of one day (15 hours) takes the jobs before and after it from its day's sums.
     const ranges = {
+      withinDay: {
+        service_date_range_start: "2026-01-04T04:00:00Z",
+        service_date_range_end: "2026-01-04T19:00:00Z",
+      },
       late: { service_date_range_start: "2026-01-04T15:00:00Z", service_date_range_end: "2026-01-20" },
       early: { service_date_range_start: "2026-01-04T06:00:00Z", service_date_range_end: "2026-01-20" },
       lateNoon: {
@@ -430,13 +437,13 @@ describe(`job report totals (${testEngine()})`, () => {
       },
     };
     type Range = keyof typeof ranges;
-    const every = Object.keys(ranges) as Range[];
+    const every: Range[] = ["late", "early", "lateNoon", "earlyNoon"];
     // Distinct prices (powers of two): a job counted twice or left out changes every total. Each
     // job names the ranges it is in.
     const jobs: [string, string | null, number, Range[]][] = [
       ["2026-01-04T03:00:00Z", a, 1, []],
-      ["2026-01-04T06:00:00Z", null, 1024, ["early", "earlyNoon"]], // the early start's instant
-      ["2026-01-04T10:00:00Z", a, 2, ["early", "earlyNoon"]],
+      ["2026-01-04T06:00:00Z", null, 1024, ["early", "earlyNoon", "withinDay"]], // the early start's instant
+      ["2026-01-04T10:00:00Z", a, 2, ["early", "earlyNoon", "withinDay"]],
       ["2026-01-04T20:00:00Z", a, 4, every],
       ["2026-01-05T00:00:00Z", null, 8, every], // the first whole day's first instant
       ["2026-01-10T12:00:00Z", b, 16, every], // b assigned and on the crew: counted once for b
@@ -456,7 +463,7 @@ describe(`job report totals (${testEngine()})`, () => {
         values (${t.companyId}, ${`crw_b_${job}`}, ${job}, ${b}, 0), (${t.companyId}, ${`crw_c_${job}`}, ${job}, ${c}, 1)`);
     }
     const ctx = { db, companyId: t.companyId };
-    for (const range of every) {
+    for (const range of Object.keys(ranges) as Range[]) {
       const inRange = jobs.filter(([, , , ranges]) => ranges.includes(range));
       const sum = (js: typeof jobs) => js.reduce((total, [, , price]) => total + price, 0);
       // Every job has b and c on its crew; a counts where assigned.
@@ -479,7 +486,7 @@ describe(`job report totals (${testEngine()})`, () => {
     }
   });
 
-  it("are what the report reads without a date bound and for a range's days; parts of up to half a day read the jobs", async () => {
+  it("are what the report reads without a date bound and for a range's days; ranges and parts of up to half a day read the jobs", async () => {
     const db = database.db;
     const g = generator(5);
     const t = await newTenant(db);
@@ -502,10 +509,15 @@ describe(`job report totals (${testEngine()})`, () => {
       service_date_range_start: "2026-03-10T15:00:00Z",
       service_date_range_end: "2026-03-10T22:00:00Z",
     };
+    // 02:00 to 23:00 is 21 hours of a day: its day's sums less the jobs before and after it.
+    const mostOfDay = {
+      service_date_range_start: "2026-03-10T02:00:00Z",
+      service_date_range_end: "2026-03-10T23:00:00Z",
+    };
     const before = await report(all);
     expect(before.data.job_count).toBeGreaterThan(0);
     expect(before.data.by_technician.map((r) => r.technician.user_id)).toEqual([t.users[0]]);
-    for (const query of [wholeDays, bareDay, startPart, withinDay]) {
+    for (const query of [wholeDays, bareDay, startPart, withinDay, mostOfDay]) {
       expect(await report(query)).toEqual(before);
     }
     // Kept rows changed by hand show where they are read: the days' in the report without a
@@ -517,7 +529,7 @@ describe(`job report totals (${testEngine()})`, () => {
     const changedAll = await report(all);
     expect(changedAll.data.job_count).toBe(before.data.job_count + 100);
     expect(changedAll.data.by_technician).toEqual(before.data.by_technician);
-    for (const query of [wholeDays, bareDay]) {
+    for (const query of [wholeDays, bareDay, mostOfDay]) {
       const changed = await report(query);
       expect(changed.data.job_count).toBe(before.data.job_count + 100);
       expect(changed.data.by_technician[0]?.total).toBe(before.data.by_technician[0]!.total + 1000);

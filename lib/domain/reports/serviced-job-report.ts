@@ -8,10 +8,10 @@ import type {
   ServicedJobReportResponse,
 } from "@/lib/schemas/reports";
 import { JOB_STATUSES } from "@/lib/db/schema";
-import { DAY_MS, dayKey, wholeDays } from "@/lib/domain/list-counts";
+import { DAY_MS, dayKey, splitIntoDays } from "@/lib/domain/list-counts";
 import { dateBound, jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "@/lib/domain/serviced-jobs/money";
-import { allOf, isoUtc, queryReportRows, timestampParam, toNumber } from "./sql";
+import { allOf, isoUtc, queryReportRows, toNumber } from "./sql";
 
 interface ReportRow extends Record<string, unknown> {
   /** all: the whole set; period: one week or month; assigned / crew: one technician's jobs. */
@@ -175,12 +175,11 @@ const ONE_STATEMENT_MAX_MS = 366 * DAY_MS;
  * The report's rows with a service-date bound, from the sums kept per day, per day and assigned
  * user and per day and crew member (kinds day, assigned_day and crew_day: a few rows a day and
  * technician, where a month of the bench's large tenant is ~21,000 jobs joined to every crew row
- * of the tenant, finding 36), and the jobs of the parts of a day at the range's ends. Each end
- * that falls inside a day reads whichever is less: up to half a day, the jobs of its part of the
- * day (added to the whole days' sums); more, the whole day's sums less the jobs of the rest of
- * that day (a bare end date ends at 23:59:59.999: its day's sums less the jobs after that
- * instant, if any). Undefined when no day's sums are read (a range within one day that does not
- * start at its midnight, or at most half a day at each end of a midnight): its jobs answer.
+ * of the tenant, finding 36), plus the jobs of the parts of a day added to them and less those
+ * taken from them, as splitIntoDays (lib/domain/list-counts.ts) splits the range: an end inside a
+ * day adds the jobs of its part up to half a day, else takes the rest of that day's (a bare end
+ * date: the jobs after 23:59:59.999, if any). Undefined when no day's sums are read (a range of
+ * at most half a day, or an empty one): its jobs answer.
  *
  * `oneStatement`: up to a year of days is read by the statement alone, without
  * queryReportRows' transaction, whose settings cost four round trips (a month 7.2 → 9.8 ms
@@ -192,36 +191,9 @@ function wholeDayReport(
   companyId: string,
   input: GetServicedJobReportQuery,
 ): { sql: SQL; oneStatement: boolean } | undefined {
-  const start = input.service_date_range_start;
-  const end = input.service_date_range_end;
-  const { from, to } = wholeDays(start, end);
-  if (from && to && from > to) return undefined;
-  // The jobs added to the days' sums (within the range) and taken from them (outside it).
-  const added: SQL[] = [];
-  const taken: SQL[] = [];
-  let firstDay = from;
-  if (start && from && from > start) {
-    if (from.getTime() - start.getTime() <= DAY_MS / 2) {
-      added.push(sql`j.service_date < ${timestampParam(from)}`);
-    } else {
-      firstDay = new Date(from.getTime() - DAY_MS);
-      taken.push(
-        sql`(j.service_date >= ${timestampParam(firstDay)} and j.service_date < ${timestampParam(start)})`,
-      );
-    }
-  }
-  let lastDay = to;
-  if (end && to) {
-    if (end.getTime() - to.getTime() <= DAY_MS / 2) {
-      added.push(sql`j.service_date >= ${timestampParam(to)}`);
-    } else {
-      lastDay = new Date(to.getTime() + DAY_MS);
-      taken.push(
-        sql`(j.service_date > ${timestampParam(end)} and j.service_date < ${timestampParam(lastDay)})`,
-      );
-    }
-  }
-  if (firstDay && lastDay && firstDay >= lastDay) return undefined;
+  const split = splitIntoDays(input.service_date_range_start, input.service_date_range_end);
+  if (!split) return undefined;
+  const { firstDay, lastDay, added, taken } = split;
   const oneStatement = Boolean(
     firstDay && lastDay && lastDay.getTime() - firstDay.getTime() <= ONE_STATEMENT_MAX_MS,
   );
@@ -233,14 +205,10 @@ function wholeDayReport(
     sql`select ${sql.raw(String(sign))} as sign, j.service_date, j.assigned_to, j.crew_user_ids,
       j.line_items_total, j.total_received
       from jobs j where ${where}`;
+  const listed = jobFilterSql(companyId, { only_completed: input.only_completed });
   const parts = [
-    added.length > 0 &&
-      partJobs(1, sql`${jobFilterSql(companyId, input)} and (${sql.join(added, sql` or `)})`),
-    taken.length > 0 &&
-      partJobs(
-        -1,
-        sql`${jobFilterSql(companyId, { only_completed: input.only_completed })} and (${sql.join(taken, sql` or `)})`,
-      ),
+    added.length > 0 && partJobs(1, sql`${listed} and (${sql.join(added, sql` or `)})`),
+    taken.length > 0 && partJobs(-1, sql`${listed} and (${sql.join(taken, sql` or `)})`),
   ].filter((part): part is SQL => Boolean(part));
   const money = sql`p.sign * ${jobTotalSql("p")}, p.sign * ${jobReceivedSql("p")}, p.sign * ${jobOutstandingSql("p")}`;
   const keptRows = sql`select case t.kind when 'day' then 'period' when 'assigned_day' then 'assigned' else 'crew' end,
@@ -271,9 +239,9 @@ function wholeDayReport(
  * GET /reports/serviced-jobs: the job money (lib/domain/serviced-jobs/money.ts) summed over every
  * job matching the list's filters, per week or month of the service date, and per technician.
  * Without a service-date bound the kept sums answer; with one, the kept sums of its days and the
- * jobs of its parts of a day (wholeDayReport; a range within one day: its jobs). `from: "jobs"`
- * reads the jobs whatever the filters: the reference the kept sums are tested against
- * (lib/domain/reports/job-report-totals.test.ts).
+ * jobs of its parts of a day (wholeDayReport; a range of at most half a day: its jobs).
+ * `from: "jobs"` reads the jobs whatever the filters: the reference the kept sums are tested
+ * against (lib/domain/reports/job-report-totals.test.ts).
  */
 export async function getServicedJobReport({
   ctx,

@@ -14,11 +14,10 @@ import {
   newestFirst,
   cursorUtc,
   isoUtc,
-  timestampParam,
   toNumber,
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
-import { jobDayCountSql, jobDaysSql, listCountTotal, wholeDays } from "@/lib/domain/list-counts";
+import { jobDayCountSql, jobDaysSql, listCountTotal, splitIntoDays } from "@/lib/domain/list-counts";
 import { keptCount, pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import { dateBound, jobFilterSql, serviceDateBoundsSql } from "./filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "./money";
@@ -276,21 +275,24 @@ export async function listServicedJobs({
 }
 
 /**
- * The total of a request with a service-date bound, in one statement: the whole UTC days within
- * the bounds from the day counters (jobDayCountSql), plus count(*) of the matching jobs in the
- * part of a day before the first whole day (a start that is not a midnight) and from the last
- * midnight on (a bare end date ends at 23:59:59.999, so its day is such a part): a day's jobs at
- * most at each end, where the counters replace ~20,000 for a month (bench/RESULTS.md, finding
- * 16). A range without a whole day is counted as it is. (Exported so a test can check its plan.)
+ * The total of a request with a service-date bound, in one statement: the day counters of the
+ * range's days (jobDayCountSql) plus a count(*) of the jobs of each part of a day added to them,
+ * less a count of each part taken from them, as splitIntoDays (lib/domain/list-counts.ts) splits
+ * the range: at most half a day's jobs at each end, where the counters replace ~20,000 for a month
+ * (bench/RESULTS.md, finding 16; a bare end date: its day less the jobs after 23:59:59.999). A
+ * range of at most half a day is counted as it is. (Exported so a test can check its plan.)
  */
 export function dateRangeTotalSql(companyId: string, filters: ServicedJobFilters): SQL {
   const { start, end, ...counters } = dayFilter(companyId, filters);
-  const { from, to } = wholeDays(start, end);
-  const where = jobFilterSql(companyId, filters);
-  if (from && to && from >= to) return sql`select count(*)::int as total from jobs j where ${where}`;
-  const partOfDay = (bound: SQL) => sql`(select count(*) from jobs j where ${where} and ${bound})`;
-  const parts = [jobDayCountSql({ ...counters, from, to })];
-  if (start && from && from > start) parts.push(partOfDay(sql`j.service_date < ${timestampParam(from)}`));
-  if (to) parts.push(partOfDay(sql`j.service_date >= ${timestampParam(to)}`));
-  return sql`select (${sql.join(parts, sql` + `)})::int as total`;
+  const split = splitIntoDays(start, end);
+  if (!split) return sql`select count(*)::int as total from jobs j where ${jobFilterSql(companyId, filters)}`;
+  const listed = jobFilterSql(companyId, { only_completed: filters.only_completed });
+  const count = (part: SQL) => sql`(select count(*) from jobs j where ${listed} and ${part})`;
+  const days = jobDayCountSql({ ...counters, from: split.firstDay, to: split.lastDay });
+  const terms = [
+    days,
+    ...split.added.map((part) => sql` + ${count(part)}`),
+    ...split.taken.map((part) => sql` - ${count(part)}`),
+  ];
+  return sql`select (${sql.join(terms)})::int as total`;
 }
