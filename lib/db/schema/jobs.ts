@@ -153,6 +153,10 @@ export const jobCrew = pgTable(
     foreignKey({ columns: [t.companyId, t.jobId], foreignColumns: [jobs.companyId, jobs.id] }).onDelete(
       "cascade",
     ),
+    // A crew row refers to its user without a cascade (users are deactivated, never deleted), so
+    // a company's deletion must delete its crews among its first cascades, with its users and
+    // jobs, not after them by the jobs' own cascade: by then the users' check has found the rows.
+    foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
     foreignKey({
       name: "job_crew_user_fk",
       columns: [t.companyId, t.userId],

@@ -400,15 +400,18 @@ describe(`job report totals (${testEngine()})`, () => {
       await insertJobs(db, g, t, 10);
       for (let i = 0; i < 15; i++) await randomWrite(db, g, t);
     }
-    // A crew member's row refers to the user without a cascade: the crews go first, then the
-    // company with everything else (its jobs by the cascade, whose rows the triggers skip).
-    await db.execute(sql`delete from job_crew where company_id = ${gone.companyId}`);
+    // The company goes in one statement with everything it has, crews too (their rows refer to
+    // their users without a cascade: drizzle/0016_job_crew_company.sql).
+    const crewRows = sql`select count(*)::int as n from job_crew where company_id = ${gone.companyId}`;
+    expect((await queryRows<{ n: number }>(db, crewRows))[0]?.n).toBeGreaterThan(0);
     await db.execute(sql`delete from companies where id = ${gone.companyId}`);
-    const [left] = await queryRows<{ n: number }>(
-      db,
-      sql`select count(*)::int as n from job_report_totals where company_id = ${gone.companyId}`,
-    );
-    expect(left?.n).toBe(0);
+    for (const table of ["job_report_totals", "job_crew", "jobs", "users"]) {
+      const [left] = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from ${sql.identifier(table)} where company_id = ${gone.companyId}`,
+      );
+      expect(left?.n, table).toBe(0);
+    }
     await expectExact(db, kept.companyId);
   });
 
