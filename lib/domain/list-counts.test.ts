@@ -905,7 +905,7 @@ describe(`list counters (${testEngine()})`, () => {
           or (j.service_date > '2026-03-01T23:59:59.999Z' and j.service_date < '2026-03-02T00:00Z')`,
       ],
       [
-        // 13 hours within one day: the day, less the jobs before it.
+        // 13 hours within one day: the day, less the jobs before and after it (a job before it).
         {
           service_date_range_start: "2026-03-02T00:00:00.001Z",
           service_date_range_end: "2026-03-02T13:00:00Z",

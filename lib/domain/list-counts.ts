@@ -130,8 +130,8 @@ export function wholeDays(start?: Date, end?: Date): { from?: Date; to?: Date } 
  * part of the day (added to the whole days); more, the whole day less the jobs of the rest of it
  * (taken). A bare end date ends at 23:59:59.999: its day less the jobs after that instant, almost
  * always none. A range within one day is read the same way as a whole: up to half a day, its
- * jobs; more, its day less the jobs before and after it. Undefined when no day is read (a range
- * of at most half a day, or an empty one): the range's jobs are fewer than the parts.
+ * jobs; more, its day less the jobs before and after it. Undefined when no day is worth reading
+ * (a range of at most half a day, or an empty one): the caller reads the range's jobs.
  */
 export interface DaySplit {
   firstDay?: Date;
@@ -142,7 +142,7 @@ export interface DaySplit {
 
 export function splitIntoDays(start?: Date, end?: Date): DaySplit | undefined {
   const half = DAY_MS / 2;
-  const at = (instant: Date) => timestampParam(instant);
+  const at = timestampParam;
   const { from, to } = wholeDays(start, end);
   if (start && end && from! > to!) {
     // No midnight from the start to the end: a range within the day `to` (`from` is the next
