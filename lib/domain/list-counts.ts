@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, type ListCountEntity } from "@/lib/db/schema";
 import { timestampParam } from "@/lib/domain/reports/sql";
@@ -144,20 +144,9 @@ export function splitIntoDays(start?: Date, end?: Date): DaySplit | undefined {
   const half = DAY_MS / 2;
   const at = timestampParam;
   const { from, to } = wholeDays(start, end);
-  if (start && end && from! > to!) {
-    // No midnight from the start to the end: a range within the day `to` (`from` is the next
-    // day's midnight), or an empty one (the end before the start).
-    if (end.getTime() - start.getTime() <= half) return undefined;
-    return {
-      firstDay: to,
-      lastDay: from,
-      added: [],
-      taken: [
-        sql`(j.service_date >= ${at(to!)} and j.service_date < ${at(start)})`,
-        sql`(j.service_date > ${at(end)} and j.service_date < ${at(from!)})`,
-      ],
-    };
-  }
+  // No midnight from the start to the end (a range within one day, or an empty one) and at most
+  // half a day: its jobs. Longer, each end's part is longer still: both are taken from the day.
+  if (start && end && from! > to! && end.getTime() - start.getTime() <= half) return undefined;
   const split: DaySplit = { firstDay: from, lastDay: to, added: [], taken: [] };
   if (start && from && from > start) {
     if (from.getTime() - start.getTime() <= half) {
@@ -179,9 +168,15 @@ export function splitIntoDays(start?: Date, end?: Date): DaySplit | undefined {
   return split;
 }
 
-/** The day keys (key1) of the whole days from `from` (included) to `to` (excluded). */
-function wholeDayKeys({ from, to }: { from?: Date; to?: Date }): (SQL | undefined)[] {
-  return [from && gte(listCounts.key1, dayKey(from)), to && lt(listCounts.key1, dayKey(to))];
+/**
+ * The conditions on a day-keyed column (the counters' key1, the report sums' key) of the days from
+ * `from` (included) to `to` (excluded); a bound left out leaves that side open.
+ */
+export function dayKeyRange(
+  key: AnyColumn | SQL,
+  { from, to }: { from?: Date; to?: Date },
+): (SQL | undefined)[] {
+  return [from && sql`${key} >= ${dayKey(from)}`, to && sql`${key} < ${dayKey(to)}`];
 }
 
 /** The tenant's job_days rows of the status (any without one) whose days meet the conditions. */
@@ -205,7 +200,7 @@ function jobDayRows(
  * 0008_job_day_counts.sql): an index range.
  */
 export function jobDayCountSql(filter: JobDayCountFilter): SQL {
-  const where = jobDayRows(filter, wholeDayKeys(filter));
+  const where = jobDayRows(filter, dayKeyRange(listCounts.key1, filter));
   return sql`(select coalesce(sum(${listCounts.n}), 0) from ${listCounts} where ${where})`;
 }
 
@@ -231,7 +226,7 @@ export function jobDaysSql(filter: JobDaysFilter): SQL {
     filter.start && gte(listCounts.key1, dayKey(filter.start)),
     filter.end && lte(listCounts.key1, dayKey(filter.end)),
   ]);
-  const whole = and(sql`true`, ...wholeDayKeys(wholeDays(filter.start, filter.end))) as SQL;
+  const whole = and(sql`true`, ...dayKeyRange(listCounts.key1, wholeDays(filter.start, filter.end))) as SQL;
   return sql`select ${listCounts.key1} as day, ${whole} as whole from ${listCounts} where ${where}
     group by ${listCounts.key1} having sum(${listCounts.n}) > 0`;
 }

@@ -8,7 +8,7 @@ import type {
   ServicedJobReportResponse,
 } from "@/lib/schemas/reports";
 import { JOB_STATUSES } from "@/lib/db/schema";
-import { DAY_MS, dayKey, splitIntoDays } from "@/lib/domain/list-counts";
+import { DAY_MS, dayKeyRange, splitIntoDays } from "@/lib/domain/list-counts";
 import { dateBound, jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "@/lib/domain/serviced-jobs/money";
 import { allOf, isoUtc, queryReportRows, toNumber } from "./sql";
@@ -197,10 +197,7 @@ function wholeDayReport(
   const oneStatement = Boolean(
     firstDay && lastDay && lastDay.getTime() - firstDay.getTime() <= ONE_STATEMENT_MAX_MS,
   );
-  const keys = allOf([
-    firstDay && sql`t.key >= ${dayKey(firstDay)}`,
-    lastDay && sql`t.key < ${dayKey(lastDay)}`,
-  ]);
+  const keys = allOf(dayKeyRange(sql`t.key`, { from: firstDay, to: lastDay }));
   const partJobs = (sign: number, where: SQL) =>
     sql`select ${sql.raw(String(sign))} as sign, j.service_date, j.assigned_to, j.crew_user_ids,
       j.line_items_total, j.total_received
