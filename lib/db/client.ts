@@ -181,20 +181,32 @@ async function vacuumListCounts(database: Database): Promise<void> {
 
 /**
  * Runs raw SQL and returns its rows, read as Drizzle's sessions read them (timestamps as text).
- * Outside a transaction the statement is rendered by renderStatement and sent to the driver
- * (runStatement), as Drizzle's `execute` would send it, without Drizzle's generic rendering and
- * layers per call (bench/RESULTS.md, finding 33); inside one, or for a chunk renderStatement does
- * not know, Drizzle runs it. Both drivers answer with `{ rows }`; the common Db type cannot say
- * so, hence the casts here.
+ * The statement is rendered by renderStatement and sent to the driver (runStatement), as Drizzle's
+ * `execute` would send it, without Drizzle's generic rendering and layers per call (bench/RESULTS.md,
+ * findings 33 and 40): outside a transaction to the Db's own client, inside one to the client the
+ * transaction holds. For a chunk renderStatement does not know, Drizzle runs it. Both drivers
+ * answer with `{ rows }`; the common Db type cannot say so, hence the casts here.
  */
 export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
-  const client = (db as { $client?: DriverClient }).$client;
+  const client = driverClientOf(db);
   if (client) {
     const rendered = renderStatement(query);
     if (rendered) return (await runStatement(client, rendered.sql, rendered.params)).rows as T[];
   }
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * Where a statement on `db` goes: a root Db's `$client` (a pg Pool or a PGlite instance), or a
+ * Drizzle transaction's session's client (the pooled pg client it holds, or PGlite's transaction),
+ * so that the statement runs inside that transaction.
+ */
+function driverClientOf(db: DbOrTx): DriverClient | undefined {
+  return (
+    (db as { $client?: DriverClient }).$client ??
+    (db as unknown as { session?: { client?: DriverClient } }).session?.client
+  );
 }
 
 /**
@@ -237,24 +249,17 @@ export async function queryPrepared<T extends Record<string, unknown>>(
   return (await runStatement(client, statement.text, values, statement.name)).rows as T[];
 }
 
-/** A root Db's driver client (`$client`): a PGlite instance, or a pg Pool. */
-type DriverClient =
-  | {
-      waitReady: unknown;
-      query(
-        text: string,
-        values: unknown[],
-        options: { parsers: Record<number, (value: string) => unknown> },
-      ): Promise<{ rows: unknown[] }>;
-    }
-  | {
-      query(config: {
-        name?: string;
-        text: string;
-        values: unknown[];
-        types: typeof PG_TYPES;
-      }): Promise<{ rows: unknown[] }>;
-    };
+/** PGlite's query, on its instance or in one of its transactions. */
+interface PgliteClient {
+  query(
+    text: string,
+    values: unknown[],
+    options: { parsers: Record<number, (value: string) => unknown> },
+  ): Promise<{ rows: unknown[] }>;
+}
+
+/** A driver client: a pg Pool or pooled client, or PGlite (its instance or a transaction). */
+type DriverClient = pg.Pool | pg.Client | PgliteClient;
 
 /**
  * A statement sent to the driver, its rows read as Drizzle's sessions read them (KEPT_AS_TEXT);
@@ -266,9 +271,9 @@ function runStatement(
   values: unknown[],
   name?: string,
 ): Promise<{ rows: unknown[] }> {
-  return "waitReady" in client
-    ? client.query(text, values, { parsers: PGLITE_PARSERS })
-    : client.query({ name, text, values, types: PG_TYPES });
+  return client instanceof pg.Pool || client instanceof pg.Client
+    ? client.query({ name, text, values, types: PG_TYPES })
+    : client.query(text, values, { parsers: PGLITE_PARSERS });
 }
 
 /** Tests point the process's database at their own (route handlers then use it). */

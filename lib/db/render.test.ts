@@ -1,7 +1,7 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { PgDialect, pgSchema, text } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { queryRows, type Database } from "@/lib/db/client";
+import { queryRows, type Database, type DbOrTx } from "@/lib/db/client";
 import { customers, leads } from "@/lib/db/schema";
 import { customerListQueries } from "@/lib/domain/customers/list-customers";
 import { leadListQueries } from "@/lib/domain/leads/list-leads";
@@ -141,22 +141,41 @@ describe("renderStatement", () => {
 });
 
 describe(`queryRows (${testEngine()})`, () => {
-  it("sends a statement it renders to the driver, outside a transaction, and reads it as Drizzle does", async () => {
+  it("sends a statement it renders to the driver, and reads it as Drizzle does", async () => {
     const at = "2026-11-27T10:11:12.345678Z";
     const statement = sql`select ${at}::timestamptz as at, ${at}::date as day, array[${at}::timestamptz] as ats,
       '1 day'::interval as span, 12.50::numeric as amount, ${sql.param(["a", "b"])}::text[] as tags, ${7}::int as count,
       ${true} as flag, ${null}::text as nothing,
       (${listCountTotal(database.db, { companyId: "co_none", entity: "leads", flag: false })}) as kept`;
     const execute = vi.spyOn(database.db, "execute");
+    let direct: Record<string, unknown>[];
     try {
-      const direct = await queryRows(database.db, statement);
+      direct = await queryRows(database.db, statement);
       expect(execute).not.toHaveBeenCalled();
-      const viaDrizzle = await database.db.transaction((tx) => queryRows(tx, statement));
-      expect(direct).toEqual(viaDrizzle);
-      expect(direct[0]).toMatchObject({ at: expect.any(String), tags: ["a", "b"], count: 7, kept: 0 });
     } finally {
       execute.mockRestore();
     }
+    // Both drivers answer Drizzle's execute with `{ rows }`; the common Db type cannot say so.
+    const viaDrizzle = ((await database.db.execute(statement)) as unknown as { rows: unknown[] }).rows;
+    expect(direct).toEqual(viaDrizzle);
+    expect(direct[0]).toMatchObject({ at: expect.any(String), tags: ["a", "b"], count: 7, kept: 0 });
+  });
+
+  it("inside a transaction sends it to the transaction's own client: it sees the transaction's writes, which a rollback undoes", async () => {
+    const id = `co_render_test_${Date.now()}`;
+    const count = async (db: DbOrTx) =>
+      (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from companies where id = ${id}`))[0]
+        ?.n;
+    await expect(
+      database.db.transaction(async (tx) => {
+        const execute = vi.spyOn(tx, "execute");
+        await queryRows(tx, sql`insert into companies (id, name) values (${id}, ${"Rolled back"})`);
+        expect(await count(tx)).toBe(1);
+        expect(execute).not.toHaveBeenCalled();
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await count(database.db)).toBe(0);
   });
 
   it("lets Drizzle run a statement it does not render", async () => {

@@ -153,7 +153,7 @@ export async function lockIdentities(
   if (identities.email) keys.push(lockKey(`${kind}:email:${companyId}:${identities.email}`));
   if (keys.length === 0) return;
   // The target list is evaluated left to right: phone before email.
-  await tx.execute(sql`select ${sql.join(keys, sql`, `)}`);
+  await queryRows(tx, sql`select ${sql.join(keys, sql`, `)}`);
 }
 
 const lockKey = (key: string) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
