@@ -200,7 +200,9 @@ export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, q
 /**
  * Where a statement on `db` goes: a root Db's `$client` (a pg Pool or a PGlite instance), or a
  * Drizzle transaction's session's client (the pooled pg client it holds, or PGlite's transaction),
- * so that the statement runs inside that transaction.
+ * so that the statement runs inside that transaction. `session` is Drizzle's own field, not its
+ * documented API: without it the statement goes through Drizzle's `execute`, and render.test.ts
+ * fails if a transaction's statement goes anywhere but its own client.
  */
 function driverClientOf(db: DbOrTx): DriverClient | undefined {
   return (
