@@ -18,7 +18,7 @@ import { openDatabase, useDatabaseForTests as setProcessDatabase } from "@/lib/d
 import { apiRequest, call } from "@/lib/testing/factories";
 import type { BenchCase } from "./cases";
 import { largeTenant } from "./data/generate";
-import { prepareTarget, rawDbOf } from "./db";
+import { openRawDb, prepareTarget } from "./db";
 import { newRunTag, startRun } from "./fixtures";
 import { routeFor } from "./routes";
 import type { ScaleName } from "./scales";
@@ -104,9 +104,9 @@ async function main(): Promise<void> {
     benchUrl: process.env.BENCH_DATABASE_URL,
   });
   // The route handlers get the API's statement timeout; the run's clean-up (vacuums of the written
-  // tables, seconds on the large tenant) runs on a connection of its own without it.
+  // tables, seconds on the large tenant) runs on the bench's own session, without it.
   const database = await openDatabase(target);
-  const raw = await rawDbOf(await openDatabase(target, { poolSize: 1, statementTimeoutMs: 6 * 3600_000 }));
+  const raw = await openRawDb(target);
   const companyId = largeTenant(scale).companyId;
   // As a bench run: from the bench data alone (what an earlier run wrote, its key too, is removed),
   // with a numeric run tag (the created leads' phones and emails carry it).

@@ -246,9 +246,7 @@ export async function queryPrepared<T extends Record<string, unknown>>(
   statement: PreparedStatement,
   values: unknown[],
 ): Promise<T[]> {
-  // Both drizzle drivers keep their client as `$client`: a pg Pool, or a PGlite instance.
-  const client = (db as unknown as { $client: DriverClient }).$client;
-  return (await runStatement(client, statement.text, values, statement.name)).rows as T[];
+  return (await runStatement(driverClientOf(db)!, statement.text, values, statement.name)).rows as T[];
 }
 
 /** PGlite's query, on its instance or in one of its transactions. */
