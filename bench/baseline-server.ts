@@ -677,6 +677,8 @@ export async function openDriver(databaseUrl: string): Promise<Driver> {
       connectionString: databaseUrl,
       max: 10,
       application_name: "fieldcrm-baseline",
+      // As the API's pool (lib/db/client.ts): the same statements under the same settings.
+      options: "-c jit=off",
     });
     pool.on("error", () => {});
     return {

@@ -99,6 +99,12 @@ async function openPostgres(
     statement_timeout: statementTimeout,
     query_timeout: statementTimeout + 500,
     application_name: "fieldcrm",
+    // No JIT compilation in the API's sessions. The server compiles, at every request, each plan
+    // whose cost passes `jit_above_cost` (100,000): a report over a larger tenant's plans or over
+    // a year of its days would. Compiled, the plan report over the bench's 100,000 plans took
+    // 263-380 ms against 180-238 ms (bench/RESULTS.md, finding 42). A startup option, as the
+    // statement timeout is: no round trip.
+    options: "-c jit=off",
   });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on("error", () => {});

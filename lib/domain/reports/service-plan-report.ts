@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "@/lib/api/handler";
 import { PLAN_FREQUENCIES, type PlanFrequency } from "@/lib/db/schema/service-plans";
 import { cents } from "@/lib/schemas/common";
@@ -9,9 +9,10 @@ import type {
 } from "@/lib/schemas/reports";
 import { planFilterSql } from "@/lib/domain/service-plans/filters";
 import { planNumbersSql } from "@/lib/domain/service-plans/numbers";
-import { queryReportRows, toNumber } from "./sql";
+import { queryRows } from "@/lib/db/client";
+import { toNumber } from "./sql";
 
-interface GroupRow extends Record<string, unknown> {
+export interface GroupRow extends Record<string, unknown> {
   /** grouping(frequency, service type or "", sold_by): 7 the whole set, 3 by frequency, 5 by type, 6 by seller. */
   grouping: number;
   frequency: PlanFrequency | null;
@@ -49,21 +50,13 @@ function totals(row: GroupRow | undefined): PlanTotals {
 }
 
 /**
- * GET /reports/service-plans: the plan numbers (lib/domain/service-plans/numbers.ts) summed over
+ * The plan report's statement: the plan numbers (lib/domain/service-plans/numbers.ts) summed over
  * every plan matching the list's filters, and broken down by frequency, service type and seller,
  * in one statement: grouping sets over the plans' numbers, which are read from the plan rows
  * alone, so the report reads one row per plan.
  */
-export async function getServicePlanReport({
-  ctx,
-  input,
-}: {
-  ctx: Pick<RequestContext, "db" | "companyId">;
-  input: GetServicePlanReportQuery;
-}): Promise<ServicePlanReportResponse> {
-  const rows = await queryReportRows<GroupRow>(
-    ctx.db,
-    sql`with groups as (
+export function servicePlanReportSql(companyId: string, input: GetServicePlanReportQuery): SQL {
+  return sql`with groups as (
       select grouping(p.frequency, coalesce(p.service_type, ''), p.sold_by) as grouping,
         p.frequency, coalesce(p.service_type, '') as service_type, p.sold_by,
         count(*) as plan_count,
@@ -75,7 +68,7 @@ export async function getServicePlanReport({
       from (
         select p.frequency, p.service_type, p.sold_by, ${planNumbersSql("p")}
         from service_plans p
-        where ${planFilterSql(ctx.companyId, input)}
+        where ${planFilterSql(companyId, input)}
       ) p
       group by grouping sets ((), (p.frequency), (coalesce(p.service_type, '')), (p.sold_by))
     )
@@ -86,8 +79,32 @@ export async function getServicePlanReport({
       g.num_completed_jobs::float8 as num_completed_jobs, g.num_scheduled_jobs::float8 as num_scheduled_jobs,
       g.num_pending_jobs::float8 as num_pending_jobs
     from groups g
-    left join users u on u.company_id = ${ctx.companyId} and u.id = g.sold_by`,
-  );
+    left join users u on u.company_id = ${companyId} and u.id = g.sold_by`;
+}
+
+/**
+ * GET /reports/service-plans: servicePlanReportSql's rows as the report.
+ *
+ * The statement runs alone, outside queryReportRows' transaction (BEGIN, `SET LOCAL work_mem`,
+ * COMMIT: round trips and ~1 ms of our CPU more). Its aggregation hashes into one row per
+ * frequency, service type and seller, whatever the number of plans (104 kB for the bench's large
+ * tenant's 100,000 plans), so the default `work_mem` holds it, and a hashed aggregate that outgrew
+ * it would spill to disk, not fail. JIT is off for every session of the pool (lib/db/client.ts),
+ * so a tenant whose plans put the plan's cost past `jit_above_cost` is not compiled at every
+ * request (bench/RESULTS.md, finding 42).
+ */
+export async function getServicePlanReport({
+  ctx,
+  input,
+}: {
+  ctx: Pick<RequestContext, "db" | "companyId">;
+  input: GetServicePlanReportQuery;
+}): Promise<ServicePlanReportResponse> {
+  return assemblePlanReport(await queryRows<GroupRow>(ctx.db, servicePlanReportSql(ctx.companyId, input)));
+}
+
+/** The report from servicePlanReportSql's rows. */
+export function assemblePlanReport(rows: GroupRow[]): ServicePlanReportResponse {
   const of = (grouping: number) => rows.filter((r) => toNumber(r.grouping) === grouping);
   const byFrequency = of(3)
     .map((r) => ({ frequency: r.frequency as PlanFrequency, ...totals(r) }))

@@ -182,10 +182,10 @@ const ONE_STATEMENT_MAX_MS = 366 * DAY_MS;
  * at most half a day, or an empty one): its jobs answer.
  *
  * `oneStatement`: up to a year of days is read by the statement alone, without
- * queryReportRows' transaction, whose settings cost four round trips (a month 7.2 → 9.8 ms
- * in-process) and gain nothing up to a year; more days, or an open end, read so many kept rows
- * (~260,000 for every day of the bench's large tenant) that the transaction's memory keeps their
- * aggregation off disk (289 → 172 ms) and its JIT setting off their plan's cost (finding 36).
+ * queryReportRows' transaction, whose round trips (BEGIN, SET LOCAL, COMMIT) cost time (a month
+ * 7.2 → 9.8 ms in-process, when it also set `jit`) and gain nothing up to a year; more days, or an
+ * open end, read so many kept rows (~260,000 for every day of the bench's large tenant) that the
+ * transaction's memory keeps their aggregation off disk (289 → 172 ms, finding 36).
  */
 function wholeDayReport(
   companyId: string,

@@ -61,8 +61,9 @@ export function toNumber(value: unknown): number {
 
 /**
  * Runs one report statement over a whole filtered set in its own transaction, with enough
- * memory for its hash aggregates and joins to stay off disk and without JIT compilation (which
- * costs more than it saves on these one-off queries). SET LOCAL ends with the transaction.
+ * memory for its sorts, hash aggregates and joins to stay off disk. SET LOCAL ends with the
+ * transaction. (JIT compilation, which costs more than it saves on these one-off queries, is off
+ * for every session of the pool: lib/db/client.ts.)
  */
 export async function queryReportRows<T extends Record<string, unknown>>(
   db: DbOrTx,
@@ -70,7 +71,6 @@ export async function queryReportRows<T extends Record<string, unknown>>(
 ): Promise<T[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local work_mem = '64MB'`);
-    await tx.execute(sql`set local jit = off`);
     return queryRows<T>(tx, query);
   });
 }
