@@ -12,7 +12,7 @@ import { planNumbersSql } from "@/lib/domain/service-plans/numbers";
 import { queryRows } from "@/lib/db/client";
 import { toNumber } from "./sql";
 
-export interface GroupRow extends Record<string, unknown> {
+interface GroupRow extends Record<string, unknown> {
   /** grouping(frequency, service type or "", sold_by): 7 the whole set, 3 by frequency, 5 by type, 6 by seller. */
   grouping: number;
   frequency: PlanFrequency | null;
@@ -55,7 +55,7 @@ function totals(row: GroupRow | undefined): PlanTotals {
  * in one statement: grouping sets over the plans' numbers, which are read from the plan rows
  * alone, so the report reads one row per plan.
  */
-export function servicePlanReportSql(companyId: string, input: GetServicePlanReportQuery): SQL {
+function servicePlanReportSql(companyId: string, input: GetServicePlanReportQuery): SQL {
   return sql`with groups as (
       select grouping(p.frequency, coalesce(p.service_type, ''), p.sold_by) as grouping,
         p.frequency, coalesce(p.service_type, '') as service_type, p.sold_by,
@@ -86,7 +86,7 @@ export function servicePlanReportSql(companyId: string, input: GetServicePlanRep
  * GET /reports/service-plans: servicePlanReportSql's rows as the report.
  *
  * The statement runs alone, outside queryReportRows' transaction (BEGIN, `SET LOCAL work_mem`,
- * COMMIT: round trips and ~1 ms of our CPU more). Its aggregation hashes into one row per
+ * COMMIT: round trips more, and in-process ~1 ms of our CPU). Its aggregation hashes into one row per
  * frequency, service type and seller, whatever the number of plans (104 kB for the bench's large
  * tenant's 100,000 plans), so the default `work_mem` holds it, and a hashed aggregate that outgrew
  * it would spill to disk, not fail. JIT is off for every session of the pool (lib/db/client.ts),
@@ -104,7 +104,7 @@ export async function getServicePlanReport({
 }
 
 /** The report from servicePlanReportSql's rows. */
-export function assemblePlanReport(rows: GroupRow[]): ServicePlanReportResponse {
+function assemblePlanReport(rows: GroupRow[]): ServicePlanReportResponse {
   const of = (grouping: number) => rows.filter((r) => toNumber(r.grouping) === grouping);
   const byFrequency = of(3)
     .map((r) => ({ frequency: r.frequency as PlanFrequency, ...totals(r) }))
