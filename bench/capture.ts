@@ -103,7 +103,13 @@ export async function capturingDatabase(
   pglite?: PGlite,
 ): Promise<Database> {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10, application_name: "fieldcrm-bench" });
+    // Sessions set up as the API's (lib/db/client.ts: JIT off), so a statement runs as it does there.
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      application_name: "fieldcrm-bench",
+      options: "-c jit=off",
+    });
     pool.on("connect", (client) => wrapPgClient(client, recorder));
     pool.on("error", () => {});
     // Connected sessions waiting, as in a running server: statements sent together then start
