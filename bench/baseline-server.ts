@@ -677,7 +677,8 @@ export async function openDriver(databaseUrl: string): Promise<Driver> {
       connectionString: databaseUrl,
       max: 10,
       application_name: "fieldcrm-baseline",
-      // As the API's pool (lib/db/client.ts): the same statements under the same settings.
+      // As the API's pool (POSTGRES_SESSION_OPTIONS in lib/db/client.ts; the baseline keeps out of
+      // our layers, so it spells the value itself): the same statements under the same settings.
       options: "-c jit=off",
     });
     pool.on("error", () => {});

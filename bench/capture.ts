@@ -2,7 +2,7 @@ import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import type { Database, Db } from "@/lib/db/client";
+import { postgresConnection, type Database, type Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import type { DatabaseTarget } from "@/lib/env";
 
@@ -103,12 +103,11 @@ export async function capturingDatabase(
   pglite?: PGlite,
 ): Promise<Database> {
   if (target.kind === "postgres") {
-    // Sessions set up as the API's (lib/db/client.ts: JIT off), so a statement runs as it does there.
+    // Sessions set up as the API's, so a statement runs as it does there.
     const pool = new pg.Pool({
-      connectionString: target.url,
+      ...postgresConnection(target.url),
       max: 10,
       application_name: "fieldcrm-bench",
-      options: "-c jit=off",
     });
     pool.on("connect", (client) => wrapPgClient(client, recorder));
     pool.on("error", () => {});

@@ -31,6 +31,7 @@ import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { KEY_CHECK } from "@/lib/api/api-keys";
+import { POSTGRES_SESSION_OPTIONS } from "@/lib/db/client";
 import { buildBook, captureCases, type CaseCapture } from "./book";
 import { StatementRecorder, capturingDatabase } from "./capture";
 import type { BenchCase } from "./cases";
@@ -90,7 +91,8 @@ function leastGetByIdRoute(): string {
   return (
     'import { createHash } from "node:crypto";\n' +
     'import pg from "pg";\n' +
-    "const pool = new pg.Pool({ connectionString: process.env.FLOOR_DATABASE_URL, max: 10 });\n" +
+    // Sessions started as the API's (lib/db/client.ts), the same settings under the same statements.
+    `const pool = new pg.Pool({ connectionString: process.env.FLOOR_DATABASE_URL, max: 10, options: ${JSON.stringify(POSTGRES_SESSION_OPTIONS)} });\n` +
     `const keyCheck = ${JSON.stringify(KEY_CHECK)};\n` +
     'const byId = { name: "floor_lead_by_id", text: "select * from leads where company_id = $1 and id = $2 limit 1" };\n' +
     'export const dynamic = "force-dynamic";\n' +

@@ -85,13 +85,37 @@ async function openPglite(
   };
 }
 
+/**
+ * The startup options every PostgreSQL session of the API begins with. No JIT compilation: the
+ * server compiles, at every request, each plan whose cost passes `jit_above_cost` (100,000), as a
+ * report over a larger tenant's plans or over a year of its days would. Compiled, the plan report
+ * over the bench's 100,000 plans took 263-380 ms against 180-238 ms (bench/RESULTS.md, finding
+ * 42). A startup option, as the statement timeout is: no round trip.
+ */
+export const POSTGRES_SESSION_OPTIONS = "-c jit=off";
+
+/**
+ * A pool's connection string and startup options for a PostgreSQL URL. node-postgres lets a URL's
+ * own `options` parameter replace the pool's whole, so a URL that carries one gets ours put before
+ * its own in the URL itself: both apply, and the URL's wins where it sets the same parameter (the
+ * server applies a startup's `-c` settings in order), an operator's explicit choice.
+ */
+export function postgresConnection(url: string): { connectionString: string; options: string } {
+  const parsed = new URL(url);
+  const own = parsed.searchParams.get("options")?.trim();
+  if (!own) return { connectionString: url, options: POSTGRES_SESSION_OPTIONS };
+  const options = `${POSTGRES_SESSION_OPTIONS} ${own}`;
+  parsed.searchParams.set("options", options);
+  return { connectionString: parsed.href, options };
+}
+
 async function openPostgres(
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
   options: OpenOptions,
 ): Promise<Database> {
   const statementTimeout = options.statementTimeoutMs ?? 4000;
   const pool = new pg.Pool({
-    connectionString: target.url,
+    ...postgresConnection(target.url),
     max: options.poolSize ?? 10,
     // Fail fast when the server is down or saturated: the API answers 503 within 5 s.
     connectionTimeoutMillis: 2000,
@@ -99,12 +123,6 @@ async function openPostgres(
     statement_timeout: statementTimeout,
     query_timeout: statementTimeout + 500,
     application_name: "fieldcrm",
-    // No JIT compilation in the API's sessions. The server compiles, at every request, each plan
-    // whose cost passes `jit_above_cost` (100,000): a report over a larger tenant's plans or over
-    // a year of its days would. Compiled, the plan report over the bench's 100,000 plans took
-    // 263-380 ms against 180-238 ms (bench/RESULTS.md, finding 42). A startup option, as the
-    // statement timeout is: no round trip.
-    options: "-c jit=off",
   });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on("error", () => {});

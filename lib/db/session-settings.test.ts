@@ -1,6 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database } from "@/lib/db/client";
+import {
+  openDatabase,
+  postgresConnection,
+  POSTGRES_SESSION_OPTIONS,
+  queryRows,
+  type Database,
+} from "@/lib/db/client";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 let database: Database;
@@ -42,5 +48,58 @@ describe(`the API's sessions (${testEngine()})`, () => {
       expect(new Set(sessions.map((s) => s.pid)).size).toBe(3);
       for (const session of sessions) expect(session.jit).toBe("off");
     }
+  });
+});
+
+if (testEngine() === "postgres") {
+  describe("a DATABASE_URL with startup options of its own", () => {
+    // node-postgres lets a URL's `options` replace the pool's whole: without the merge these
+    // sessions would start with `jit` on.
+    async function sessionSettings(options: string) {
+      if (database.target.kind !== "postgres") throw new Error("expected PostgreSQL");
+      const url = new URL(database.target.url);
+      url.searchParams.set("options", options);
+      const opened = await openDatabase({ kind: "postgres", url: url.href }, { poolSize: 2 });
+      try {
+        const [row] = await queryRows<{ jit: string; work_mem: string }>(
+          opened.db,
+          sql`select current_setting('jit') as jit, current_setting('work_mem') as work_mem`,
+        );
+        return row!;
+      } finally {
+        await opened.close();
+      }
+    }
+
+    it("keeps the API's settings beside the URL's", async () => {
+      expect(await sessionSettings("-c work_mem=5MB")).toEqual({ jit: "off", work_mem: "5MB" });
+    });
+
+    it("lets the URL's setting win where it names the same parameter", async () => {
+      expect((await sessionSettings("-c jit=on")).jit).toBe("on");
+    });
+  });
+}
+
+describe("postgresConnection", () => {
+  it("passes a URL without startup options as it is, with the API's options beside it", () => {
+    const url = "postgres://app:p%40ss@db.internal:6432/crm?sslmode=disable";
+    expect(postgresConnection(url)).toEqual({ connectionString: url, options: POSTGRES_SESSION_OPTIONS });
+  });
+
+  it("puts the API's options before the URL's own, in the URL, and keeps the rest of it", () => {
+    const { connectionString, options } = postgresConnection(
+      "postgres://app:p%40ss@db.internal:6432/crm?options=-c%20search_path%3Dcrm&sslmode=disable",
+    );
+    const parsed = new URL(connectionString);
+    expect(parsed.searchParams.get("options")).toBe(`${POSTGRES_SESSION_OPTIONS} -c search_path=crm`);
+    expect(options).toBe(`${POSTGRES_SESSION_OPTIONS} -c search_path=crm`);
+    expect(parsed.searchParams.get("sslmode")).toBe("disable");
+    expect([parsed.username, decodeURIComponent(parsed.password), parsed.host, parsed.pathname]).toEqual([
+      "app",
+      "p@ss",
+      "db.internal:6432",
+      "/crm",
+    ]);
   });
 });
