@@ -101,7 +101,14 @@ export const POSTGRES_SESSION_OPTIONS = "-c jit=off";
  * server applies a startup's `-c` settings in order), an operator's explicit choice.
  */
 export function postgresConnection(url: string): { connectionString: string; options: string } {
-  const parsed = new URL(url);
+  if (!/[?&]options=/.test(url)) return { connectionString: url, options: POSTGRES_SESSION_OPTIONS };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Not the URL's text: URL's own error carries it, and with it the password.
+    throw new Error("DATABASE_URL is not a valid postgres:// URL");
+  }
   const own = parsed.searchParams.get("options")?.trim();
   if (!own) return { connectionString: url, options: POSTGRES_SESSION_OPTIONS };
   const options = `${POSTGRES_SESSION_OPTIONS} ${own}`;

@@ -102,4 +102,17 @@ describe("postgresConnection", () => {
       "/crm",
     ]);
   });
+
+  it("names no part of a URL it cannot read, its password least", () => {
+    const bad = "postgres://app:s3cret@db.internal:bad-port/crm?options=-c%20work_mem%3D8MB";
+    const error = (() => {
+      try {
+        postgresConnection(bad);
+      } catch (thrown) {
+        return thrown as Error;
+      }
+    })();
+    expect(error?.message).toBe("DATABASE_URL is not a valid postgres:// URL");
+    expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain("s3cret");
+  });
 });
