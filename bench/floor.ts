@@ -21,10 +21,11 @@
  *
  *   npx tsx bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]
  *
- * loads the named GET cases on the bench's baseline server, on the very same handler inside a
- * Next.js route (replayRoute) and on our server, alternately in rounds: how far any server built on
- * Next.js route handlers can get from the baseline on those cases, whatever its own layers do, and
- * how far ours gets in the same rounds.
+ * loads the named cases on the bench's baseline server, on the very same handler inside a
+ * Next.js route (replayRoute) and on our server, alternately in rounds: how far any server built
+ * on Next.js route handlers can get from the baseline on those cases, whatever its own layers do,
+ * and how far ours gets in the same rounds. The writes too: the baseline answers `POST /leads`
+ * with its own statements, as in the bench.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -308,8 +309,8 @@ interface Server {
 }
 
 /**
- * The large bench database as a bench run leaves it, with a fresh bench key and the named cases
- * (GET only), each captured once through our route handler in-process: its statements for the
+ * The large bench database as a bench run leaves it, with a fresh bench key and the named cases,
+ * each captured once through our route handler in-process: its statements for the
  * baseline's book, and the first check that it answers right.
  */
 async function prepareCases(caseIds: readonly string[]) {
@@ -324,8 +325,7 @@ async function prepareCases(caseIds: readonly string[]) {
   try {
     const { key, cases } = await startRun(raw, companyId, newRunTag(), caseIds);
     for (const id of caseIds)
-      if (!cases.some((c) => c.id === id && c.request.method === "GET"))
-        throw new Error(`no GET case "${id}" in bench/cases.ts`);
+      if (!cases.some((c) => c.id === id)) throw new Error(`no case "${id}" in bench/cases.ts`);
     const recorder = new StatementRecorder();
     const capturing = await capturingDatabase(target, recorder);
     let captures: CaseCapture[];
