@@ -8,8 +8,10 @@
 -- The tenant is the one with the most leads, or the one given with `-v company=<id>`.
 --
 -- The rolled-back rows leave the table and its indexes bloated: the script rewrites the table
--- first, so each run starts as the bench's import does (it rewrites `leads` after its run).
+-- before and after, so each run starts as the bench's import does (it rewrites `leads` after
+-- its run) and leaves the table as it found it.
 \set ON_ERROR_STOP on
+-- psql has no "if not": the tenant is looked up only when -v company did not name one.
 \if :{?company}
 \else
 select company_id as company from leads group by company_id order by count(*) desc limit 1 \gset
