@@ -6,6 +6,7 @@ import { findSessionPrincipal, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { getDb, type Db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import type { UserRole } from "@/lib/db/schema";
+import type { DomainContext } from "@/lib/domain/context";
 import {
   ConflictError,
   ForbiddenError,
@@ -26,14 +27,6 @@ export const VERSION_HEADER = "service-api-version";
 export const REQUEST_DEADLINE_MS = 4500;
 /** Longest query string accepted (characters, encoded). */
 export const MAX_QUERY_LENGTH = 4096;
-
-/** What a domain function gets: the database, the tenant and who is asking. */
-export interface RequestContext {
-  db: Db;
-  companyId: string;
-  principal: Principal;
-  requestId: string;
-}
 
 type Schema = z.ZodType | undefined;
 type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
@@ -72,7 +65,7 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
   /** Session roles allowed (settings endpoints: admins only). */
   roles?: readonly UserRole[];
   handler: (args: {
-    ctx: RequestContext;
+    ctx: DomainContext;
     query: Out<Q>;
     body: Out<B>;
     params: Out<P>;
@@ -125,7 +118,7 @@ export function apiRoute<
       // first request) is not the database being slow, so the deadline starts after it.
       const db = config.auth !== "none" ? await getDb() : undefined;
       response = await withDeadline(async () => {
-        let ctx: RequestContext | undefined;
+        let ctx: DomainContext | undefined;
         if (db && config.auth !== "none") {
           principal = await authenticate(db, request, headers);
           checkVersion(request);

@@ -1,9 +1,9 @@
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { API_VERSION } from "@/lib/api/handler";
 import type { AuthTestResponse } from "@/lib/schemas/auth";
 
 /** GET /auth/test: who the credentials belong to (contract section 8). */
-export function describeCredentials({ ctx }: { ctx: Pick<RequestContext, "principal"> }): AuthTestResponse {
+export function describeCredentials({ ctx }: { ctx: Pick<DomainContext, "principal"> }): AuthTestResponse {
   const p = ctx.principal;
   return {
     status: "success",

@@ -1,4 +1,4 @@
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
 import type { CreateApiKeyBody, CreatedApiKey } from "@/lib/schemas/settings";
 import { getApiKeyOrThrow } from "./api-keys";
@@ -12,7 +12,7 @@ export async function addApiKey({
   ctx,
   input,
 }: {
-  ctx: RequestContext;
+  ctx: DomainContext;
   input: CreateApiKeyBody;
 }): Promise<CreatedApiKey> {
   const admin = requireSettingsAdmin(ctx);

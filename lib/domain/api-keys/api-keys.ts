@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { isScope } from "@/lib/auth/scopes";
 import { queryRows, type DbOrTx } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
@@ -56,7 +56,7 @@ async function selectKeys(db: DbOrTx, companyId: string, id?: string): Promise<A
 }
 
 /** GET /settings/api-keys: every key of the company, newest first, revoked ones included. */
-export async function listApiKeys({ ctx }: { ctx: RequestContext }): Promise<ApiKeyList> {
+export async function listApiKeys({ ctx }: { ctx: DomainContext }): Promise<ApiKeyList> {
   requireSettingsAdmin(ctx);
   return { data: await selectKeys(ctx.db, ctx.companyId) };
 }
@@ -73,7 +73,7 @@ export async function revokeApiKey({
   ctx,
   input,
 }: {
-  ctx: RequestContext;
+  ctx: DomainContext;
   input: { id: string };
 }): Promise<ApiKeyRecord> {
   requireSettingsAdmin(ctx);

@@ -1,4 +1,4 @@
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { customers } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
 import { storedRows, toLocation } from "@/lib/domain/record-matching";
@@ -11,7 +11,7 @@ import {
 } from "@/lib/schemas/customers";
 
 /** What the customer rules need of a request: the database and the tenant. */
-export type CustomerContext = Pick<RequestContext, "db" | "companyId">;
+export type CustomerContext = Pick<DomainContext, "db" | "companyId">;
 
 export type CustomerRow = typeof customers.$inferSelect;
 

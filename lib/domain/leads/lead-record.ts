@@ -1,4 +1,4 @@
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { leads } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
 import { cents, iso } from "@/lib/schemas/common";
@@ -6,7 +6,7 @@ import { LEAD_MESSAGES, type Lead, type LeadUpsertResponse } from "@/lib/schemas
 import { storedRows, toLocation } from "@/lib/domain/record-matching";
 
 /** What the lead rules need of a request: the database and the tenant. */
-export type LeadContext = Pick<RequestContext, "db" | "companyId">;
+export type LeadContext = Pick<DomainContext, "db" | "companyId">;
 
 export type LeadRow = typeof leads.$inferSelect;
 

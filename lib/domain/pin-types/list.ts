@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { queryRows } from "@/lib/db/client";
 import type { ListPinTypesResponse, PinType } from "@/lib/schemas/pin-types";
 
@@ -10,7 +10,7 @@ import type { ListPinTypesResponse, PinType } from "@/lib/schemas/pin-types";
 export async function listPinTypes({
   ctx,
 }: {
-  ctx: Pick<RequestContext, "db" | "companyId">;
+  ctx: Pick<DomainContext, "db" | "companyId">;
   input?: undefined;
 }): Promise<ListPinTypesResponse> {
   const rows = await queryRows<PinType & Record<string, unknown>>(

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { queryRows } from "@/lib/db/client";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetPinsQuery, ListPinsResponse, Pin } from "@/lib/schemas/pins";
@@ -41,7 +41,7 @@ export async function listPins({
   ctx,
   input,
 }: {
-  ctx: Pick<RequestContext, "db" | "companyId">;
+  ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetPinsQuery;
 }): Promise<ListPinsResponse> {
   const { page, limit } = input;

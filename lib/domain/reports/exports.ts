@@ -1,4 +1,4 @@
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { queryRows } from "@/lib/db/client";
 import type { GetServicedJobsExportQuery, GetServicePlansExportQuery } from "@/lib/schemas/reports";
 import { plansWithNumbersSql, toServicePlan, type PlanRow } from "@/lib/domain/service-plans/list";
@@ -7,7 +7,7 @@ import { cents } from "@/lib/schemas/common";
 import { csvMoney, datedFilename, streamCsv, type CsvExport } from "./csv";
 import { toNumber } from "./sql";
 
-type Ctx = Pick<RequestContext, "db" | "companyId">;
+type Ctx = Pick<DomainContext, "db" | "companyId">;
 
 export const SERVICE_PLAN_CSV_HEADER = [
   "id",

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { PLAN_FREQUENCIES, type PlanFrequency } from "@/lib/db/schema/service-plans";
 import { cents } from "@/lib/schemas/common";
 import type {
@@ -97,7 +97,7 @@ export async function getServicePlanReport({
   ctx,
   input,
 }: {
-  ctx: Pick<RequestContext, "db" | "companyId">;
+  ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetServicePlanReportQuery;
 }): Promise<ServicePlanReportResponse> {
   return assemblePlanReport(await queryRows<GroupRow>(ctx.db, servicePlanReportSql(ctx.companyId, input)));

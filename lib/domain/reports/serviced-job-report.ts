@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "@/lib/db/client";
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { cents } from "@/lib/schemas/common";
 import type {
   GetServicedJobReportQuery,
@@ -68,7 +68,7 @@ function reportSelect(companyId: string, report: SQL): SQL {
  *   count each of their jobs exactly once.
  */
 async function reportRowsFromJobs(
-  ctx: Pick<RequestContext, "db" | "companyId">,
+  ctx: Pick<DomainContext, "db" | "companyId">,
   input: GetServicedJobReportQuery,
 ): Promise<ReportRow[]> {
   const where = jobFilterSql(ctx.companyId, input);
@@ -153,7 +153,7 @@ function summedReportSql(rows: SQL): SQL {
  * 35).
  */
 async function reportRowsFromTotals(
-  ctx: Pick<RequestContext, "db" | "companyId">,
+  ctx: Pick<DomainContext, "db" | "companyId">,
   input: GetServicedJobReportQuery,
 ): Promise<ReportRow[]> {
   // A day's sums give its period ('' is no service date: the period null); an unassigned job's
@@ -245,7 +245,7 @@ export async function getServicedJobReport({
   input,
   from,
 }: {
-  ctx: Pick<RequestContext, "db" | "companyId">;
+  ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetServicedJobReportQuery;
   from?: "jobs";
 }): Promise<ServicedJobReportResponse> {

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { queryRows } from "@/lib/db/client";
 import { cents, paginationOf } from "@/lib/schemas/common";
 import type {
@@ -118,7 +118,7 @@ export async function listServicePlans({
   ctx,
   input,
 }: {
-  ctx: Pick<RequestContext, "db" | "companyId">;
+  ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetServicePlansQuery;
 }): Promise<ListServicePlansResponse> {
   const { page, limit } = input;

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { RequestContext } from "@/lib/api/handler";
+import type { DomainContext } from "@/lib/domain/context";
 import { revokeUserSessions } from "@/lib/auth/sessions";
 import { hashPassword } from "@/lib/auth/secrets";
 import { users } from "@/lib/db/schema";
@@ -37,7 +37,7 @@ const toRecord = (row: UserRow): UserRecord => ({
 });
 
 /** The company's users, by name (settings). */
-export async function listUsers({ ctx }: { ctx: RequestContext }): Promise<UserList> {
+export async function listUsers({ ctx }: { ctx: DomainContext }): Promise<UserList> {
   requireSettingsAdmin(ctx);
   const rows = await ctx.db
     .select(userColumns)
@@ -56,7 +56,7 @@ export async function createUser({
   ctx,
   input,
 }: {
-  ctx: RequestContext;
+  ctx: DomainContext;
   input: CreateUserBody;
 }): Promise<UserRecord> {
   requireSettingsAdmin(ctx);
@@ -98,7 +98,7 @@ export async function setUserActive({
   ctx,
   input,
 }: {
-  ctx: RequestContext;
+  ctx: DomainContext;
   input: { id: string; active: boolean };
 }): Promise<UserRecord> {
   const admin = requireSettingsAdmin(ctx);
