@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
 import { TcpProxy } from "@/lib/testing/tcp-proxy";
 import { createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 import { renameDatabase } from "@/lib/testing/rename-database";
@@ -47,7 +48,8 @@ beforeAll(async () => {
     url.host = `127.0.0.1:${tcp.port}`;
     databaseUrl = url.toString();
   }
-  server = await startServer({ databaseUrl });
+  // A short statement timeout, for the session lookup that times out behind a lock (below).
+  server = await startServer({ databaseUrl, env: { DB_STATEMENT_TIMEOUT_MS: "1000" } });
   const signIn = await fetch(`${server.url}/api/auth/sign-in`, {
     method: "POST",
     headers: { ...VERSION, "content-type": "application/json" },
@@ -141,6 +143,27 @@ describe(`outages on the production server (${engine})`, () => {
       } finally {
         await rename(`${name}_away`, name);
       }
+      await expectServingAgain();
+    });
+
+    it("sends a page whose session lookup times out after the check to the outage page", async () => {
+      // The database answers the proxy's check, but the sessions table is locked: the layout's
+      // lookup hits the statement timeout (an outage too) while the page renders.
+      const locker = new pg.Client({ connectionString: db.url });
+      await locker.connect();
+      try {
+        await locker.query("begin");
+        await locker.query("lock table sessions in access exclusive mode");
+        const { res } = await get("/leads?status=new");
+        expect(res.status).toBe(307);
+        expect(res.headers.get("location")).toBe("/unavailable?next=%2Fleads%3Fstatus%3Dnew");
+        await locker.query("rollback");
+      } finally {
+        await locker.end();
+      }
+      const outage = await get("/unavailable?next=%2Fleads%3Fstatus%3Dnew");
+      expect(outage.res.status).toBe(503);
+      expect(outage.text).toContain('href="/leads?status=new"');
       await expectServingAgain();
     });
   }
