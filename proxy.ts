@@ -1,24 +1,35 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { isDatabaseReachable } from "@/lib/db/availability";
+import { serviceUnavailablePage } from "@/lib/web/service-unavailable";
 
 /** The request header carrying the page's path and query to the dashboard layout (for `next`). */
 export const PATH_HEADER = "x-fcrm-path";
 const SESSION_COOKIE = "fcrm_session";
+/** The outage page (app/unavailable/route.ts): it needs neither a session nor the database. */
+export const UNAVAILABLE_PATH = "/unavailable";
 
 /**
  * Next 16's proxy (formerly middleware), for pages only: without a session cookie a dashboard
  * page redirects to /sign-in?next=… at once; otherwise it passes the path on so the layout's
- * full session check can do the same for an expired or revoked session. It reads no database:
- * the layout does (the API pipeline checks every /api request itself).
+ * full session check can do the same for an expired or revoked session (the API pipeline checks
+ * every /api request itself).
+ *
+ * A page with a session cookie reads the database while it renders, and once rendering has begun
+ * its status can no longer change: an outage there would be a 500. So the proxy first asks the
+ * database for a trivial answer, and while it cannot get one, answers the 503 page itself.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const path = pathname + search;
-  if (pathname !== "/sign-in" && !request.cookies.get(SESSION_COOKIE)?.value) {
+  if (pathname === UNAVAILABLE_PATH) return NextResponse.next();
+  const hasSession = Boolean(request.cookies.get(SESSION_COOKIE)?.value);
+  if (pathname !== "/sign-in" && !hasSession) {
     const url = request.nextUrl.clone();
     url.pathname = "/sign-in";
     url.search = pathname === "/" ? "" : `?next=${encodeURIComponent(path)}`;
     return NextResponse.redirect(url);
   }
+  if (hasSession && !(await isDatabaseReachable())) return serviceUnavailablePage(path);
   const forwarded = new Headers(request.headers);
   forwarded.set(PATH_HEADER, path);
   return NextResponse.next({ request: { headers: forwarded } });

@@ -7,7 +7,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { beforeRouting } from "@/lib/api/before-routing";
 import { closeDatabase } from "@/lib/db/client";
+import { loadSecurityHeaders } from "@/lib/security/next-config-headers";
 
 /** How long a shutdown waits for requests in flight before it cuts them off. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -47,6 +49,8 @@ export async function startProductionServer(options: ServerOptions): Promise<Pro
   const app = next({ dev: false, dir, hostname, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // Requests Next.js fails before our code runs (malformed paths, TRACE, CONNECT) are answered here.
+  const early = beforeRouting(await loadSecurityHeaders(dir));
 
   const active = new Set<http.ServerResponse>();
   let draining = false;
@@ -60,6 +64,7 @@ export async function startProductionServer(options: ServerOptions): Promise<Pro
     });
     // While stopping, answers still go out, but the client is told not to reuse the connection.
     if (draining) res.setHeader("connection", "close");
+    if (early.answer(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       console.error(error);
       if (!res.headersSent) {
@@ -71,6 +76,8 @@ export async function startProductionServer(options: ServerOptions): Promise<Pro
       }
     });
   });
+
+  server.on("connect", early.refuseConnect);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,3 +1,5 @@
+import http from "node:http";
+import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/lib/db/client";
@@ -76,6 +78,50 @@ const tileHost = () => {
   return new URL(url.replace("{s}.", "x.")).host.replace(/^x\./, "*.");
 };
 
+function expectSecurityHeaders(header: (name: string) => string | null | undefined, label: string) {
+  const csp = header("content-security-policy") ?? "";
+  expect(csp, label).toContain("frame-ancestors 'none'");
+  expect(csp, label).toContain("default-src 'self'");
+  expect(csp, label).toContain("object-src 'none'");
+  expect(csp, label).toMatch(new RegExp(`img-src [^;]*${tileHost().replace(/[.*]/g, "\\$&")}`));
+  expect(header("x-content-type-options"), label).toBe("nosniff");
+  expect(header("referrer-policy"), label).toBe("strict-origin-when-cross-origin");
+  expect(header("x-frame-options"), label).toBe("DENY");
+  expect(header("x-powered-by") ?? null, label).toBeNull();
+}
+
+/**
+ * A request as sent, byte for byte in its path and with any method (fetch refuses TRACE and
+ * CONNECT), read whatever it answers.
+ */
+function rawRequest(method: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>(
+    (resolve, reject) => {
+      const req = http.request(`${server!.url}${path}`, { method, headers, agent: false }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end();
+    },
+  );
+}
+
+/** CONNECT on a socket of its own: Node hands it to the server as a bare connection. */
+function connectRequest(target: string) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = net.connect(server!.port, "127.0.0.1", () =>
+      socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`),
+    );
+    let text = "";
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
 describe(`web security of the production server (${engine})`, () => {
   it("sends the security headers on pages and on API answers", async () => {
     for (const path of [
@@ -86,16 +132,73 @@ describe(`web security of the production server (${engine})`, () => {
       "/docs",
     ]) {
       const { res } = await request(path, { headers: VERSION });
-      const csp = res.headers.get("content-security-policy") ?? "";
-      expect(csp, path).toContain("frame-ancestors 'none'");
-      expect(csp, path).toContain("default-src 'self'");
-      expect(csp, path).toContain("object-src 'none'");
-      expect(csp, path).toMatch(new RegExp(`img-src [^;]*${tileHost().replace(/[.*]/g, "\\$&")}`));
-      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
-      expect(res.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
-      expect(res.headers.get("x-frame-options"), path).toBe("DENY");
-      expect(res.headers.get("x-powered-by"), path).toBeNull();
+      expectSecurityHeaders((name) => res.headers.get(name), path);
     }
+  });
+
+  it("answers every request under /api with a JSON error, a request id and the security headers", async () => {
+    const expectApiError = (
+      answer: Awaited<ReturnType<typeof rawRequest>>,
+      label: string,
+      status: number,
+      code: string,
+    ) => {
+      expect(answer.status, label).toBe(status);
+      expect(answer.headers["content-type"], label).toMatch(/^application\/json/);
+      expect(answer.headers["x-request-id"], label).toMatch(/^[0-9a-f-]{36}$/);
+      expectSecurityHeaders((name) => answer.headers[name] as string | undefined, label);
+      expect(JSON.parse(answer.text), label).toEqual({
+        status: "error",
+        message: expect.any(String),
+        error_code: code,
+      });
+    };
+    // Percent-encoding that is not UTF-8, in a dynamic segment and under no route at all.
+    for (const path of [
+      "/api/leads/%ff",
+      "/api/leads/%E0%A4%A",
+      "/api/leads/%c0%ae",
+      "/api/customers/%ff",
+      "/api/settings/users/%ff/activate",
+      "/api/no-such/%ff",
+    ]) {
+      expectApiError(await rawRequest("GET", path, VERSION), `GET ${path}`, 404, "NOT_FOUND");
+    }
+    const malformedPost = await rawRequest("POST", "/api/leads/%ff", { ...VERSION, "x-api-key": seededKey });
+    expectApiError(malformedPost, "POST /api/leads/%ff", 404, "NOT_FOUND");
+    // Methods that Next.js routes to no handler.
+    for (const method of ["TRACE", "PROPFIND", "MKCOL", "LOCK"]) {
+      const answer = await rawRequest(method, "/api/leads", VERSION);
+      expectApiError(answer, `${method} /api/leads`, 405, "METHOD_NOT_ALLOWED");
+      expect(answer.headers.allow, method).toContain("GET");
+    }
+    expect(await connectRequest("/api/leads")).toMatch(
+      /^HTTP\/1\.1 405 [^]*x-request-id: [0-9a-f-]{36}[^]*"error_code":"METHOD_NOT_ALLOWED"/i,
+    );
+    // HEAD is GET without the body; OPTIONS names the methods; a valid escape reaches the route.
+    const head = await rawRequest("HEAD", "/api/leads", { ...VERSION, "x-api-key": seededKey });
+    expect(head.status).toBe(200);
+    expect(head.headers["x-request-id"]).toBeTruthy();
+    expect(head.text).toBe("");
+    const options = await rawRequest("OPTIONS", "/api/leads");
+    expect(options.status).toBe(204);
+    expect(options.headers.allow).toMatch(/GET.*POST|POST.*GET/);
+    expectSecurityHeaders((name) => options.headers[name] as string | undefined, "OPTIONS /api/leads");
+    const escaped = await rawRequest("GET", "/api/leads/%25ff", { ...VERSION, "x-api-key": seededKey });
+    expect([400, 404]).toContain(escaped.status);
+    expect(JSON.parse(escaped.text).status).toBe("error");
+    // Pages: a path that cannot be decoded is not found, TRACE is not allowed; neither a 500.
+    for (const [method, path, status] of [
+      ["GET", "/leads/%ff", 404],
+      ["GET", "/%c0%ae", 404],
+      ["TRACE", "/leads", 405],
+    ] as const) {
+      const answer = await rawRequest(method, path, { cookie: "fcrm_session=x" });
+      expect(answer.status, `${method} ${path}`).toBe(status);
+      expectSecurityHeaders((name) => answer.headers[name] as string | undefined, `${method} ${path}`);
+    }
+    // Each API answer above was logged with its request id, like any other.
+    expect(server!.output()).toMatch(/"method":"TRACE","path":"\/api\/leads","status":405/);
   });
 
   it("sets the session cookie HttpOnly and SameSite=Lax, and refuses cookie-authenticated writes from other sites", async () => {

@@ -1,4 +1,30 @@
 /**
+ * SQLSTATEs that say the database cannot serve us right now, whatever we sent: it is down,
+ * restarting, out of resources, or not there for us (renamed or dropped, our role or password
+ * refused). An operator or the server itself fixes them, so the API answers 503 and recovers by
+ * itself; an error in our own statement (syntax, constraint, type) stays a 500.
+ */
+const UNAVAILABLE_CLASSES = [
+  "08", // connection exception
+  "28", // invalid authorization: unknown role, wrong password, refused by pg_hba
+  "53", // insufficient resources: disk full, out of memory, too many connections
+  "57", // operator intervention: shutdown, cannot connect now, database dropped, statement timeout
+];
+const UNAVAILABLE_CODES = [
+  "3D000", // invalid catalog name: the database does not exist (renamed or dropped)
+];
+/** Node's network errors on the way to the database. */
+const NETWORK_CODES = [
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EPIPE",
+  "EAI_AGAIN",
+];
+
+/**
  * Tells whether a database error means "the database cannot be reached or did not answer in
  * time" (the API answers 503 and recovers by itself) rather than a fault in our query (500).
  */
@@ -10,15 +36,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const e = current as { code?: unknown; message?: unknown; cause?: unknown };
     const code = typeof e.code === "string" ? e.code : "";
     const message = typeof e.message === "string" ? e.message : "";
+    if (NETWORK_CODES.includes(code)) return true;
     if (
-      ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "EAI_AGAIN"].includes(
-        code,
-      )
+      /^[0-9A-Z]{5}$/.test(code) &&
+      (UNAVAILABLE_CLASSES.includes(code.slice(0, 2)) || UNAVAILABLE_CODES.includes(code))
     )
       return true;
-    // 08: connection exception; 57P01-03: shutdown / cannot connect now; 57014: statement timeout;
-    // 53300: too many connections.
-    if (/^08/.test(code) || ["57P01", "57P02", "57P03", "57014", "53300"].includes(code)) return true;
     if (
       /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error|PGlite is closed/i.test(
         message,

@@ -1,12 +1,17 @@
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as authTest } from "@/app/api/auth/test/route";
+import { GET as unavailablePage } from "@/app/unavailable/route";
 import { openDatabase, useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
+import { renameDatabase } from "@/lib/testing/rename-database";
 import { TcpProxy } from "@/lib/testing/tcp-proxy";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { proxy as pageProxy } from "@/proxy";
 
 // Contract section 2: a database that is unreachable or not answering gives 503
-// SERVICE_UNAVAILABLE within 5 s, no hang, and the service recovers by itself.
+// SERVICE_UNAVAILABLE within 5 s, no hang, and the service recovers by itself. Dashboard pages
+// (proxy.ts) answer the 503 outage page instead of failing while they render (a 500).
 
 let database: Database;
 beforeAll(async () => {
@@ -15,6 +20,50 @@ beforeAll(async () => {
 afterAll(async () => {
   useDatabaseForTests(undefined);
   await database?.close();
+});
+
+/** What the proxy answers for a signed-in dashboard page (the cookie need not be valid). */
+async function dashboardPage(path = "/leads?status=new") {
+  const response = await pageProxy(
+    new NextRequest(`http://localhost${path}`, { headers: { cookie: "fcrm_session=some-token" } }),
+  );
+  return { response, text: await response.text() };
+}
+
+async function expectOutagePage(path = "/leads?status=new") {
+  const { response, text } = await dashboardPage(path);
+  expect(response.status).toBe(503);
+  expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(response.headers.get("retry-after")).toBe("5");
+  expect(text).toContain("FieldCRM is temporarily unavailable");
+  expect(text).toContain(`href="${path.replace("&", "&amp;")}"`);
+}
+
+async function expectPagePassesOn() {
+  const { response } = await dashboardPage();
+  expect(response.status).toBe(200);
+  expect(response.headers.get("x-middleware-next")).toBe("1");
+}
+
+describe("the outage page", () => {
+  it("answers 503 with a link back to a page of this site only", async () => {
+    for (const [next, link] of [
+      ["/leads/ld_1?tab=notes", "/leads/ld_1?tab=notes"],
+      ["//other.example/x", "/"],
+      ["https://other.example/", "/"],
+    ] as const) {
+      const response = unavailablePage(
+        new Request(`http://localhost/unavailable?next=${encodeURIComponent(next)}`),
+      );
+      expect(response.status).toBe(503);
+      expect(await response.text()).toContain(`href="${link}"`);
+    }
+  });
+
+  it("is reached without a session and without the database", async () => {
+    const response = await pageProxy(new NextRequest("http://localhost/unavailable?next=/leads"));
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+  });
 });
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
@@ -62,6 +111,14 @@ if (testEngine() === "postgres") {
       expect((await call(authTest, apiRequest("/auth/test", { key }))).status).toBe(200);
     });
 
+    it("answers the 503 page for dashboard pages while the server refuses connections, and recovers", async () => {
+      await expectPagePassesOn();
+      await proxy.down();
+      await expectOutagePage();
+      await proxy.up();
+      await expectPagePassesOn();
+    });
+
     it("answers 503 within 5 s when the server stops answering, and recovers", async () => {
       await proxy.blackhole();
       const [results, ms] = await timed(() =>
@@ -80,6 +137,56 @@ if (testEngine() === "postgres") {
       expect(status).toBe(200);
     });
   });
+
+  describe("PostgreSQL without our database", () => {
+    const rename = (from: string, to: string) => renameDatabase(process.env.TEST_DATABASE_URL!, from, to);
+
+    it("answers 503 while the database does not exist (renamed), and recovers on the same pool", async () => {
+      const missing = await createTestDatabase();
+      if (missing.target.kind !== "postgres") throw new Error("expected PostgreSQL");
+      const name = new URL(missing.target.url).pathname.slice(1);
+      try {
+        const { key } = await createTenant(missing.db);
+        useDatabaseForTests(missing);
+        expect((await call(authTest, apiRequest("/auth/test", { key }))).status).toBe(200);
+        await expectPagePassesOn();
+
+        await rename(name, `${name}_away`);
+        try {
+          const res = await call(authTest, apiRequest("/auth/test", { key }));
+          expect(res.status).toBe(503);
+          expect(res.body.error_code).toBe("SERVICE_UNAVAILABLE");
+          await expectOutagePage();
+        } finally {
+          await rename(`${name}_away`, name);
+        }
+        // The pool that met the missing database serves again, without a restart.
+        expect((await call(authTest, apiRequest("/auth/test", { key }))).status).toBe(200);
+        await expectPagePassesOn();
+      } finally {
+        useDatabaseForTests(database);
+        await missing.close();
+      }
+    });
+
+    it("answers 503 while the server refuses our role", async () => {
+      const { key } = await createTenant(database.db);
+      if (database.target.kind !== "postgres") throw new Error("expected PostgreSQL");
+      const url = new URL(database.target.url);
+      url.username = `fcrm_no_such_role_${process.pid}`;
+      const refused = await openDatabase({ kind: "postgres", url: url.toString() });
+      try {
+        useDatabaseForTests(refused);
+        const res = await call(authTest, apiRequest("/auth/test", { key }));
+        expect(res.status).toBe(503);
+        expect(res.body.error_code).toBe("SERVICE_UNAVAILABLE");
+        await expectOutagePage();
+      } finally {
+        useDatabaseForTests(database);
+        await refused.close();
+      }
+    });
+  });
 } else {
   describe("embedded database unavailable", () => {
     it("answers 503 when the embedded database is closed, and recovers once it is open again", async () => {
@@ -93,6 +200,21 @@ if (testEngine() === "postgres") {
       expect(res.body.error_code).toBe("SERVICE_UNAVAILABLE");
       useDatabaseForTests(database);
       expect((await call(authTest, apiRequest("/auth/test", { key }))).status).toBe(200);
+    });
+
+    it("answers the 503 page for dashboard pages while the embedded database is closed", async () => {
+      useDatabaseForTests(database);
+      await expectPagePassesOn();
+      const other = await openDatabase({ kind: "pglite-memory" });
+      useDatabaseForTests(other);
+      await other.close();
+      try {
+        await expectOutagePage();
+        await expectOutagePage("/");
+      } finally {
+        useDatabaseForTests(database);
+      }
+      await expectPagePassesOn();
     });
   });
 }

@@ -1,0 +1,11 @@
+import { safeNextPath } from "@/lib/domain/sign-in/current-session";
+import { serviceUnavailablePage } from "@/lib/web/service-unavailable";
+
+/**
+ * GET /unavailable?next=… – the outage page, for a dashboard page whose database failed after
+ * the proxy's check (its layout redirects here). Always 503: it reads no database, and its link
+ * goes back to the page (a path on this site only).
+ */
+export function GET(request: Request) {
+  return serviceUnavailablePage(safeNextPath(new URL(request.url).searchParams.get("next")));
+}
