@@ -2,7 +2,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { AppShell } from "@/components/shell/app-shell";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
-import { sessionFromToken } from "@/lib/domain/sign-in/current-session";
+import { sessionFromToken } from "@/lib/auth/current-session";
 import { Providers } from "@/lib/query/providers";
 import { PATH_HEADER } from "@/proxy";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
+import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { generateApiKey, hashApiKey, verifyPassword } from "@/lib/auth/secrets";
 import { queryRows, type Database } from "@/lib/db/client";
 import { apiKeys, jobs, leads, users } from "@/lib/db/schema";
