@@ -1,3 +1,4 @@
+import { randomBytes, scrypt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { POST as signInRoute } from "@/app/api/auth/sign-in/route";
@@ -5,9 +6,10 @@ import { POST as signOutRoute } from "@/app/api/auth/sign-out/route";
 import { GET as sessionRoute } from "@/app/api/auth/session/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { useDatabaseForTests, type Database } from "@/lib/db/client";
-import { signInAttempts } from "@/lib/db/schema";
+import { signInAttempts, users } from "@/lib/db/schema";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib/testing/factories";
+import { passwordNeedsRehash, verifyPassword } from "./secrets";
 import { accountSubject, MAX_FAILURES } from "./throttle";
 
 let database: Database;
@@ -42,6 +44,23 @@ async function attemptsOf(user: { companyId: string; id: string }) {
   return row;
 }
 
+async function passwordHashOf(user: { id: string }) {
+  const [row] = await database.db
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, user.id));
+  return row?.hash ?? null;
+}
+
+/** A hash as written before argon2id: `scrypt$N$r$p$salt$hash`, N=2^14, r=8, p=1. */
+async function legacyScryptHash(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(password, salt, 32, { N: 16384, r: 8, p: 1 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+  return ["scrypt", 16384, 8, 1, salt.toString("base64url"), hash.toString("base64url")].join("$");
+}
+
 function cookieOf(setCookie: string | null): string {
   const value = setCookie?.split(";")[0];
   if (!value) throw new Error("no cookie set");
@@ -60,7 +79,7 @@ describe(`dashboard sign-in (${testEngine()})`, () => {
       can_manage_settings: false,
     });
     expect((res.body as { scopes: string[] }).scopes).toContain("leads:write");
-    expect(JSON.stringify(res.body)).not.toContain("scrypt");
+    expect(JSON.stringify(res.body)).not.toContain("argon2");
     const setCookie = res.headers.get("set-cookie") ?? "";
     expect(setCookie).toMatch(/^fcrm_session=[\w%-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
     // Not production, plain http: no Secure flag (a browser would drop it over http).
@@ -200,6 +219,32 @@ describe(`dashboard sign-in (${testEngine()})`, () => {
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_FAILURES - 1);
     expect((await attemptsOf(user))?.failures).toBe(MAX_FAILURES);
+  });
+
+  it("stores new passwords as argon2id with OWASP's parameters, named in the hash", async () => {
+    const { user } = await userWithPassword();
+    const stored = await passwordHashOf(user);
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(await verifyPassword(PASSWORD, stored)).toBe(true);
+    expect(await verifyPassword("not it", stored)).toBe(false);
+    expect(passwordNeedsRehash(stored!)).toBe(false);
+  });
+
+  it("verifies an old scrypt hash and replaces it with argon2id at the next sign-in", async () => {
+    const { user } = await userWithPassword();
+    const old = await legacyScryptHash(PASSWORD);
+    await database.db.update(users).set({ passwordHash: old }).where(eq(users.id, user.id));
+    expect(passwordNeedsRehash(old)).toBe(true);
+
+    // A wrong password leaves the old hash as it is.
+    expect((await signIn(user.email, "not the password")).status).toBe(401);
+    expect(await passwordHashOf(user)).toBe(old);
+
+    expect((await signIn(user.email, PASSWORD)).status).toBe(200);
+    const rehashed = await passwordHashOf(user);
+    expect(rehashed).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await signIn(user.email, PASSWORD)).status).toBe(200);
+    expect(await passwordHashOf(user)).toBe(rehashed);
   });
 
   it("counts unknown emails too (no way to tell which emails exist)", async () => {

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { createSession, revokeSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
 import { ROLE_SCOPES } from "@/lib/auth/scopes";
-import { hashPassword, verifyPassword } from "@/lib/auth/secrets";
+import { hashPassword, passwordNeedsRehash, verifyPassword } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError } from "@/lib/domain/errors";
@@ -88,6 +88,9 @@ export async function signIn({
   if (!match.active) {
     throw new ForbiddenError("This account has been deactivated. Ask an administrator to reactivate it.");
   }
+  if (match.passwordHash && passwordNeedsRehash(match.passwordHash)) {
+    await rehashPassword(db, match, match.passwordHash, input.password);
+  }
   const { token, sessionId } = await createSession(db, match, userAgent);
   const session = await getSessionInfo({
     ctx: {
@@ -103,6 +106,22 @@ export async function signIn({
     },
   });
   return { token, maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000), session };
+}
+
+/**
+ * Replaces a hash of an older algorithm or parameters with today's, now that the password is known
+ * (only if nobody changed it meanwhile).
+ */
+async function rehashPassword(
+  db: Db,
+  user: { companyId: string; id: string },
+  oldHash: string,
+  password: string,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password) })
+    .where(and(eq(users.companyId, user.companyId), eq(users.id, user.id), eq(users.passwordHash, oldHash)));
 }
 
 /** Ends the caller's own session (sign-out). */
