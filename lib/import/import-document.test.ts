@@ -189,7 +189,7 @@ describe(`importDocument on ${testEngine()}`, () => {
       .select()
       .from(users)
       .where(and(eq(users.companyId, co), eq(users.id, admin)));
-    expect(user!.passwordHash).toMatch(/^scrypt\$/);
+    expect(user!.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword("correct horse", user!.passwordHash)).toBe(true);
 
     // The key is stored only as its hash, and works.
