@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { homePathFor } from "@/components/shell/nav-items";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
-import { sessionFromToken } from "@/lib/domain/sign-in/current-session";
+import { sessionFromToken } from "@/lib/auth/current-session";
 
 /** "/": the signed-in user's first section (leads for most roles, customers for technicians). */
 export default async function Home() {

@@ -31,7 +31,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { KEY_CHECK } from "@/lib/api/api-keys";
+import { KEY_CHECK } from "@/lib/auth/api-keys";
 import { POSTGRES_SESSION_OPTIONS } from "@/lib/db/client";
 import { buildBook, captureCases, type CaseCapture } from "./book";
 import { StatementRecorder, capturingDatabase } from "./capture";

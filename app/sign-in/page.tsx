@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { Logo } from "@/components/shell/icons";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
-import { safeNextPath, sessionFromToken } from "@/lib/domain/sign-in/current-session";
+import { safeNextPath, sessionFromToken } from "@/lib/auth/current-session";
 import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };

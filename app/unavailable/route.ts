@@ -1,4 +1,4 @@
-import { safeNextPath } from "@/lib/domain/sign-in/current-session";
+import { safeNextPath } from "@/lib/auth/current-session";
 import { serviceUnavailablePage } from "@/lib/web/service-unavailable";
 
 /**

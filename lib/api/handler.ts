@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
-import type { Scope } from "@/lib/auth/scopes";
+import { hasAnyScope, scopeNamedInRefusal, type Scope } from "@/lib/auth/scopes";
 import { findSessionPrincipal, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { getDb, type Db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
@@ -15,10 +16,10 @@ import {
   TooManyAttemptsError,
   ValidationError,
 } from "@/lib/domain/errors";
-import { checkApiKeyAndCountRequest, quotaResetInfo, rateLimitHeaders } from "./api-keys";
 import { readJsonObjectBody } from "./body";
 import { ApiError, INTERNAL_ERROR_MESSAGE, type ErrorBody } from "./errors";
 import { logError, logRequest } from "./log";
+import { quotaResetInfo, rateLimitHeaders } from "./rate-limit";
 import { parseOrThrow, searchParamsToObject, validationError } from "./validation";
 
 export const API_VERSION = "1.1.0";
@@ -58,9 +59,12 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
 > {
   /** "both" (default): API key or dashboard session; "session": dashboard only. */
   auth?: "both" | "session";
-  /** Any one of these scopes is enough; none: any valid principal. */
+  /**
+   * Any one of these scopes is enough; none: any valid principal. Only the endpoint's own scopes:
+   * what a key's scope grants besides itself is in lib/auth/scopes.ts.
+   */
   scopes?: readonly Scope[];
-  /** The scope named in a 403 (contract section 4); defaults to the first accepted scope. */
+  /** The scope named in a 403, when not the one lib/auth/scopes.ts scopeNamedInRefusal derives. */
   scopeNamed?: Scope;
   /** Session roles allowed (settings endpoints: admins only). */
   roles?: readonly UserRole[];
@@ -226,8 +230,8 @@ function authorize(
     throw ApiError.coded("FORBIDDEN", "This endpoint is only available to signed-in dashboard users");
   }
   const accepted = config.scopes ?? [];
-  if (accepted.length > 0 && !accepted.some((s) => principal.scopes.includes(s))) {
-    const named = config.scopeNamed ?? accepted[0];
+  if (accepted.length > 0 && !hasAnyScope(principal, accepted)) {
+    const named = config.scopeNamed ?? scopeNamedInRefusal(accepted, principal.kind);
     throw ApiError.coded(
       "INSUFFICIENT_SCOPE",
       `Insufficient scope: this endpoint requires the ${named} scope`,

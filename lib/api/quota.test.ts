@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { GET as listLeads } from "@/app/api/leads/route";
-import { openDatabase, queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { openDatabase, useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiKeyUsage } from "@/lib/db/schema";
 import {
   apiRequest,
@@ -13,9 +13,12 @@ import {
   createUser,
 } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
-import { checkApiKeyAndCountRequest } from "./api-keys";
+import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 
 let database: Database;
+
+// Both drivers answer db.execute with { rows }; the engine-neutral Db type cannot say so.
+const rowsOf = async <T>(db: Database["db"], query: SQL) => ((await db.execute(query)) as { rows: T[] }).rows;
 beforeAll(async () => {
   database = await createTestDatabase();
   useDatabaseForTests(database);
@@ -105,16 +108,13 @@ describe(`daily quota (${testEngine()})`, () => {
     try {
       const check = await checkApiKeyAndCountRequest(single.db, key);
       expect(check?.used).toBe(1);
-      const [setting] = await queryRows<{ synchronous_commit: string }>(
-        single.db,
-        sql`show synchronous_commit`,
-      );
+      const [setting] = await rowsOf<{ synchronous_commit: string }>(single.db, sql`show synchronous_commit`);
       expect(setting?.synchronous_commit).toBe("on");
       expect(await usedToday(companyId, id)).toBe(1);
       if (single.engine === "postgres") {
         // Sent as a named statement, prepared once per connection and then only executed.
         expect((await checkApiKeyAndCountRequest(single.db, key))?.used).toBe(2);
-        const prepared = await queryRows<{ name: string }>(
+        const prepared = await rowsOf<{ name: string }>(
           single.db,
           sql`select name from pg_prepared_statements`,
         );

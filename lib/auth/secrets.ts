@@ -5,40 +5,73 @@ import {
   timingSafeEqual,
   type ScryptOptions,
 } from "node:crypto";
+import { hash as argon2Hash, parseOptions, verify as argon2Verify, type Algorithm } from "@node-rs/argon2";
+
+/** argon2id, at OWASP's minimum: 19 MiB of memory, 2 passes, 1 lane. */
+const ARGON2ID: Algorithm = 2;
+export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+/**
+ * A PHC string that names its algorithm and parameters, so that a later change of them can
+ * still verify it: `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`.
+ */
+export function hashPassword(password: string): Promise<string> {
+  return argon2Hash(password, PASSWORD_HASH_OPTIONS);
+}
+
+/** Checks a password against a stored hash: argon2 (PHC), or the older `scrypt$N$r$p$salt$hash`. */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  if (!stored) return false;
+  if (stored.startsWith("$argon2")) {
+    try {
+      return await argon2Verify(stored, password);
+    } catch {
+      return false; // a malformed stored hash matches nothing
+    }
+  }
+  return verifyScrypt(password, stored);
+}
+
+/** Whether a stored hash (that just verified) is not of today's algorithm and parameters. */
+export function passwordNeedsRehash(stored: string): boolean {
+  if (!stored.startsWith("$argon2")) return true;
+  try {
+    const options = parseOptions(stored);
+    return (
+      options.algorithm !== PASSWORD_HASH_OPTIONS.algorithm ||
+      options.memoryCost !== PASSWORD_HASH_OPTIONS.memoryCost ||
+      options.timeCost !== PASSWORD_HASH_OPTIONS.timeCost ||
+      options.parallelism !== PASSWORD_HASH_OPTIONS.parallelism
+    );
+  } catch {
+    return true;
+  }
+}
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
     scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
-
-/** `scrypt$N$r$p$salt$hash`, base64url parts. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
-  return [
-    "scrypt",
-    SCRYPT.N,
-    SCRYPT.r,
-    SCRYPT.p,
-    salt.toString("base64url"),
-    hash.toString("base64url"),
-  ].join("$");
-}
-
-export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-  if (!stored) return false;
+/**
+ * The hashes written before argon2id: `scrypt$N$r$p$salt$hash` (base64url parts). Only verified,
+ * then replaced at the next successful sign-in (lib/auth/sign-in.ts).
+ */
+async function verifyScrypt(password: string, stored: string): Promise<boolean> {
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [, n, r, p, saltText, hashText] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hashText, "base64url");
-  const actual = await scrypt(password, Buffer.from(saltText, "base64url"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  try {
+    const actual = await scrypt(password, Buffer.from(saltText, "base64url"), expected.length, {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+    });
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  } catch {
+    return false; // parameters node refuses: a broken hash matches nothing
+  }
 }
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -37,6 +37,43 @@ export async function createSession(
  */
 export async function findSessionPrincipal(db: DbOrTx, token: string): Promise<SessionPrincipal | null> {
   if (!token || token.length > 200) return null;
+  try {
+    return await lookUpSession(db, token);
+  } catch (error) {
+    throw new SessionLookupError(error, [token, sha256Hex(token)]);
+  }
+}
+
+/**
+ * A failed session lookup, without the statement or its parameters: Drizzle's query error carries
+ * the token's hash among them, and a server-rendered page's error reaches the log as it is thrown.
+ * It keeps the driver's `code` and message (minus the token and its hash), which is how
+ * lib/db/errors.ts tells an outage (503) from a fault (500).
+ */
+export class SessionLookupError extends Error {
+  readonly code: string | undefined;
+
+  constructor(error: unknown, secrets: readonly string[]) {
+    let code: string | undefined;
+    let driverMessage = "";
+    const seen = new Set<unknown>();
+    for (let e = error; e && typeof e === "object" && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+      seen.add(e);
+      const { code: c, message: m } = e as { code?: unknown; message?: unknown };
+      code ??= typeof c === "string" ? c : undefined;
+      // The innermost error is the driver's; Drizzle's wrapper ("Failed query: …") is left out.
+      const { cause } = e as { cause?: unknown };
+      if (!cause && typeof m === "string" && !m.startsWith("Failed query")) driverMessage = m;
+    }
+    let message = driverMessage;
+    for (const secret of secrets) if (secret) message = message.split(secret).join("[redacted]");
+    super(`Session lookup failed${message ? `: ${message}` : ""}`);
+    this.name = "SessionLookupError";
+    this.code = code;
+  }
+}
+
+async function lookUpSession(db: DbOrTx, token: string): Promise<SessionPrincipal | null> {
   const now = new Date();
   const rows = await db
     .select({

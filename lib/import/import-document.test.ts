@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
+import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { generateApiKey, hashApiKey, verifyPassword } from "@/lib/auth/secrets";
 import { queryRows, type Database } from "@/lib/db/client";
 import { apiKeys, jobs, leads, users } from "@/lib/db/schema";
@@ -189,7 +189,7 @@ describe(`importDocument on ${testEngine()}`, () => {
       .select()
       .from(users)
       .where(and(eq(users.companyId, co), eq(users.id, admin)));
-    expect(user!.passwordHash).toMatch(/^scrypt\$/);
+    expect(user!.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword("correct horse", user!.passwordHash)).toBe(true);
 
     // The key is stored only as its hash, and works.

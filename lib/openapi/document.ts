@@ -1,6 +1,7 @@
+import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { z } from "zod";
 import { API_VERSION, VERSION_HEADER } from "@/lib/api/handler";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES, scopeNamedInRefusal, scopesAcceptedFromKeys } from "@/lib/auth/scopes";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { errorBodySchema, paginationSchema } from "@/lib/schemas/common";
 import { endpointErrors, errorDescription, errorExample, errorStatus, type DocumentedError } from "./errors";
@@ -31,7 +32,7 @@ const HEADERS: Record<string, { description: string; schema: JsonObject }> = {
   },
   "RateLimit-Policy": {
     description: 'The key\'s quota (IETF draft form): `"daily";q=<limit>;w=86400`. API key requests only.',
-    schema: { type: "string", examples: ['"daily";q=1000;w=86400'] },
+    schema: { type: "string", examples: [`"daily";q=${DEFAULT_DAILY_LIMIT};w=86400`] },
   },
   RateLimit: {
     description:
@@ -83,8 +84,28 @@ export const SECURITY_SCHEMES = {
   },
 } as const;
 
+/**
+ * A resource as documented: each endpoint lists, after its own scopes, the key scopes that grant
+ * them (lib/auth/scopes.ts), and names in a 403 the one a key would be told about.
+ */
+function withKeyScopes(resource: ResourceSpec): ResourceSpec {
+  return {
+    ...resource,
+    endpoints: resource.endpoints.map((endpoint) =>
+      endpoint.scopes
+        ? {
+            ...endpoint,
+            scopes: scopesAcceptedFromKeys(endpoint.scopes),
+            scopeNamed: endpoint.scopeNamed ?? scopeNamedInRefusal(endpoint.scopes, "api_key"),
+          }
+        : endpoint,
+    ),
+  };
+}
+
 /** Builds the whole OpenAPI 3.1 document from the resource specs and their zod schemas. */
-export function buildOpenApiDocument(resources: readonly ResourceSpec[] = RESOURCES): JsonObject {
+export function buildOpenApiDocument(declared: readonly ResourceSpec[] = RESOURCES): JsonObject {
+  const resources = declared.map(withKeyScopes);
   const endpoints = resources.flatMap((r) => r.endpoints.map((endpoint) => ({ endpoint, tag: r.tag })));
   const outputs: NamedSchema[] = [
     { name: "ErrorBody", schema: errorBodySchema },

@@ -1,3 +1,4 @@
+import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { ERROR_CODES, ERROR_DESCRIPTIONS, type ErrorCode } from "@/lib/api/errors";
 import { API_VERSION, VERSION_HEADER } from "@/lib/api/handler";
 import type { EndpointSpec } from "./types";
@@ -100,7 +101,10 @@ export function errorExample(error: DocumentedError, endpoint?: EndpointSpec): R
     case "INVALID_API_KEY":
       return coded(error, "The API key is invalid, revoked or expired");
     case "RATE_LIMIT_EXCEEDED":
-      return coded(error, "Daily limit of 1000 requests exceeded for this API key; it resets at 00:00 UTC");
+      return coded(
+        error,
+        `Daily limit of ${DEFAULT_DAILY_LIMIT} requests exceeded for this API key; it resets at 00:00 UTC`,
+      );
     case "UNSUPPORTED_API_VERSION":
       return coded(error, `Missing ${VERSION_HEADER} header: send ${VERSION_HEADER}: ${API_VERSION}`);
     case "INSUFFICIENT_SCOPE": {

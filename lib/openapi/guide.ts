@@ -1,3 +1,4 @@
+import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { ERROR_CODES } from "@/lib/api/errors";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
 import { API_VERSION, MAX_QUERY_LENGTH, VERSION_HEADER } from "@/lib/api/handler";
@@ -24,8 +25,6 @@ export interface GuideSection {
   title: string;
   blocks: GuideBlock[];
 }
-
-const DEFAULT_DAILY_LIMIT = 1000;
 
 /** The endpoints of the original interface's legacy rule: they accept leads:read beside their own scope. */
 function legacyEndpoints(resources: readonly ResourceSpec[]): string[] {
@@ -166,9 +165,13 @@ export function guideSections(resources: readonly ResourceSpec[] = []): GuideSec
           kind: "table",
           columns: ["Response header", "Example", "Meaning"],
           rows: [
-            ["`RateLimit-Policy`", '`"daily";q=1000;w=86400`', "The quota: q requests per w seconds."],
+            [
+              "`RateLimit-Policy`",
+              `\`"daily";q=${DEFAULT_DAILY_LIMIT};w=86400\``,
+              "The quota: q requests per w seconds.",
+            ],
             ["`RateLimit`", '`"daily";r=998;t=43200`', "r requests left; t seconds until 00:00 UTC."],
-            ["`X-RateLimit-Limit`", "`1000`", "The daily limit."],
+            ["`X-RateLimit-Limit`", `\`${DEFAULT_DAILY_LIMIT}\``, "The daily limit."],
             ["`X-RateLimit-Remaining`", "`998`", "Requests left today."],
             ["`X-RateLimit-Reset`", "`1767225600`", "The next 00:00 UTC in Unix seconds."],
             ["`Retry-After`", "`43200`", "On a 429: seconds until the count resets."],

@@ -1,3 +1,4 @@
+import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { z } from "zod";
 import { SCOPES } from "@/lib/auth/scopes";
 import { ROLES } from "./session";
@@ -33,8 +34,8 @@ export const createApiKeyBodySchema = z
       .int("Enter a whole number")
       .min(1, "At least 1")
       .max(API_KEY_DAILY_LIMIT_MAX, `At most ${API_KEY_DAILY_LIMIT_MAX.toLocaleString("en-US")}`)
-      .default(1000)
-      .describe("Requests per UTC day (default 1000)."),
+      .default(DEFAULT_DAILY_LIMIT)
+      .describe(`Requests per UTC day (default ${DEFAULT_DAILY_LIMIT}).`),
   })
   .describe("A new API key.");
 export type CreateApiKeyBody = z.output<typeof createApiKeyBodySchema>;

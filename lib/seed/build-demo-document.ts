@@ -1,3 +1,4 @@
+import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import type { PlanFrequency } from "@/lib/db/schema";
 import { PLAN_FREQUENCIES } from "@/lib/db/schema";
 import type { ImportDocument, ImportRecord } from "@/lib/import";
@@ -748,7 +749,7 @@ export function buildDemoDocument(): Required<ImportDocument> {
     name: DEMO_API_KEY_NAME,
     key: DEMO_API_KEY,
     scopes: [...DEMO_API_KEY_SCOPES],
-    daily_limit: 1000,
+    daily_limit: DEFAULT_DAILY_LIMIT,
     created_at: iso(founded + DAY),
   });
   for (const profile of [PEST, LAWN]) new CompanyBuilder(profile, doc).build();

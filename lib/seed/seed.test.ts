@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
+import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { SCOPES } from "@/lib/auth/scopes";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { queryRows, type Database } from "@/lib/db/client";

@@ -2,10 +2,9 @@ import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
 import { listCustomers, upsertCustomer } from "@/lib/domain/customers";
 import { getCustomersQuerySchema, upsertCustomerBodySchema } from "@/lib/schemas/customers";
 
-// GET /api/customers – list customers (keys made for the original interface may carry leads:read)
+// GET /api/customers – list customers
 export const GET = apiRoute({
-  scopes: ["customers:read", "leads:read"],
-  scopeNamed: "leads:read",
+  scopes: ["customers:read"],
   query: getCustomersQuerySchema,
   handler: ({ ctx, query }) => listCustomers({ ctx, input: query }),
 });

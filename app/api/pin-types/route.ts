@@ -3,9 +3,7 @@ import { listPinTypes } from "@/lib/domain/pin-types/list";
 
 // GET /api/pin-types – list the company's pin types
 export const GET = apiRoute({
-  // leads:read keeps keys made for the original interface working (contract section 4).
-  scopes: ["pin_types:read", "leads:read"],
-  scopeNamed: "leads:read",
+  scopes: ["pin_types:read"],
   handler: async ({ ctx }) => ({ ...(await listPinTypes({ ctx })) }),
 });
 

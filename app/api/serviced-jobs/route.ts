@@ -4,9 +4,7 @@ import { getServicedJobsQuerySchema } from "@/lib/schemas/serviced-jobs";
 
 // GET /api/serviced-jobs – list serviced jobs with technicians, line items, payments and balances
 export const GET = apiRoute({
-  // leads:read keeps keys made for the original interface working (contract section 4).
-  scopes: ["jobs:read", "leads:read"],
-  scopeNamed: "leads:read",
+  scopes: ["jobs:read"],
   query: getServicedJobsQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await listServicedJobs({ ctx, input: query })) }),
 });

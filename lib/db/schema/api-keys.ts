@@ -1,3 +1,4 @@
+import { DEFAULT_DAILY_LIMIT } from "../../auth/daily-limit";
 import { sql } from "drizzle-orm";
 import {
   date,
@@ -26,7 +27,7 @@ export const apiKeys = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    dailyLimit: integer("daily_limit").notNull().default(1000),
+    dailyLimit: integer("daily_limit").notNull().default(DEFAULT_DAILY_LIMIT),
     createdBy: text("created_by"),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),

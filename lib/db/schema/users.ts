@@ -25,7 +25,10 @@ export const users = pgTable(
     /** lower(trim(email)): sign-in and uniqueness. */
     emailNormalized: text("email_normalized").notNull(),
     role: text("role").$type<UserRole>().notNull(),
-    /** scrypt$N$r$p$salt$hash (base64url); null: the user cannot sign in with a password. */
+    /**
+     * A PHC string naming its algorithm and parameters (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`), or
+     * an older `scrypt$N$r$p$salt$hash`; null: the user cannot sign in with a password.
+     */
     passwordHash: text("password_hash"),
     active: boolean("active").notNull().default(true),
     createdAt: createdAt(),
@@ -63,11 +66,13 @@ export const sessions = pgTable(
 );
 
 /**
- * Failed sign-ins per normalized email, to slow down password guessing. Keyed by email because
- * the company is not known before sign-in succeeds; a small global table.
+ * Failed sign-ins per account, to slow down password guessing: `subject` is `user:<company>:<id>`
+ * for an account, `email:<normalized email>` for an email no account has. Per account, because an
+ * email is unique only within a company: a sign-in to one company's account must not reset
+ * another's count. A small global table (the company is not known before sign-in).
  */
 export const signInAttempts = pgTable("sign_in_attempts", {
-  emailNormalized: text("email_normalized").primaryKey(),
+  subject: text("subject").primaryKey(),
   failures: integer("failures").notNull().default(0),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
   lockedUntil: timestamp("locked_until", { withTimezone: true }),

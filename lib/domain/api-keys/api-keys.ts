@@ -1,58 +1,54 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { isScope } from "@/lib/auth/scopes";
-import { queryRows, type DbOrTx } from "@/lib/db/client";
-import { apiKeys } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/client";
+import { apiKeys, apiKeyUsage } from "@/lib/db/schema";
 import { NotFoundError } from "@/lib/domain/errors";
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
 import type { ApiKeyList, ApiKeyRecord } from "@/lib/schemas/settings";
 
-interface KeyRow extends Record<string, unknown> {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  daily_limit: number;
-  used_today: number | string | null;
-  last_used_at: Date | string | null;
-  created_at: Date | string;
-  created_by: string | null;
-  expires_at: Date | string | null;
-  revoked_at: Date | string | null;
-}
+const isoOrNull = (value: Date | null): string | null => (value === null ? null : value.toISOString());
 
-const isoOrNull = (value: Date | string | null): string | null =>
-  value === null ? null : new Date(value).toISOString();
-
-function toRecord(row: KeyRow): ApiKeyRecord {
-  return {
+/** The company's keys with today's (UTC) use; one key when `id` is given. Never the hash. */
+async function selectKeys(db: DbOrTx, companyId: string, id?: string): Promise<ApiKeyRecord[]> {
+  const rows = await db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      scopes: apiKeys.scopes,
+      dailyLimit: apiKeys.dailyLimit,
+      usedToday: apiKeyUsage.count,
+      lastUsedAt: apiKeys.lastUsedAt,
+      createdAt: apiKeys.createdAt,
+      createdBy: apiKeys.createdBy,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .leftJoin(
+      apiKeyUsage,
+      and(
+        eq(apiKeyUsage.companyId, apiKeys.companyId),
+        eq(apiKeyUsage.keyId, apiKeys.id),
+        eq(apiKeyUsage.day, sql`(now() at time zone 'utc')::date`),
+      ),
+    )
+    .where(and(eq(apiKeys.companyId, companyId), id === undefined ? undefined : eq(apiKeys.id, id)))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map((row) => ({
     id: row.id,
     name: row.name,
     prefix: row.prefix,
     scopes: row.scopes.filter(isScope),
-    daily_limit: Number(row.daily_limit),
-    used_today: Number(row.used_today ?? 0),
-    last_used_at: isoOrNull(row.last_used_at),
-    created_at: new Date(row.created_at).toISOString(),
-    created_by: row.created_by,
-    expires_at: isoOrNull(row.expires_at),
-    revoked_at: isoOrNull(row.revoked_at),
-  };
-}
-
-/** The company's keys with today's (UTC) use; one key when `id` is given. Never the hash. */
-async function selectKeys(db: DbOrTx, companyId: string, id?: string): Promise<ApiKeyRecord[]> {
-  const rows = await queryRows<KeyRow>(
-    db,
-    sql`select k.id, k.name, k.prefix, k.scopes, k.daily_limit, coalesce(u.count, 0) as used_today,
-               k.last_used_at, k.created_at, k.created_by, k.expires_at, k.revoked_at
-        from api_keys k
-        left join api_key_usage u
-          on u.company_id = k.company_id and u.key_id = k.id and u.day = (now() at time zone 'utc')::date
-        where k.company_id = ${companyId} ${id === undefined ? sql`` : sql`and k.id = ${id}`}
-        order by k.created_at desc, k.id desc`,
-  );
-  return rows.map(toRecord);
+    daily_limit: row.dailyLimit,
+    used_today: row.usedToday ?? 0,
+    last_used_at: isoOrNull(row.lastUsedAt),
+    created_at: row.createdAt.toISOString(),
+    created_by: row.createdBy,
+    expires_at: isoOrNull(row.expiresAt),
+    revoked_at: isoOrNull(row.revokedAt),
+  }));
 }
 
 /** GET /settings/api-keys: every key of the company, newest first, revoked ones included. */

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
+import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { hashApiKey, sha256Hex } from "@/lib/auth/secrets";
-import { queryRows, type Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { createCompany } from "@/lib/testing/factories";
@@ -41,10 +41,7 @@ describe(`createApiKey on ${testEngine()}`, () => {
     expect(row!.keyHash).toBe(sha256Hex(key));
     expect(row!.keyHash).toBe(hashApiKey(key));
     // Nowhere in the row (nor anywhere in the table) is the secret itself.
-    const dump = await queryRows<{ t: string }>(
-      database.db,
-      sql`select row_to_json(k)::text as t from api_keys k`,
-    );
+    const dump = await database.db.select({ t: sql<string>`row_to_json(k)::text` }).from(sql`api_keys k`);
     expect(dump.map((d) => d.t).join("\n")).not.toContain(key.slice(16));
 
     const check = await checkApiKeyAndCountRequest(database.db, key);

@@ -69,8 +69,7 @@ export const customersPaths: ResourceSpec = {
       description:
         "The company's customers, newest first (`created_at`, then `id`, descending). Archived customers are " +
         "left out unless `archived=true`.",
-      scopes: ["customers:read", "leads:read"],
-      scopeNamed: "leads:read",
+      scopes: ["customers:read"],
       query: getCustomersQuerySchema,
       responses: [
         {
@@ -88,8 +87,7 @@ export const customersPaths: ResourceSpec = {
       summary: "Get a customer",
       description:
         "One customer by its id, with `has_payment_method`. An id of another company is not found.",
-      scopes: ["customers:read", "leads:read"],
-      scopeNamed: "leads:read",
+      scopes: ["customers:read"],
       params: customerIdParamsSchema,
       responses: [
         {

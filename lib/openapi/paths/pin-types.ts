@@ -12,8 +12,7 @@ export const pinTypesPaths: ResourceSpec = {
       operationId: "listPinTypes",
       summary: "List pin types",
       description: "Every pin type of the company, by `label` (then `id` descending). Not paginated.",
-      scopes: ["pin_types:read", "leads:read"],
-      scopeNamed: "leads:read",
+      scopes: ["pin_types:read"],
       responses: [
         {
           status: 200,

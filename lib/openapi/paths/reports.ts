@@ -69,8 +69,7 @@ export const reportsPaths: ResourceSpec = {
       description:
         "For every job matching the filters of `GET /serviced-jobs`: job count, total, received and " +
         "outstanding money, per week or month of the service date (`interval`), and per technician.",
-      scopes: ["jobs:read", "leads:read"],
-      scopeNamed: "leads:read",
+      scopes: ["jobs:read"],
       query: getServicedJobReportQuerySchema,
       responses: [
         {
@@ -91,8 +90,7 @@ export const reportsPaths: ResourceSpec = {
       description:
         "Every job matching the filters of `GET /serviced-jobs` (all rows, not one page), in the list's order, " +
         "streamed as CSV (RFC 4180, CRLF; money with two decimals).",
-      scopes: ["jobs:read", "leads:read"],
-      scopeNamed: "leads:read",
+      scopes: ["jobs:read"],
       query: getServicedJobsExportQuerySchema,
       responses: [
         {

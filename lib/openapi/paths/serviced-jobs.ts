@@ -29,8 +29,7 @@ export const servicedJobsPaths: ResourceSpec = {
           "`total_received` is succeeded payments minus succeeded refunds; `total_outstanding` is the line " +
           "item total minus that, never below 0.",
       ].join("\n\n"),
-      scopes: ["jobs:read", "leads:read"],
-      scopeNamed: "leads:read",
+      scopes: ["jobs:read"],
       query: getServicedJobsQuerySchema,
       responses: [
         {

@@ -1,3 +1,4 @@
+import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import {
   apiKeyListSchema,
   apiKeyRecordSchema,
@@ -49,7 +50,7 @@ export const settingsPaths: ResourceSpec = {
           schema: named("CreatedApiKey", createdApiKeySchema),
         },
       ],
-      example: { body: { name: "Website form", scopes: ["leads:write"], daily_limit: 1000 } },
+      example: { body: { name: "Website form", scopes: ["leads:write"], daily_limit: DEFAULT_DAILY_LIMIT } },
     },
     {
       ...admin,

@@ -2,10 +2,9 @@ import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
 import { getCustomerOrThrow } from "@/lib/domain/customers";
 import { customerIdParamsSchema } from "@/lib/schemas/customers";
 
-// GET /api/customers/{id} – one customer (keys made for the original interface may carry leads:read)
+// GET /api/customers/{id} – one customer
 export const GET = apiRoute({
-  scopes: ["customers:read", "leads:read"],
-  scopeNamed: "leads:read",
+  scopes: ["customers:read"],
   params: customerIdParamsSchema,
   handler: async ({ ctx, params }) => ({
     status: "success",

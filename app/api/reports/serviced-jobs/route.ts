@@ -4,9 +4,7 @@ import { getServicedJobReportQuerySchema } from "@/lib/schemas/reports";
 
 // GET /api/reports/serviced-jobs – totals, time series and technician breakdown of the filtered jobs
 export const GET = apiRoute({
-  // The list endpoint's scopes: leads:read keeps keys of the original interface working.
-  scopes: ["jobs:read", "leads:read"],
-  scopeNamed: "leads:read",
+  scopes: ["jobs:read"],
   query: getServicedJobReportQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await getServicedJobReport({ ctx, input: query })) }),
 });

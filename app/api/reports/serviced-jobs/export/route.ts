@@ -5,9 +5,7 @@ import { getServicedJobsExportQuerySchema } from "@/lib/schemas/reports";
 
 // GET /api/reports/serviced-jobs/export – the filtered serviced jobs as a streamed CSV file
 export const GET = apiRoute({
-  // The list endpoint's scopes: leads:read keeps keys of the original interface working.
-  scopes: ["jobs:read", "leads:read"],
-  scopeNamed: "leads:read",
+  scopes: ["jobs:read"],
   query: getServicedJobsExportQuerySchema,
   handler: async ({ ctx, query }) => csvAttachment(await exportServicedJobsCsv({ ctx, input: query })),
 });

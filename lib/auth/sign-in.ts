@@ -1,14 +1,14 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { createSession, revokeSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
 import { ROLE_SCOPES } from "@/lib/auth/scopes";
-import { hashPassword, verifyPassword } from "@/lib/auth/secrets";
+import { hashPassword, passwordNeedsRehash, verifyPassword } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError } from "@/lib/domain/errors";
 import { normalizeEmail } from "@/lib/domain/normalize";
 import { getSessionInfo } from "@/lib/domain/users/get-session-info";
 import type { SessionInfo, SignInBody } from "@/lib/schemas/session";
-import { clearFailures, recordFailure, secondsLocked } from "./throttle";
+import { accountSubject, clearAttempts, reserveAttempt, unknownEmailSubject } from "./throttle";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Email or password is incorrect";
 
@@ -30,10 +30,12 @@ export interface SignInResult {
 }
 
 /**
- * Dashboard sign-in: throttle check, password check (scrypt also for unknown emails), then a new
- * session. Failed attempts are counted per email (lib/domain/sign-in/throttle.ts). A deactivated
- * account with the right password is told so; an unknown email and a wrong password get the same
- * answer.
+ * Dashboard sign-in: for each account with the email (an email may exist in several companies),
+ * one attempt is taken from its throttle before its password is hashed (lib/auth/throttle.ts),
+ * and a locked account's password is not checked at all; an unknown email is throttled and hashed
+ * against a dummy the same way. A right password clears only its own account's count. A
+ * deactivated account with the right password is told so; an unknown email and a wrong password
+ * get the same answer.
  */
 export async function signIn({
   db,
@@ -45,10 +47,6 @@ export async function signIn({
   userAgent?: string | null;
 }): Promise<SignInResult> {
   const email = normalizeEmail(input.email) ?? "";
-  const locked = await secondsLocked(db, email);
-  if (locked > 0) throw new TooManyAttemptsError(lockedMessage(locked), locked);
-
-  // An email may exist in several companies: the password decides which account it is.
   const candidates = await db
     .select({
       companyId: users.companyId,
@@ -59,30 +57,40 @@ export async function signIn({
     })
     .from(users)
     .where(eq(users.emailNormalized, email))
+    .orderBy(users.companyId, users.id)
     .limit(10);
+
   let match: (typeof candidates)[number] | undefined;
+  let lockSeconds = 0;
   if (candidates.length === 0) {
-    await verifyPassword(input.password, await getDummyHash());
+    const attempt = await reserveAttempt(db, unknownEmailSubject(email));
+    if (attempt.reserved) await verifyPassword(input.password, await getDummyHash());
+    lockSeconds = attempt.lockSeconds;
   }
   for (const candidate of candidates) {
-    if (!candidate.passwordHash) {
-      await verifyPassword(input.password, await getDummyHash());
+    const attempt = await reserveAttempt(db, accountSubject(candidate));
+    if (!attempt.reserved) {
+      lockSeconds = Math.max(lockSeconds, attempt.lockSeconds);
       continue;
     }
-    if (await verifyPassword(input.password, candidate.passwordHash)) {
+    if (await verifyPassword(input.password, candidate.passwordHash ?? (await getDummyHash()))) {
+      await clearAttempts(db, accountSubject(candidate));
       if (!match || candidate.active) match = candidate;
       if (candidate.active) break;
+    } else {
+      lockSeconds = Math.max(lockSeconds, attempt.lockSeconds);
     }
   }
   if (!match) {
-    const lockSeconds = await recordFailure(db, email);
     if (lockSeconds > 0) throw new TooManyAttemptsError(lockedMessage(lockSeconds), lockSeconds);
     throw new InvalidCredentialsError(INVALID_CREDENTIALS_MESSAGE);
   }
   if (!match.active) {
     throw new ForbiddenError("This account has been deactivated. Ask an administrator to reactivate it.");
   }
-  await clearFailures(db, email);
+  if (match.passwordHash && passwordNeedsRehash(match.passwordHash)) {
+    await rehashPassword(db, match, match.passwordHash, input.password);
+  }
   const { token, sessionId } = await createSession(db, match, userAgent);
   const session = await getSessionInfo({
     ctx: {
@@ -98,6 +106,22 @@ export async function signIn({
     },
   });
   return { token, maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000), session };
+}
+
+/**
+ * Replaces a hash of an older algorithm or parameters with today's, now that the password is known
+ * (only if nobody changed it meanwhile).
+ */
+async function rehashPassword(
+  db: Db,
+  user: { companyId: string; id: string },
+  oldHash: string,
+  password: string,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password) })
+    .where(and(eq(users.companyId, user.companyId), eq(users.id, user.id), eq(users.passwordHash, oldHash)));
 }
 
 /** Ends the caller's own session (sign-out). */

@@ -1,3 +1,4 @@
+import { randomBytes, scrypt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { POST as signInRoute } from "@/app/api/auth/sign-in/route";
@@ -5,10 +6,11 @@ import { POST as signOutRoute } from "@/app/api/auth/sign-out/route";
 import { GET as sessionRoute } from "@/app/api/auth/session/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { useDatabaseForTests, type Database } from "@/lib/db/client";
-import { signInAttempts } from "@/lib/db/schema";
+import { signInAttempts, users } from "@/lib/db/schema";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib/testing/factories";
-import { MAX_FAILURES } from "./throttle";
+import { passwordNeedsRehash, verifyPassword } from "./secrets";
+import { accountSubject, MAX_FAILURES } from "./throttle";
 
 let database: Database;
 beforeAll(async () => {
@@ -33,6 +35,32 @@ async function userWithPassword(
 const signIn = (email: string, password: string, headers?: Record<string, string>) =>
   call(signInRoute, apiRequest("/auth/sign-in", { body: { email, password }, headers }));
 
+/** The throttle's row of an account (undefined: no failures counted). */
+async function attemptsOf(user: { companyId: string; id: string }) {
+  const [row] = await database.db
+    .select()
+    .from(signInAttempts)
+    .where(eq(signInAttempts.subject, accountSubject(user)));
+  return row;
+}
+
+async function passwordHashOf(user: { id: string }) {
+  const [row] = await database.db
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, user.id));
+  return row?.hash ?? null;
+}
+
+/** A hash as written before argon2id: `scrypt$N$r$p$salt$hash`, N=2^14, r=8, p=1. */
+async function legacyScryptHash(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(password, salt, 32, { N: 16384, r: 8, p: 1 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+  return ["scrypt", 16384, 8, 1, salt.toString("base64url"), hash.toString("base64url")].join("$");
+}
+
 function cookieOf(setCookie: string | null): string {
   const value = setCookie?.split(";")[0];
   if (!value) throw new Error("no cookie set");
@@ -51,7 +79,7 @@ describe(`dashboard sign-in (${testEngine()})`, () => {
       can_manage_settings: false,
     });
     expect((res.body as { scopes: string[] }).scopes).toContain("leads:write");
-    expect(JSON.stringify(res.body)).not.toContain("scrypt");
+    expect(JSON.stringify(res.body)).not.toContain("argon2");
     const setCookie = res.headers.get("set-cookie") ?? "";
     expect(setCookie).toMatch(/^fcrm_session=[\w%-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
     // Not production, plain http: no Secure flag (a browser would drop it over http).
@@ -122,28 +150,22 @@ describe(`dashboard sign-in (${testEngine()})`, () => {
     expect((await signIn(other.user.email, PASSWORD)).status).toBe(200);
 
     // The lock ends: move it into the past, as time would.
-    const email = user.email.toLowerCase();
     await database.db
       .update(signInAttempts)
       .set({ lockedUntil: sql`now() - interval '1 second'` })
-      .where(eq(signInAttempts.emailNormalized, email));
+      .where(eq(signInAttempts.subject, accountSubject(user)));
     expect((await signIn(user.email, PASSWORD)).status).toBe(200);
-    const rows = await database.db
-      .select()
-      .from(signInAttempts)
-      .where(eq(signInAttempts.emailNormalized, email));
-    expect(rows).toEqual([]);
+    expect(await attemptsOf(user)).toBeUndefined();
   });
 
   it("doubles the lock for each further failure", async () => {
     const { user } = await userWithPassword();
-    const email = user.email.toLowerCase();
     const locks: number[] = [];
     for (let i = 0; i < MAX_FAILURES + 2; i++) {
       await database.db
         .update(signInAttempts)
         .set({ lockedUntil: null })
-        .where(eq(signInAttempts.emailNormalized, email));
+        .where(eq(signInAttempts.subject, accountSubject(user)));
       const res = await signIn(user.email, "wrong");
       if (res.status === 429) locks.push(Number(res.headers.get("retry-after")));
     }
@@ -152,6 +174,77 @@ describe(`dashboard sign-in (${testEngine()})`, () => {
     expect(locks[0]).toBeLessThanOrEqual(30);
     expect(locks[1]).toBeGreaterThanOrEqual(59);
     expect(locks[2]).toBeGreaterThanOrEqual(119);
+  });
+
+  it("counts per account: a sign-in to another company's account with the same email resets nothing", async () => {
+    // An admin of company A adds a user with the email of company B's user, with a known password.
+    const { user: victim } = await userWithPassword();
+    const attacker = await createCompany(database.db);
+    const copy = await createUser(database.db, attacker.id, { email: victim.email, password: "known to A" });
+    for (let i = 1; i < MAX_FAILURES; i++) {
+      expect((await signIn(victim.email, `guess ${i}`)).status).toBe(401);
+    }
+    // Signing in to the copy clears the copy's count only.
+    expect((await signIn(victim.email, "known to A")).status).toBe(200);
+    expect(await attemptsOf(copy)).toBeUndefined();
+    // So B's account locks at the next wrong guess, and then refuses even its right password.
+    expect((await signIn(victim.email, "guess 5")).status).toBe(429);
+    expect((await signIn(victim.email, PASSWORD)).status).toBe(429);
+    expect((await attemptsOf(victim))?.failures).toBeGreaterThanOrEqual(MAX_FAILURES);
+    // B's lock does not lock A's user out.
+    expect((await signIn(victim.email, "known to A")).status).toBe(200);
+  });
+
+  it(`evaluates at most ${MAX_FAILURES} wrong passwords of parallel guesses, then refuses the right one`, async () => {
+    const { user } = await userWithPassword();
+    const guesses = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => signIn(user.email, `parallel guess ${i}`)),
+    );
+    const statuses = guesses.map((g) => g.status);
+    // Four wrong passwords answered 401; the fifth reached the lock (429); the rest were not evaluated.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_FAILURES - 1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(24 - (MAX_FAILURES - 1));
+    expect((await attemptsOf(user))?.failures).toBe(MAX_FAILURES);
+    expect((await signIn(user.email, PASSWORD)).status).toBe(429);
+  });
+
+  it("refuses the right password sent last among 25 parallel sign-ins (24 wrong) once the lock is reached", async () => {
+    const { user } = await userWithPassword();
+    // Sent in this order: the right one reaches the throttle after the wrong ones have locked it.
+    const attempts = [
+      ...Array.from({ length: 24 }, (_, i) => signIn(user.email, `parallel guess ${i}`)),
+      signIn(user.email, PASSWORD),
+    ];
+    const statuses = (await Promise.all(attempts)).map((a) => a.status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_FAILURES - 1);
+    expect((await attemptsOf(user))?.failures).toBe(MAX_FAILURES);
+  });
+
+  it("stores new passwords as argon2id with OWASP's parameters, named in the hash", async () => {
+    const { user } = await userWithPassword();
+    const stored = await passwordHashOf(user);
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(await verifyPassword(PASSWORD, stored)).toBe(true);
+    expect(await verifyPassword("not it", stored)).toBe(false);
+    expect(passwordNeedsRehash(stored!)).toBe(false);
+  });
+
+  it("verifies an old scrypt hash and replaces it with argon2id at the next sign-in", async () => {
+    const { user } = await userWithPassword();
+    const old = await legacyScryptHash(PASSWORD);
+    await database.db.update(users).set({ passwordHash: old }).where(eq(users.id, user.id));
+    expect(passwordNeedsRehash(old)).toBe(true);
+
+    // A wrong password leaves the old hash as it is.
+    expect((await signIn(user.email, "not the password")).status).toBe(401);
+    expect(await passwordHashOf(user)).toBe(old);
+
+    expect((await signIn(user.email, PASSWORD)).status).toBe(200);
+    const rehashed = await passwordHashOf(user);
+    expect(rehashed).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await signIn(user.email, PASSWORD)).status).toBe(200);
+    expect(await passwordHashOf(user)).toBe(rehashed);
   });
 
   it("counts unknown emails too (no way to tell which emails exist)", async () => {
