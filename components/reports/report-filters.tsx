@@ -87,7 +87,8 @@ export function ReportFilters({ controls, onChange, onClear }: Props) {
     <div
       role="group"
       aria-label="Filters"
-      className="grid grid-cols-2 items-end gap-3 sm:grid-cols-3 lg:flex lg:flex-wrap"
+      // Top-aligned, so that an error under one control leaves the others in line.
+      className="grid grid-cols-2 items-start gap-3 sm:grid-cols-3 lg:flex lg:flex-wrap"
     >
       {controls.map((control) => (
         <Field
@@ -118,7 +119,8 @@ export function ReportFilters({ controls, onChange, onClear }: Props) {
         </Field>
       ))}
       {onClear ? (
-        <div className="flex items-end">
+        // Level with the controls: below a label's line (text-sm) and the Field's gap.
+        <div className="flex pt-6.5">
           <Button variant="ghost" onClick={onClear}>
             Clear filters
           </Button>
