@@ -1,8 +1,11 @@
-import { defineConfig } from "@playwright/test";
+import { chromium, defineConfig } from "@playwright/test";
+import { chromiumOfThisMachine } from "./scripts/chromium";
 
 // Run through `npm run test:e2e` (scripts/e2e.ts), which builds and starts the app on a fresh
 // database with the demo data and passes its address in E2E_BASE_URL.
 const baseURL = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000";
+// The runner passes its choice in CHROMIUM_PATH; without a browser Playwright names what is missing.
+const browser = chromiumOfThisMachine(chromium);
 
 export default defineConfig({
   testDir: "e2e",
@@ -26,7 +29,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      executablePath: browser.path,
       args: [
         "--no-sandbox",
         "--disable-gpu",

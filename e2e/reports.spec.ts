@@ -261,3 +261,39 @@ test.describe("jobs report", () => {
     expect(rows.length).toBe(ranged.job_count + 1);
   });
 });
+
+test.describe("a date range that runs backwards", () => {
+  test("is named beside its end field on both reports, instead of zeros", async ({ page }) => {
+    await signIn(page, "manager");
+    for (const [path, field, label, card] of [
+      ["/reports/jobs", "service_date", "Service", "job_count"],
+      ["/reports/service-plans", "created_at", "Created", "plan_count"],
+    ] as const) {
+      // A link (or a typed date) can carry what the pickers' min and max do not offer.
+      await page.goto(`${path}?${field}_range_start=2026-05-02&${field}_range_end=2026-05-01`);
+      const to = page.getByLabel(`${label} to`, { exact: true });
+      await expect(to).toHaveAttribute("aria-invalid", "true");
+      await expect(to).toHaveAccessibleDescription("Must not be before the “from” date.");
+      await expect(page.getByText("No report for these filters")).toBeVisible();
+      await expect(page.getByTestId(`summary-${card}`)).toHaveCount(0);
+      // The API says the same, naming the end bound.
+      const response = await page.request.get(
+        `/api${path.replace("/reports/jobs", "/reports/serviced-jobs")}`,
+        {
+          headers: API_HEADERS,
+          params: { [`${field}_range_start`]: "2026-05-02", [`${field}_range_end`]: "2026-05-01" },
+        },
+      );
+      expect(response.status()).toBe(400);
+      expect((await response.json()).details).toEqual([
+        { field: `${field}_range_end`, message: `must not be before ${field}_range_start` },
+      ]);
+      if (path === "/reports/jobs") await screenshotBoth(page, "jobs-backwards-range");
+
+      // Putting the end after the start brings the numbers back.
+      await to.fill("2026-05-31");
+      await expect(to).not.toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByTestId(`summary-${card}`)).toBeVisible();
+    }
+  });
+});

@@ -7,7 +7,8 @@
 //   E2E_SKIP_BUILD=1    reuse the existing build in that folder
 //   TEST_DATABASE_URL   PostgreSQL server: a fresh database is created there and dropped after;
 //                       unset: a temporary embedded (PGlite) directory
-//   CHROMIUM_PATH       the browser (default /usr/bin/chromium)
+//   CHROMIUM_PATH       the browser; unset: Playwright's own Chromium if installed, else the
+//                       system's (/usr/bin/chromium, chromium-browser, google-chrome, …)
 //   CI=true             a missing browser is a failure instead of a skip
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -15,12 +16,14 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { chromium as playwrightChromium } from "@playwright/test";
+import { chromiumOfThisMachine } from "./chromium";
 
 const root = path.resolve(__dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const log = (message: string) => console.log(`[e2e] ${message}`);
 
-const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const browser = chromiumOfThisMachine(playwrightChromium);
 const isCi = process.env.CI === "true";
 
 /** Runs a command to completion, inheriting the terminal; resolves with its exit code. */
@@ -121,15 +124,15 @@ function stop(server: ChildProcess | undefined): Promise<void> {
 }
 
 async function main(): Promise<number> {
-  if (!fs.existsSync(chromium)) {
-    const message = `Chromium not found at ${chromium} (set CHROMIUM_PATH, or install it: apt-get install chromium).`;
+  if (browser.path === undefined) {
     if (isCi) {
-      console.error(`[e2e] ${message} The end-to-end tests cannot run.`);
+      console.error(`[e2e] ${browser.problem} The end-to-end tests cannot run.`);
       return 1;
     }
-    log(`${message}\n[e2e] The end-to-end tests were NOT run. Everything else is unaffected.`);
+    log(`${browser.problem}\n[e2e] The end-to-end tests were NOT run. Everything else is unaffected.`);
     return 0;
   }
+  log(`browser: ${browser.path} (${browser.source})`);
 
   const baseEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   if (process.env.E2E_SKIP_BUILD === "1") {
@@ -183,7 +186,7 @@ async function main(): Promise<number> {
     return await run(bin("playwright"), ["test", ...process.argv.slice(2)], {
       ...baseEnv,
       E2E_BASE_URL: baseUrl,
-      CHROMIUM_PATH: chromium,
+      CHROMIUM_PATH: browser.path,
     });
   } finally {
     await cleanup();

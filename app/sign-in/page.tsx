@@ -3,7 +3,8 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { Logo } from "@/components/shell/icons";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
-import { safeNextPath, sessionFromToken } from "@/lib/auth/current-session";
+import { sessionFromToken } from "@/lib/auth/current-session";
+import { safeNextPath } from "./next-path";
 import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };

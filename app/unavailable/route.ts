@@ -1,4 +1,4 @@
-import { safeNextPath } from "@/lib/auth/current-session";
+import { safeNextPath } from "@/app/sign-in/next-path";
 import { serviceUnavailablePage } from "@/lib/web/service-unavailable";
 
 /**

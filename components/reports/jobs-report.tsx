@@ -9,7 +9,12 @@ import { ChartCard } from "@/components/reports/chart-card";
 import { ExportButton } from "@/components/reports/export-button";
 import { jobColumns } from "@/components/reports/job-columns";
 import { JobDetails } from "@/components/reports/job-details";
-import { ReportFilters, dateRangeControls, type FilterControl } from "@/components/reports/report-filters";
+import {
+  ReportFilters,
+  dateRangeControls,
+  filterErrors,
+  type FilterControl,
+} from "@/components/reports/report-filters";
 import { ReportPage } from "@/components/reports/report-page";
 import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
 import { cn } from "@/components/ui/cn";
@@ -65,7 +70,7 @@ export function JobsReport() {
         { value: "false", label: "All jobs" },
       ],
     },
-    ...dateRangeControls(view, "service_date", "Service"),
+    ...dateRangeControls(view, "service_date", "Service", filterErrors(report.error)),
   ];
   const anyFilter =
     view.only_completed === "false" || Boolean(view.service_date_range_start || view.service_date_range_end);

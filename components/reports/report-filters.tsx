@@ -4,13 +4,14 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select, type SelectOption } from "@/components/ui/select";
+import { ApiClientError } from "@/lib/query/api-client";
 
 /**
  * The filter bar of a report: labelled controls that wrap on narrow screens, and "Clear filters"
  * when any is set. Each control is described by a small spec so the two reports share the look.
  */
 
-export type FilterControl =
+export type FilterControl = (
   | { kind: "date"; key: string; label: string; value: string; max?: string; min?: string }
   | {
       kind: "select";
@@ -20,7 +21,27 @@ export type FilterControl =
       options: readonly SelectOption[];
       /** The "no filter" choice; omit for a select that always has a value. */
       placeholder?: string;
-    };
+    }
+) & {
+  /** Why the API refused this filter, shown beside it (filterErrors). */
+  error?: string;
+};
+
+/**
+ * The API's refusal of the filters (a 400 VALIDATION_ERROR naming them), for people: one text per
+ * parameter. A range that runs backwards is named by its end (extensions.md E7), which a date
+ * picker can still be typed into, or a link can carry.
+ */
+export function filterErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiClientError) || error.code !== "VALIDATION_ERROR") return {};
+  const out: Record<string, string> = {};
+  for (const [field, message] of Object.entries(error.fieldErrors())) {
+    out[field] = message.startsWith("must not be before")
+      ? "Must not be before the “from” date."
+      : `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+  }
+  return out;
+}
 
 /**
  * A "from" and a "to" date over the API's `<field>_range_start` and `<field>_range_end`
@@ -30,12 +51,27 @@ export function dateRangeControls<F extends string>(
   view: NoInfer<Record<`${F}_range_start` | `${F}_range_end`, string>>,
   field: F,
   label: string,
+  errors: Record<string, string> = {},
 ): FilterControl[] {
   const start = `${field}_range_start` as const;
   const end = `${field}_range_end` as const;
   return [
-    { kind: "date", key: start, label: `${label} from`, value: view[start], max: view[end] || undefined },
-    { kind: "date", key: end, label: `${label} to`, value: view[end], min: view[start] || undefined },
+    {
+      kind: "date",
+      key: start,
+      label: `${label} from`,
+      value: view[start],
+      max: view[end] || undefined,
+      error: errors[start],
+    },
+    {
+      kind: "date",
+      key: end,
+      label: `${label} to`,
+      value: view[end],
+      min: view[start] || undefined,
+      error: errors[end],
+    },
   ];
 }
 
@@ -51,12 +87,14 @@ export function ReportFilters({ controls, onChange, onClear }: Props) {
     <div
       role="group"
       aria-label="Filters"
-      className="grid grid-cols-2 items-end gap-3 sm:grid-cols-3 lg:flex lg:flex-wrap"
+      // Top-aligned, so that an error under one control leaves the others in line.
+      className="grid grid-cols-2 items-start gap-3 sm:grid-cols-3 lg:flex lg:flex-wrap"
     >
       {controls.map((control) => (
         <Field
           key={control.key}
           label={control.label}
+          error={control.error}
           // A select is as wide as its longest option ("Completed jobs only"), a date picker fixed.
           className={control.kind === "select" ? "min-w-0 lg:w-auto lg:min-w-44" : "min-w-0 lg:w-44"}
         >
@@ -81,7 +119,8 @@ export function ReportFilters({ controls, onChange, onClear }: Props) {
         </Field>
       ))}
       {onClear ? (
-        <div className="flex items-end">
+        // Level with the controls: below a label's line (text-sm) and the Field's gap.
+        <div className="flex pt-6.5">
           <Button variant="ghost" onClick={onClear}>
             Clear filters
           </Button>

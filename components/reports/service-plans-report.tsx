@@ -6,7 +6,12 @@ import { DataTable } from "@/components/data-table/data-table";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { ChartCard } from "@/components/reports/chart-card";
 import { ExportButton } from "@/components/reports/export-button";
-import { ReportFilters, dateRangeControls, type FilterControl } from "@/components/reports/report-filters";
+import {
+  ReportFilters,
+  dateRangeControls,
+  filterErrors,
+  type FilterControl,
+} from "@/components/reports/report-filters";
 import { ReportPage } from "@/components/reports/report-page";
 import { servicePlanColumns } from "@/components/reports/service-plan-columns";
 import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
@@ -63,7 +68,7 @@ export function ServicePlansReport() {
   const columns = useMemo(() => servicePlanColumns(data), [data]);
 
   const controls: FilterControl[] = [
-    ...dateRangeControls(view, "created_at", "Created"),
+    ...dateRangeControls(view, "created_at", "Created", filterErrors(report.error)),
     {
       kind: "select",
       key: "frequency",

@@ -14,13 +14,3 @@ export async function sessionFromToken(token: string | undefined): Promise<Sessi
   if (!principal) return null;
   return getSessionInfo({ ctx: { db, principal } });
 }
-
-/**
- * Where to go after signing in: a path on this site only (no `//host` or `/\host`, which
- * browsers treat as another origin), never back to /sign-in; otherwise the start page.
- */
-export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  if (next === "/sign-in" || next.startsWith("/sign-in?") || next.startsWith("/api/")) return "/";
-  return next;
-}

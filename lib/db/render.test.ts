@@ -92,7 +92,7 @@ describe("renderStatement", () => {
     ]) {
       const filters = getServicePlansQuerySchema.parse(query);
       statements.push(planFilterSql("co_1", filters));
-      statements.push(plansWithNumbersSql("co_1", filters, { limit: 50, offset: 100 }));
+      statements.push(plansWithNumbersSql("co_1", filters, { limit: 50, offset: 100n }));
     }
     for (const query of [
       {},
@@ -101,7 +101,7 @@ describe("renderStatement", () => {
     ]) {
       const filters = getServicedJobsQuerySchema.parse(query);
       statements.push(jobFilterSql("co_1", filters));
-      statements.push(jobsWithDetailsSql("co_1", filters, { limit: 50, offset: 0 }));
+      statements.push(jobsWithDetailsSql("co_1", filters, { limit: 50, offset: 0n }));
       statements.push(dateRangeTotalSql("co_1", filters));
     }
     for (const statement of statements) {

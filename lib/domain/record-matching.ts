@@ -15,6 +15,7 @@ import { queryPrepared, queryRows, type Db, type DbOrTx, type PreparedStatement 
 import { hasSearchGrams } from "@/lib/db/schema/columns";
 import { pageAndTotal, sqlQuery, totalColumn, type CountQuery, type ListTotal } from "./list-page";
 import { escapeLike } from "./normalize";
+import { pageOffset } from "@/lib/schemas/common";
 
 /**
  * Helpers shared by the lead and customer rules: create-or-update (matching, identity locks and
@@ -452,7 +453,7 @@ function newestPage<T extends NewestListTable, R extends object>(
   listed: ListedRows<R, T>,
   companyId: string,
   where: SQL,
-  window: { limit: number; offset: number },
+  window: { limit: number; offset: bigint },
   total: ListTotal,
 ): SQLWrapper & PromiseLike<R[]> {
   const { table } = listed;
@@ -502,7 +503,7 @@ export function newestList<T extends NewestListTable, R extends object>(
   request: { page: number; limit: number; search?: string },
   total: () => ListQueryTotal,
 ): ListQueries<R> {
-  const window = { limit: request.limit, offset: (request.page - 1) * request.limit };
+  const window = { limit: request.limit, offset: pageOffset(request) };
   if (sharesMatches(request.search)) {
     return { matches: newestMatches(db, listing, companyId, where, window) };
   }
@@ -543,7 +544,7 @@ function newestMatches<T extends NewestListTable, R extends object>(
   listing: NewestListing<R, T>,
   companyId: string,
   where: SQL,
-  window: { limit: number; offset: number },
+  window: { limit: number; offset: bigint },
 ): SQLWrapper & PromiseLike<MatchRow<R>[]> {
   const { rows, matches: parts } = listing;
   const statement = sql`${parts.matched}${where}${parts.page}${window.limit}${parts.offset}${window.offset}${parts.rows}${companyId}${parts.order}`;

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { booleanQuery, isoDateQuery, paginationOf, paginationQuerySchema, parseIsoDate } from "./common";
+import { z } from "zod";
+import {
+  DATE_RANGE_MESSAGE,
+  MAX_PAGE,
+  MAX_PAGE_SIZE,
+  booleanQuery,
+  isoDateQuery,
+  pageOffset,
+  paginationOf,
+  paginationQuerySchema,
+  parseIsoDate,
+  rangeInOrder,
+} from "./common";
 
 describe("paginationQuerySchema", () => {
   it("defaults to page 1, limit 50", () => {
@@ -22,6 +34,26 @@ describe("paginationQuerySchema", () => {
     const result = paginationQuerySchema.safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual([field]);
+  });
+  it("takes every page up to MAX_PAGE exactly, and refuses the next one by its exact value", () => {
+    expect(MAX_PAGE).toBe(Number.MAX_SAFE_INTEGER);
+    expect(paginationQuerySchema.parse({ page: String(MAX_PAGE) }).page).toBe(MAX_PAGE);
+    // Both round to 2^53 as JS numbers: compared as written, they are past the bound.
+    for (const page of ["9007199254740992", "9007199254740993", "9223372036854775808", "1".repeat(40)]) {
+      const result = paginationQuerySchema.safeParse({ page });
+      expect(
+        result.error?.issues.map((i) => [i.path, i.message]),
+        page,
+      ).toEqual([[["page"], `page must be at most ${MAX_PAGE}`]]);
+    }
+  });
+  it("computes the offset exactly, within the database's bigint", () => {
+    expect(pageOffset({ page: 1, limit: 50 })).toBe(0n);
+    expect(pageOffset({ page: 3, limit: 50 })).toBe(100n);
+    const deepest = pageOffset({ page: MAX_PAGE, limit: MAX_PAGE_SIZE });
+    expect(deepest).toBe(9_007_199_254_740_990_000n);
+    expect(deepest).toBeLessThanOrEqual(2n ** 63n - 1n);
+    expect(paginationOf({ page: MAX_PAGE, limit: MAX_PAGE_SIZE }, 10).has_more).toBe(false);
   });
   it("computes has_more as page * limit < total", () => {
     expect(paginationOf({ page: 2, limit: 10 }, 21).has_more).toBe(true);
@@ -65,6 +97,39 @@ describe("ISO dates", () => {
       "1700000000",
     ]) {
       expect(parseIsoDate(v), v).toBeNull();
+    }
+  });
+  it("takes years 1 to 9999 in UTC only, naming the range", () => {
+    expect(parseIsoDate("9999-12-31T23:59:59.999Z")?.toISOString()).toBe("9999-12-31T23:59:59.999Z");
+    expect(parseIsoDate("0001-01-01")?.toISOString()).toBe("0001-01-01T00:00:00.000Z");
+    // Two-digit years are years, not 1900 + n.
+    expect(parseIsoDate("0050-06-01")?.toISOString()).toBe("0050-06-01T00:00:00.000Z");
+    for (const v of ["9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+00:01", "0000-01-01"]) {
+      expect(parseIsoDate(v), v).toBeNull();
+      const result = isoDateQuery("start", "").safeParse(v);
+      expect(result.error?.issues[0]?.message, v).toBe(DATE_RANGE_MESSAGE);
+    }
+    expect(isoDateQuery("start", "").safeParse("2026-02-30").error?.issues[0]?.message).toMatch(/ISO 8601/);
+  });
+});
+
+describe("rangeInOrder", () => {
+  const schema = z
+    .object({ from: isoDateQuery("start", "").optional(), to: isoDateQuery("end", "").optional() })
+    .superRefine(rangeInOrder("from", "to"));
+  it("names the end of a range that runs backwards", () => {
+    expect(schema.safeParse({ from: "2026-03-02", to: "2026-03-01" }).error?.issues).toMatchObject([
+      { path: ["to"], message: "must not be before from" },
+    ]);
+  });
+  it("takes an open range and a single day", () => {
+    for (const value of [
+      {},
+      { from: "2026-03-02" },
+      { to: "2026-03-01" },
+      { from: "2026-03-01", to: "2026-03-01" },
+    ]) {
+      expect(schema.safeParse(value).success, JSON.stringify(value)).toBe(true);
     }
   });
 });

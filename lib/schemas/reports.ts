@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rangeInOrder } from "./common";
 import { servicedJobFiltersSchema } from "./serviced-jobs";
 import { servicePlanFiltersSchema, servicePlanFrequencySchema, userRefSchema } from "./service-plans";
 
@@ -7,12 +8,18 @@ import { servicePlanFiltersSchema, servicePlanFrequencySchema, userRefSchema } f
  * (without page and limit), answered for the whole filtered set by the database.
  */
 
-export const getServicePlanReportQuerySchema = servicePlanFiltersSchema.describe(
+/** Each report's filters: a list's, whose date range must run forwards (extensions.md E7). */
+const planReportFilters = servicePlanFiltersSchema.superRefine(
+  rangeInOrder("created_at_range_start", "created_at_range_end"),
+);
+const jobRangeInOrder = rangeInOrder("service_date_range_start", "service_date_range_end");
+
+export const getServicePlanReportQuerySchema = planReportFilters.describe(
   "Query of GET /reports/service-plans: the filters of GET /service-plans, without pagination.",
 );
 export type GetServicePlanReportQuery = z.output<typeof getServicePlanReportQuerySchema>;
 
-export const getServicePlansExportQuerySchema = servicePlanFiltersSchema.describe(
+export const getServicePlansExportQuerySchema = planReportFilters.describe(
   "Query of GET /reports/service-plans/export: the filters of GET /service-plans, without pagination.",
 );
 export type GetServicePlansExportQuery = z.output<typeof getServicePlansExportQuerySchema>;
@@ -27,14 +34,17 @@ export const getServicedJobReportQuerySchema = servicedJobFiltersSchema
       .default("month")
       .describe("Bucket of over_time: week (starting Monday, UTC) or month (UTC); default month."),
   })
+  .superRefine(jobRangeInOrder)
   .describe(
     "Query of GET /reports/serviced-jobs: the filters of GET /serviced-jobs, without pagination, plus interval.",
   );
 export type GetServicedJobReportQuery = z.output<typeof getServicedJobReportQuerySchema>;
 
-export const getServicedJobsExportQuerySchema = servicedJobFiltersSchema.describe(
-  "Query of GET /reports/serviced-jobs/export: the filters of GET /serviced-jobs, without pagination.",
-);
+export const getServicedJobsExportQuerySchema = servicedJobFiltersSchema
+  .superRefine(jobRangeInOrder)
+  .describe(
+    "Query of GET /reports/serviced-jobs/export: the filters of GET /serviced-jobs, without pagination.",
+  );
 export type GetServicedJobsExportQuery = z.output<typeof getServicedJobsExportQuerySchema>;
 
 const money = (description: string) => z.number().describe(`${description} Dollars, rounded to cents.`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseIsoDate } from "./common";
+import { toIsoDate } from "./common";
 
 /**
  * Body fields shared by the lead and customer create-or-update schemas (contract section 6):
@@ -50,20 +50,12 @@ export const nullableEmail = (description: string) =>
     .optional()
     .describe(description);
 
-/** ISO 8601 date (`2026-03-31`, midnight UTC) or date-time. */
+/** ISO 8601 date (`2026-03-31`, midnight UTC) or date-time; empty clears it. */
 export const nullableIsoDate = (description: string) =>
   z
     .string()
     .trim()
-    .transform((value, ctx) => {
-      if (value === "") return null;
-      const date = parseIsoDate(value);
-      if (!date) {
-        ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date (2026-03-31) or date-time" });
-        return z.NEVER;
-      }
-      return date;
-    })
+    .transform((value, ctx) => (value === "" ? null : toIsoDate(value, ctx)))
     .nullable()
     .optional()
     .describe(description);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { queryRows } from "@/lib/db/client";
-import { paginationOf } from "@/lib/schemas/common";
+import { pageOffset, paginationOf } from "@/lib/schemas/common";
 import type { GetPinsQuery, ListPinsResponse, Pin } from "@/lib/schemas/pins";
 import { listCountTotal } from "@/lib/domain/list-counts";
 import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
@@ -44,7 +44,7 @@ export async function listPins({
   ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetPinsQuery;
 }): Promise<ListPinsResponse> {
-  const { page, limit } = input;
+  const { limit } = input;
   const where = allOf([
     sql`p.company_id = ${ctx.companyId}`,
     input.pin_type_id !== undefined && sql`p.pin_type_id = ${input.pin_type_id}`,
@@ -68,7 +68,7 @@ export async function listPins({
         from pins p
         where ${where}
         order by ${newestFirst("p")}
-        limit ${limit} offset ${(page - 1) * limit}
+        limit ${limit} offset ${pageOffset(input)}
       ) page
       join pin_types t on t.company_id = page.company_id and t.id = page.pin_type_id
       left join users u on u.company_id = page.company_id and u.id = page.created_by

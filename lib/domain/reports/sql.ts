@@ -19,7 +19,20 @@ export function cursorUtc(expression: SQL): SQL {
 
 /** A timestamp parameter (ISO text cast by the database: no driver-specific Date handling). */
 export function timestampParam(date: Date | string): SQL {
-  return sql`${typeof date === "string" ? date : date.toISOString()}::timestamptz`;
+  return sql`${typeof date === "string" ? date : pgTimestampText(date)}::timestamptz`;
+}
+
+/**
+ * A date as timestamptz text. Inputs stop at years 1 to 9999, but a day's bound next to them
+ * (the day after 9999-12-31, the day before 0001-01-01) is outside, where JavaScript writes
+ * `+010000-…` and `0000-…`, which PostgreSQL refuses: it reads `10000-…` and `0001-… BC`.
+ */
+function pgTimestampText(date: Date): string {
+  const iso = date.toISOString();
+  const year = date.getUTCFullYear();
+  if (year >= 1 && year <= 9999) return iso;
+  const monthOn = iso.slice(iso.indexOf("-", 1));
+  return year > 9999 ? `${year}${monthOn}` : `${String(1 - year).padStart(4, "0")}${monthOn} BC`;
 }
 
 /** An identifier or alias written by our own code (never user input). */

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { queryRows } from "@/lib/db/client";
-import { cents, paginationOf } from "@/lib/schemas/common";
+import { cents, pageOffset, paginationOf } from "@/lib/schemas/common";
 import type {
   GetServicePlansQuery,
   ListServicePlansResponse,
@@ -47,7 +47,7 @@ export interface PlanRow extends Record<string, unknown> {
 
 export interface PlanWindow {
   limit: number;
-  offset?: number;
+  offset?: bigint;
   /** Keyset: only plans after this one in the list order (the export's batches). */
   after?: CreatedCursor;
 }
@@ -121,7 +121,7 @@ export async function listServicePlans({
   ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetServicePlansQuery;
 }): Promise<ListServicePlansResponse> {
-  const { page, limit } = input;
+  const { limit } = input;
   const total: ListTotal = countedByDimensions(input)
     ? {
         kept: listCountTotal(ctx.db, {
@@ -141,7 +141,7 @@ export async function listServicePlans({
   const { rows, total: matching } = await pageAndTotal(
     queryRows<PlanRow>(
       ctx.db,
-      plansWithNumbersSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }, total),
+      plansWithNumbersSql(ctx.companyId, input, { limit, offset: pageOffset(input) }, total),
     ),
     total,
   );

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { queryRows } from "@/lib/db/client";
-import { cents, paginationOf } from "@/lib/schemas/common";
+import { cents, pageOffset, paginationOf } from "@/lib/schemas/common";
 import type { UserRef } from "@/lib/schemas/service-plans";
 import type {
   GetServicedJobsQuery,
@@ -44,7 +44,7 @@ export interface JobRow extends Record<string, unknown> {
 
 export interface JobWindow {
   limit: number;
-  offset?: number;
+  offset?: bigint;
   /** Keyset: only jobs after this one in the list order (the export's batches). */
   after?: CreatedCursor;
 }
@@ -111,17 +111,17 @@ const paymentsSql = sql`(
  * day anyway, and from the service-date index, read whole and sorted once, they are cheaper.
  */
 function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: JobWindow): SQL {
-  const offset = window.offset ?? 0;
+  const offset = window.offset ?? 0n;
   const cut = sql`limit ${window.limit} offset ${offset}`;
   if (dateBound(filters) && !window.after) {
-    if (offset + window.limit <= DAY_BY_DAY_MAX_ROWS) {
+    if (offset + BigInt(window.limit) <= DAY_BY_DAY_MAX_ROWS) {
       return sql`select k.id, k.created_at
         from (${jobDaysSql(dayFilter(companyId, filters))}) d
         cross join lateral (
           select j.id, j.created_at from jobs j
           where ${jobFilterSql(companyId, { only_completed: filters.only_completed })}
             and job_day_key(j.service_date) = d.day and (d.whole or ${serviceDateBoundsSql(filters)})
-          order by ${newestFirst("j")} limit ${window.limit + offset}
+          order by ${newestFirst("j")} limit ${BigInt(window.limit) + offset}
         ) k
         order by ${newestFirst("k")} ${cut}`;
     }
@@ -250,7 +250,7 @@ export async function listServicedJobs({
   ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetServicedJobsQuery;
 }): Promise<ListServicedJobsResponse> {
-  const { page, limit } = input;
+  const { limit } = input;
   const total: ListTotal = dateBound(input)
     ? { kept: keptCount(ctx.db, dateRangeTotalSql(ctx.companyId, input)) }
     : {
@@ -263,7 +263,7 @@ export async function listServicedJobs({
   const { rows, total: matching } = await pageAndTotal(
     queryRows<JobRow>(
       ctx.db,
-      jobsWithDetailsSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }, { total }),
+      jobsWithDetailsSql(ctx.companyId, input, { limit, offset: pageOffset(input) }, { total }),
     ),
     total,
   );

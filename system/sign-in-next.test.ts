@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCompany, createUser } from "@/lib/testing/factories";
+import {
+  engine,
+  freshDatabase,
+  startServer,
+  stopServer,
+  VERSION,
+  type FreshDatabase,
+  type ServerProcess,
+} from "./harness";
+
+/*
+ * The sign-in page's `next` on the production server (issue #40.3): a signed-in visit to
+ * /sign-in is redirected to `next` only when it is a path of this site; anything a browser could
+ * read as another origin (`/\t/host` is `//host` once the tab is dropped) goes to the start page.
+ */
+
+let db: FreshDatabase;
+let server: ServerProcess | undefined;
+let cookie = "";
+const user = { email: `next.${Date.now()}@example.test`, password: "a long enough passphrase" };
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  const database = await db.open();
+  try {
+    const company = await createCompany(database.db);
+    await createUser(database.db, company.id, { role: "admin", ...user });
+  } finally {
+    await database.close();
+  }
+  server = await startServer({ databaseUrl: db.url });
+  const res = await fetch(`${server.url}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { ...VERSION, "content-type": "application/json" },
+    body: JSON.stringify(user),
+  });
+  expect(res.status).toBe(200);
+  cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+});
+afterAll(async () => {
+  await stopServer(server);
+  await db?.drop();
+});
+
+/** Where the server sends a browser for GET /sign-in?next=<raw>, with or without the session. */
+async function signInPage(rawNext: string, signedIn: boolean) {
+  const res = await fetch(`${server!.url}/sign-in?next=${rawNext}`, {
+    redirect: "manual",
+    headers: signedIn ? { cookie } : {},
+  });
+  return { status: res.status, location: res.headers.get("location"), body: await res.text() };
+}
+
+describe(`the sign-in page's next (${engine})`, () => {
+  it("follows a path of this site", async () => {
+    const { status, location } = await signInPage(encodeURIComponent("/leads?page=2"), true);
+    expect(status).toBeGreaterThanOrEqual(300);
+    expect(status).toBeLessThan(400);
+    expect(location).toBe("/leads?page=2");
+  });
+
+  it.each([
+    "/%09/other.example/x",
+    "/%0a/other.example/x",
+    "/%0d%0a/other.example/x",
+    "//other.example/x",
+    "/%5Cother.example/x",
+    "/%5C/other.example/x",
+    "/.//other.example/x",
+    "https://other.example/x",
+    "javascript:alert(1)",
+    "%2F%2Fother.example",
+  ])("sends next=%s to the start page", async (rawNext) => {
+    const { status, location } = await signInPage(rawNext, true);
+    expect(status).toBeGreaterThanOrEqual(300);
+    expect(status).toBeLessThan(400);
+    expect(location).toBe("/");
+    // Resolved by a browser against the server: the same origin.
+    expect(new URL(location!, server!.url).origin).toBe(new URL(server!.url).origin);
+  });
+
+  it("hands the form only the safe path when nobody is signed in", async () => {
+    const { status, body } = await signInPage("/%09/other.example/x", false);
+    expect(status).toBe(200);
+    // The form's props travel in the page's RSC payload (a JSON string inside a script).
+    const props = [...body.matchAll(/\{\\"next\\":\\"([^\\]*)\\"\}/g)].map((m) => m[1]);
+    expect(props).toEqual(["/"]);
+  });
+});
