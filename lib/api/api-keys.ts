@@ -1,4 +1,5 @@
-import { queryPrepared, type Db, type PreparedStatement } from "@/lib/db/client";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
 import type { ApiKeyPrincipal } from "@/lib/auth/principal";
 import { isScope } from "@/lib/auth/scopes";
 import { hashApiKey } from "@/lib/auth/secrets";
@@ -11,7 +12,7 @@ export interface KeyCheck {
 }
 
 /** Exported for bench/floor.ts, whose least-work get by id sends the same statement. */
-export const KEY_CHECK: PreparedStatement = {
+export const KEY_CHECK = {
   name: "fcrm_api_key_check_v1",
   text: `
     with async_commit as materialized (
@@ -57,13 +58,14 @@ export const KEY_CHECK: PreparedStatement = {
  */
 export async function checkApiKeyAndCountRequest(db: Db, key: string): Promise<KeyCheck | null> {
   const keyHash = hashApiKey(key);
-  const rows = await queryPrepared<{
+  const statement = sql.join(KEY_CHECK.text.split("$1").map(sql.raw), sql`${keyHash}`);
+  const { rows } = await db.execute<{
     company_id: string;
     id: string;
     scopes: string[];
     daily_limit: number;
     used: number | null;
-  }>(db, KEY_CHECK, [keyHash]);
+  }>(statement);
   const row = rows[0];
   if (!row) return null;
   return {

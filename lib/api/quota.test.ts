@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { GET as listLeads } from "@/app/api/leads/route";
-import { openDatabase, queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { openDatabase, useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiKeyUsage } from "@/lib/db/schema";
 import {
   apiRequest,
@@ -105,19 +105,17 @@ describe(`daily quota (${testEngine()})`, () => {
     try {
       const check = await checkApiKeyAndCountRequest(single.db, key);
       expect(check?.used).toBe(1);
-      const [setting] = await queryRows<{ synchronous_commit: string }>(
-        single.db,
-        sql`show synchronous_commit`,
-      );
+      const [setting] = (
+        await single.db.execute<{ synchronous_commit: string }>(sql`show synchronous_commit`)
+      ).rows;
       expect(setting?.synchronous_commit).toBe("on");
       expect(await usedToday(companyId, id)).toBe(1);
       if (single.engine === "postgres") {
         // Sent as a named statement, prepared once per connection and then only executed.
         expect((await checkApiKeyAndCountRequest(single.db, key))?.used).toBe(2);
-        const prepared = await queryRows<{ name: string }>(
-          single.db,
-          sql`select name from pg_prepared_statements`,
-        );
+        const prepared = (
+          await single.db.execute<{ name: string }>(sql`select name from pg_prepared_statements`)
+        ).rows;
         expect(prepared.map((p) => p.name)).toContain("fcrm_api_key_check_v1");
       }
     } finally {

@@ -2,7 +2,7 @@ import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, type ListCountEntity } from "@/lib/db/schema";
 import { timestampParam } from "@/lib/domain/reports/sql";
-import { textArray } from "@/lib/domain/record-matching";
+import { textArray } from "@/lib/domain/lists/sql-fragments";
 
 /**
  * Exact list totals from the counters of list_counts (lib/db/schema/list-counts.ts, kept by the

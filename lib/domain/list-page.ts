@@ -1,5 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { queryRows, type DbOrTx } from "@/lib/db/client";
+import { type DbOrTx } from "@/lib/db/client";
 import { toNumber } from "@/lib/domain/reports/sql";
 
 /**
@@ -29,7 +29,9 @@ export function sqlQuery<R = Record<string, unknown>>(
   return {
     getSQL: () => statement,
     then: (fulfilled, rejected) =>
-      queryRows(db, statement)
+      db
+        .execute(statement)
+        .then((result) => result.rows)
         .then((rows) => (map ? rows.map(map) : (rows as R[])))
         .then(fulfilled, rejected),
   };

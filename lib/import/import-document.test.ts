@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
 import { generateApiKey, hashApiKey, verifyPassword } from "@/lib/auth/secrets";
-import { queryRows, type Database } from "@/lib/db/client";
+import { type Database } from "@/lib/db/client";
 import { apiKeys, jobs, leads, users } from "@/lib/db/schema";
 import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
@@ -148,17 +148,19 @@ async function refused(input: unknown): Promise<string[]> {
 }
 
 async function rowCounts(): Promise<Record<string, number>> {
-  const rows = await queryRows<{ t: string; n: number }>(
-    database.db,
-    sql`select 'companies' as t, count(*)::int as n from companies
+  const rows = (
+    await database.db.execute<{
+      t: string;
+      n: number;
+    }>(sql`select 'companies' as t, count(*)::int as n from companies
         union all select 'users', count(*)::int from users
         union all select 'api_keys', count(*)::int from api_keys
         union all select 'leads', count(*)::int from leads
         union all select 'customers', count(*)::int from customers
         union all select 'jobs', count(*)::int from jobs
         union all select 'job_visits', count(*)::int from job_visits
-        union all select 'pins', count(*)::int from pins`,
-  );
+        union all select 'pins', count(*)::int from pins`)
+  ).rows;
   return Object.fromEntries(rows.map((r) => [r.t, Number(r.n)]));
 }
 
@@ -169,10 +171,11 @@ describe(`importDocument on ${testEngine()}`, () => {
     expect(result.counts.leads).toEqual({ total: 1, inserted: 1, updated: 0, unchanged: 0 });
     expect(result.counts.job_children).toBe(2 + 2 + 2 + 2);
 
-    const [customer] = await queryRows<Record<string, unknown>>(
-      database.db,
-      sql`select email_normalized, phone_normalized, billing_street1, billing_city from customers where company_id = ${co}`,
-    );
+    const [customer] = (
+      await database.db.execute<Record<string, unknown>>(
+        sql`select email_normalized, phone_normalized, billing_street1, billing_city from customers where company_id = ${co}`,
+      )
+    ).rows;
     expect(customer).toEqual({
       email_normalized: "carla@example.test",
       phone_normalized: "5125550101",
@@ -228,10 +231,9 @@ describe(`importDocument on ${testEngine()}`, () => {
       `service_plans[0].sold_by: user "${other.admin}" belongs to another company`,
       "jobs[0].visits[0].start: not a date",
     ]);
-    const [count] = await queryRows<{ n: number }>(
-      database.db,
-      sql`select count(*)::int as n from companies where id = ${co}`,
-    );
+    const [count] = (
+      await database.db.execute<{ n: number }>(sql`select count(*)::int as n from companies where id = ${co}`)
+    ).rows;
     expect(Number(count!.n)).toBe(0);
   });
 
@@ -435,10 +437,11 @@ describe(`importDocument on ${testEngine()}`, () => {
       );
       expect(error?.cause?.message ?? error?.message).toMatch(/refused by test trigger/);
       expect(await rowCounts()).toEqual(before);
-      const [company] = await queryRows<{ n: number }>(
-        database.db,
-        sql`select count(*)::int as n from companies where id = ${co}`,
-      );
+      const [company] = (
+        await database.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from companies where id = ${co}`,
+        )
+      ).rows;
       expect(Number(company!.n)).toBe(0);
     } finally {
       await database.db.execute(sql.raw(`drop trigger h1_refuse_payment_${s} on job_payments`));

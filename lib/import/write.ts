@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { API_KEY_PREFIX, apiKeyDisplayPrefix, hashPassword, verifyPassword } from "@/lib/auth/secrets";
-import { queryRows, type Tx } from "@/lib/db/client";
+import { type Tx } from "@/lib/db/client";
 import {
   apiKeys,
   companies,
@@ -228,11 +228,13 @@ class SectionUpsert<S extends SectionName> {
     const select = await columnArrays(this.columns, group.keys, rows);
     await this.pipeline.push(async () => {
       // Counted in the database: a million RETURNING rows need not travel back.
-      const [result] = await queryRows<{ written: number | string; inserted: number | string }>(
-        this.tx,
-        sql`with written as (${group.head} ${select} ${group.tail})
-          select count(*)::int as written, (count(*) filter (where inserted))::int as inserted from written`,
-      );
+      const [result] = (
+        await this.tx.execute<{
+          written: number | string;
+          inserted: number | string;
+        }>(sql`with written as (${group.head} ${select} ${group.tail})
+          select count(*)::int as written, (count(*) filter (where inserted))::int as inserted from written`)
+      ).rows;
       const written = Number(result!.written);
       const inserted = Number(result!.inserted);
       this.count.inserted += inserted;

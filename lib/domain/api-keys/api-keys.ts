@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { isScope } from "@/lib/auth/scopes";
-import { queryRows, type DbOrTx } from "@/lib/db/client";
+import { type DbOrTx } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { NotFoundError } from "@/lib/domain/errors";
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
@@ -42,16 +42,15 @@ function toRecord(row: KeyRow): ApiKeyRecord {
 
 /** The company's keys with today's (UTC) use; one key when `id` is given. Never the hash. */
 async function selectKeys(db: DbOrTx, companyId: string, id?: string): Promise<ApiKeyRecord[]> {
-  const rows = await queryRows<KeyRow>(
-    db,
-    sql`select k.id, k.name, k.prefix, k.scopes, k.daily_limit, coalesce(u.count, 0) as used_today,
+  const rows = (
+    await db.execute<KeyRow>(sql`select k.id, k.name, k.prefix, k.scopes, k.daily_limit, coalesce(u.count, 0) as used_today,
                k.last_used_at, k.created_at, k.created_by, k.expires_at, k.revoked_at
         from api_keys k
         left join api_key_usage u
           on u.company_id = k.company_id and u.key_id = k.id and u.day = (now() at time zone 'utc')::date
         where k.company_id = ${companyId} ${id === undefined ? sql`` : sql`and k.id = ${id}`}
-        order by k.created_at desc, k.id desc`,
-  );
+        order by k.created_at desc, k.id desc`)
+  ).rows;
   return rows.map(toRecord);
 }
 

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
 import { hashApiKey, sha256Hex } from "@/lib/auth/secrets";
-import { queryRows, type Database } from "@/lib/db/client";
+import { type Database } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { createCompany } from "@/lib/testing/factories";
@@ -41,10 +41,9 @@ describe(`createApiKey on ${testEngine()}`, () => {
     expect(row!.keyHash).toBe(sha256Hex(key));
     expect(row!.keyHash).toBe(hashApiKey(key));
     // Nowhere in the row (nor anywhere in the table) is the secret itself.
-    const dump = await queryRows<{ t: string }>(
-      database.db,
-      sql`select row_to_json(k)::text as t from api_keys k`,
-    );
+    const dump = (
+      await database.db.execute<{ t: string }>(sql`select row_to_json(k)::text as t from api_keys k`)
+    ).rows;
     expect(dump.map((d) => d.t).join("\n")).not.toContain(key.slice(16));
 
     const check = await checkApiKeyAndCountRequest(database.db, key);

@@ -1,7 +1,7 @@
 import type { DomainContext } from "@/lib/domain/context";
 import { customers } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
-import { storedRows, toLocation } from "@/lib/domain/record-matching";
+import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
 import {
   CUSTOMER_MESSAGES,
   type Customer,
@@ -12,8 +12,6 @@ import {
 
 /** What the customer rules need of a request: the database and the tenant. */
 export type CustomerContext = Pick<DomainContext, "db" | "companyId">;
-
-export type CustomerRow = typeof customers.$inferSelect;
 
 /** The columns of what the list answers of a customer. */
 const LISTED_CUSTOMER_KEYS = [
@@ -34,13 +32,8 @@ const LISTED_CUSTOMER_KEYS = [
   "isAutoPay",
 ] as const;
 
-/**
- * What the list answers of a customer, read as the driver gives it (storedRows: each column under
- * its SQL name, no second object a row).
- */
-export const LISTED_CUSTOMER = storedRows(customers, LISTED_CUSTOMER_KEYS);
-/** What get-by-id answers of a customer: the listed columns and the detail's, read the same way. */
-export const DETAILED_CUSTOMER = storedRows(customers, [
+/** The columns of a customer's detail: the listed ones and the billing and service ones. */
+const DETAILED_CUSTOMER_KEYS = [
   ...LISTED_CUSTOMER_KEYS,
   "hasPaymentMethod",
   "billingStreet1",
@@ -52,9 +45,15 @@ export const DETAILED_CUSTOMER = storedRows(customers, [
   "billingSameAsProperty",
   "serviceFrequency",
   "serviceType",
-]);
-export type ListedCustomerRow = ReturnType<typeof LISTED_CUSTOMER.read>;
-export type DetailedCustomerRow = ReturnType<typeof DETAILED_CUSTOMER.read>;
+] as const;
+
+/** What the list selects of a customer (recordFields), mapped by toCustomer. */
+export const LISTED_CUSTOMER_FIELDS = recordFields(customers, LISTED_CUSTOMER_KEYS);
+export type ListedCustomerRow = RecordRow<typeof customers, (typeof LISTED_CUSTOMER_KEYS)[number]>;
+
+/** What get-by-id and create-or-update select of a customer: toCustomerDetail, toCustomerUpsertResponse. */
+export const DETAILED_CUSTOMER_FIELDS = recordFields(customers, DETAILED_CUSTOMER_KEYS);
+export type DetailedCustomerRow = RecordRow<typeof customers, (typeof DETAILED_CUSTOMER_KEYS)[number]>;
 
 /*
  * Customer responses leave out string fields without a value rather than sending null:
@@ -116,11 +115,9 @@ export function toCustomer(row: ListedCustomerRow): Customer {
   return customer;
 }
 
-/** A stored customer as get-by-id returns it. */
-export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
+/** The billing address (present parts), its flag and the service fields, as both flat answers hold them. */
+function billingAndService(row: DetailedCustomerRow) {
   return {
-    ...toCustomer(row),
-    has_payment_method: row.has_payment_method,
     ...present({
       billing_street1: row.billing_street1,
       billing_street2: row.billing_street2,
@@ -134,36 +131,38 @@ export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
   };
 }
 
+/** A stored customer as get-by-id returns it. */
+export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
+  return {
+    ...toCustomer(row),
+    has_payment_method: row.has_payment_method,
+    ...billingAndService(row),
+  };
+}
+
 /** The flat create-or-update answer; `status` is the customer's own status. */
-export function toCustomerUpsertResponse(row: CustomerRow, created: boolean): CustomerUpsertResponse {
+export function toCustomerUpsertResponse(row: DetailedCustomerRow, created: boolean): CustomerUpsertResponse {
   return {
     id: row.id,
     ...present({
-      first_name: row.firstName,
-      last_name: row.lastName,
-      company_name: row.companyName,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      company_name: row.company_name,
       email: row.email,
       phone: row.phone,
       notes: row.notes,
       source: row.source,
-      property_street1: row.propertyStreet1,
-      property_street2: row.propertyStreet2,
-      property_city: row.propertyCity,
-      property_state: row.propertyState,
-      property_zip: row.propertyZip,
-      property_country: row.propertyCountry,
-      billing_street1: row.billingStreet1,
-      billing_street2: row.billingStreet2,
-      billing_city: row.billingCity,
-      billing_state: row.billingState,
-      billing_zip: row.billingZip,
-      billing_country: row.billingCountry,
+      property_street1: row.property_street1,
+      property_street2: row.property_street2,
+      property_city: row.property_city,
+      property_state: row.property_state,
+      property_zip: row.property_zip,
+      property_country: row.property_country,
     }),
-    billing_same_as_property: row.billingSameAsProperty,
-    ...present({ service_frequency: row.serviceFrequency, service_type: row.serviceType }),
+    ...billingAndService(row),
     status: row.status,
     tags: row.tags,
-    created_at: row.createdAt.toISOString(),
+    created_at: row.created_at.toISOString(),
     message: created ? CUSTOMER_MESSAGES.created : CUSTOMER_MESSAGES.updated,
   };
 }

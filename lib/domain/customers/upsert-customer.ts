@@ -1,12 +1,17 @@
 import { sql } from "drizzle-orm";
 import { customers } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
-import { mergeTags, normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
-import { upsertRecord, type ColumnValues } from "@/lib/domain/record-matching";
+import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
+import { upsertRecord, type ColumnValues } from "@/lib/domain/upsert/upsert-record";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { CustomerUpsertResponse, UpsertCustomerBody } from "@/lib/schemas/customers";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
-import { toCustomerUpsertResponse, type CustomerContext } from "./customer-record";
+import {
+  DETAILED_CUSTOMER_FIELDS,
+  toCustomerUpsertResponse,
+  type CustomerContext,
+  type DetailedCustomerRow,
+} from "./customer-record";
 
 type CustomerValues = Partial<typeof customers.$inferInsert>;
 
@@ -44,8 +49,9 @@ export async function upsertCustomer({
       ["first_name", "last_name", "company_name", "email", "phone"].map((field) => ({ field, message })),
     );
   }
-  const { created, row } = await upsertRecord(ctx.db, {
+  const { created, row } = await upsertRecord<typeof customers, DetailedCustomerRow>(ctx.db, {
     table: customers,
+    fields: DETAILED_CUSTOMER_FIELDS,
     companyId: ctx.companyId,
     keys,
     update: { ...values, ...billingOnUpdate(values) },
@@ -55,7 +61,7 @@ export async function upsertCustomer({
       id: newId(ID_PREFIX.customer),
       status: values.status ?? "active",
     },
-    tags: mergeTags([], input.tags ?? []),
+    tags: uniqueTags(input.tags ?? []),
     maxTags: TAGS_MAX,
     notFound: () => new NotFoundError("Customer"),
     tooManyTags: (count) =>

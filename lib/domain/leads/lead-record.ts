@@ -3,19 +3,13 @@ import { leads } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
 import { cents, iso } from "@/lib/schemas/common";
 import { LEAD_MESSAGES, type Lead, type LeadUpsertResponse } from "@/lib/schemas/leads";
-import { storedRows, toLocation } from "@/lib/domain/record-matching";
+import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
 
 /** What the lead rules need of a request: the database and the tenant. */
 export type LeadContext = Pick<DomainContext, "db" | "companyId">;
 
-export type LeadRow = typeof leads.$inferSelect;
-
-/**
- * What the list and get-by-id answer of a lead, read as the driver gives it (storedRows: each
- * column under its SQL name, no second object a row); create-or-update makes its row the same
- * (`LISTED_LEAD.of`).
- */
-export const LISTED_LEAD = storedRows(leads, [
+/** The columns of a lead's API record. */
+const LEAD_KEYS = [
   "id",
   "name",
   "email",
@@ -36,11 +30,17 @@ export const LISTED_LEAD = storedRows(leads, [
   "createdAt",
   "latitude",
   "longitude",
-]);
-export type ListedLeadRow = ReturnType<typeof LISTED_LEAD.read>;
+] as const;
+
+/**
+ * What the list, get-by-id and create-or-update select of a lead (recordFields): one row shape,
+ * mapped to the API record by toLead alone.
+ */
+export const LEAD_FIELDS = recordFields(leads, LEAD_KEYS);
+export type LeadRecordRow = RecordRow<typeof leads, (typeof LEAD_KEYS)[number]>;
 
 /** A stored lead as list and get return it (no address_*, source, status or message). */
-export function toLead(row: ListedLeadRow): Lead {
+export function toLead(row: LeadRecordRow): Lead {
   return {
     id: row.id,
     name: row.name ?? "",
@@ -70,8 +70,8 @@ export function toLead(row: ListedLeadRow): Lead {
 }
 
 /** The flat create-or-update answer: the lead under both name sets, plus status and message. */
-export function toLeadUpsertResponse(row: LeadRow, created: boolean): LeadUpsertResponse {
-  const lead = toLead(LISTED_LEAD.of(row));
+export function toLeadUpsertResponse(row: LeadRecordRow, created: boolean): LeadUpsertResponse {
+  const lead = toLead(row);
   return {
     ...lead,
     address_street1: lead.property_street1,

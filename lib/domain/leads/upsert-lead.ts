@@ -1,11 +1,11 @@
 import { leads } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
-import { mergeTags, normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
-import { upsertRecord } from "@/lib/domain/record-matching";
+import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
+import { upsertRecord } from "@/lib/domain/upsert/upsert-record";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { LeadUpsertResponse, UpsertLeadBody } from "@/lib/schemas/leads";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
-import { toLeadUpsertResponse, type LeadContext } from "./lead-record";
+import { LEAD_FIELDS, toLeadUpsertResponse, type LeadContext, type LeadRecordRow } from "./lead-record";
 
 type LeadValues = Partial<typeof leads.$inferInsert>;
 
@@ -29,13 +29,14 @@ export async function upsertLead({
     const message = "a new lead needs a name, an email or a phone";
     throw new ValidationError(["name", "email", "phone"].map((field) => ({ field, message })));
   }
-  const { created, row } = await upsertRecord(ctx.db, {
+  const { created, row } = await upsertRecord<typeof leads, LeadRecordRow>(ctx.db, {
     table: leads,
+    fields: LEAD_FIELDS,
     companyId: ctx.companyId,
     keys,
     update: values,
     create: { ...values, id: newId(ID_PREFIX.lead) },
-    tags: mergeTags([], input.tags ?? []),
+    tags: uniqueTags(input.tags ?? []),
     maxTags: TAGS_MAX,
     notFound: () => new NotFoundError("Lead"),
     tooManyTags: (count) =>

@@ -9,7 +9,6 @@ import type {
 } from "@/lib/schemas/reports";
 import { planFilterSql } from "@/lib/domain/service-plans/filters";
 import { planNumbersSql } from "@/lib/domain/service-plans/numbers";
-import { queryRows } from "@/lib/db/client";
 import { toNumber } from "./sql";
 
 interface GroupRow extends Record<string, unknown> {
@@ -100,7 +99,9 @@ export async function getServicePlanReport({
   ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetServicePlanReportQuery;
 }): Promise<ServicePlanReportResponse> {
-  return assemblePlanReport(await queryRows<GroupRow>(ctx.db, servicePlanReportSql(ctx.companyId, input)));
+  return assemblePlanReport(
+    (await ctx.db.execute<GroupRow>(servicePlanReportSql(ctx.companyId, input))).rows,
+  );
 }
 
 /** The report from servicePlanReportSql's rows. */

@@ -1,5 +1,4 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import { cents } from "@/lib/schemas/common";
 import type {
@@ -165,7 +164,9 @@ async function reportRowsFromTotals(
     from job_report_totals t
     where t.company_id = ${ctx.companyId} and ${totalsStatusSql(input)}
       and t.kind in ('day', 'assigned', 'crew') and (t.kind = 'day' or t.key <> '')`;
-  return queryRows<ReportRow>(ctx.db, reportSelect(ctx.companyId, summedReportSql(rows)));
+  return ctx.db
+    .execute<ReportRow>(reportSelect(ctx.companyId, summedReportSql(rows)))
+    .then((result) => result.rows);
 }
 
 /** The longest span of days read by one statement alone (wholeDayReport): 366 days. */
@@ -255,7 +256,7 @@ export async function getServicedJobReport({
   if (!days) return assembleReport(input, await reportRowsFromJobs(ctx, input));
   const statement = reportSelect(ctx.companyId, days.sql);
   const rows = days.oneStatement
-    ? await queryRows<ReportRow>(ctx.db, statement)
+    ? (await ctx.db.execute<ReportRow>(statement)).rows
     : await queryReportRows<ReportRow>(ctx.db, statement);
   return assembleReport(input, rows);
 }

@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
-import { queryRows } from "@/lib/db/client";
 import { cents, paginationOf } from "@/lib/schemas/common";
 import type { UserRef } from "@/lib/schemas/service-plans";
 import type {
@@ -261,10 +260,11 @@ export async function listServicedJobs({
         }),
       };
   const { rows, total: matching } = await pageAndTotal(
-    queryRows<JobRow>(
-      ctx.db,
-      jobsWithDetailsSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }, { total }),
-    ),
+    ctx.db
+      .execute<JobRow>(
+        jobsWithDetailsSql(ctx.companyId, input, { limit, offset: (page - 1) * limit }, { total }),
+      )
+      .then((result) => result.rows),
     total,
   );
   return {

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
-import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { JOB_STATUSES, jobs } from "@/lib/db/schema/jobs";
-import { textArray } from "@/lib/domain/record-matching";
+import { textArray } from "@/lib/domain/lists/sql-fragments";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { Random } from "@/lib/seed/random";
 import {
@@ -320,13 +320,10 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
       // The list order as the database sorts ids (its collation, not JavaScript's).
       const ordered = matching.length
         ? (
-            await queryRows<{ id: string }>(
-              database.db,
-              sql`select id from jobs where company_id = ${companyId}
+            await database.db.execute<{ id: string }>(sql`select id from jobs where company_id = ${companyId}
                 and id = any(${textArray(matching.map((j) => j.id))})
-                order by created_at desc, id desc`,
-            )
-          ).map((r) => r.id)
+                order by created_at desc, id desc`)
+          ).rows.map((r) => r.id)
         : [];
       const limit = random.pick([random.int(1, 9), 50, 100]);
       // The first page past the day-by-day windows, too.

@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from "drizzle-orm";
-import { queryRows, type DbOrTx } from "@/lib/db/client";
+import { type DbOrTx } from "@/lib/db/client";
 import { signInAttempts } from "@/lib/db/schema";
 
 /** Failures allowed within the window before sign-in for that email is locked. */
@@ -12,11 +12,12 @@ export const MAX_LOCK_SECONDS = 15 * 60;
 
 /** Seconds until this email may try again; 0 when it is not locked. */
 export async function secondsLocked(db: DbOrTx, emailNormalized: string): Promise<number> {
-  const rows = await queryRows<{ seconds: number | string | null }>(
-    db,
-    sql`select ceil(extract(epoch from (locked_until - now())))::int as seconds
-        from sign_in_attempts where email_normalized = ${emailNormalized} and locked_until > now()`,
-  );
+  const rows = (
+    await db.execute<{
+      seconds: number | string | null;
+    }>(sql`select ceil(extract(epoch from (locked_until - now())))::int as seconds
+        from sign_in_attempts where email_normalized = ${emailNormalized} and locked_until > now()`)
+  ).rows;
   return Math.max(0, Number(rows[0]?.seconds ?? 0));
 }
 
@@ -35,16 +36,17 @@ export async function recordFailure(db: DbOrTx, emailNormalized: string): Promis
     sql`(case when ${n} >= ${MAX_FAILURES}
           then now() + make_interval(secs => least(${MAX_LOCK_SECONDS}, ${FIRST_LOCK_SECONDS} * power(2, least(${n} - ${MAX_FAILURES}, 20))))
           else null end)`;
-  const rows = await queryRows<{ seconds: number | string | null }>(
-    db,
-    sql`insert into sign_in_attempts (email_normalized, failures, window_started_at, locked_until)
+  const rows = (
+    await db.execute<{
+      seconds: number | string | null;
+    }>(sql`insert into sign_in_attempts (email_normalized, failures, window_started_at, locked_until)
         values (${emailNormalized}, 1, now(), null)
         on conflict (email_normalized) do update set
           failures = ${failures},
           window_started_at = case when ${fresh} then now() else sign_in_attempts.window_started_at end,
           locked_until = ${lockFor(failures)}
-        returning ceil(greatest(0, extract(epoch from (coalesce(locked_until, now()) - now()))))::int as seconds`,
-  );
+        returning ceil(greatest(0, extract(epoch from (coalesce(locked_until, now()) - now()))))::int as seconds`)
+  ).rows;
   return Number(rows[0]?.seconds ?? 0);
 }
 
