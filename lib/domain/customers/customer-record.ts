@@ -1,7 +1,10 @@
 import type { DomainContext } from "@/lib/domain/context";
 import { customers } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
+import { sql } from "drizzle-orm";
+import { columnsOfFields, type RecordFieldValues } from "@/lib/domain/records/columns";
 import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
+import type { ColumnValues } from "@/lib/domain/upsert/upsert-record";
 import {
   CUSTOMER_MESSAGES,
   type Customer,
@@ -12,6 +15,101 @@ import {
 
 /** What the customer rules need of a request: the database and the tenant. */
 export type CustomerContext = Pick<DomainContext, "db" | "companyId">;
+
+export type CustomerValues = Partial<typeof customers.$inferInsert>;
+
+/**
+ * The fields a customer's create-or-update and the import set, by their record names, and the
+ * column each is stored in.
+ */
+const CUSTOMER_FIELD_COLUMNS = {
+  first_name: "firstName",
+  last_name: "lastName",
+  company_name: "companyName",
+  email: "email",
+  phone: "phone",
+  notes: "notes",
+  source: "source",
+  property_street1: "propertyStreet1",
+  property_street2: "propertyStreet2",
+  property_city: "propertyCity",
+  property_state: "propertyState",
+  property_zip: "propertyZip",
+  property_country: "propertyCountry",
+  billing_street1: "billingStreet1",
+  billing_street2: "billingStreet2",
+  billing_city: "billingCity",
+  billing_state: "billingState",
+  billing_zip: "billingZip",
+  billing_country: "billingCountry",
+  billing_same_as_property: "billingSameAsProperty",
+  service_frequency: "serviceFrequency",
+  service_type: "serviceType",
+  status: "status",
+} as const satisfies Record<string, keyof CustomerValues>;
+
+export type CustomerFields = RecordFieldValues<CustomerValues, typeof CUSTOMER_FIELD_COLUMNS>;
+
+/**
+ * The columns a customer's fields set: only those present (`absent: "kept"`, an update), or every
+ * column with absent ones null (`absent: "null"`).
+ */
+export function customerColumns(fields: CustomerFields, absent: "kept" | "null"): CustomerValues {
+  return columnsOfFields<CustomerValues, typeof CUSTOMER_FIELD_COLUMNS>(
+    CUSTOMER_FIELD_COLUMNS,
+    fields,
+    absent,
+  );
+}
+
+/**
+ * Every column of a new customer's fields (a create, an import): absent ones null, the status
+ * active and billing_same_as_property false unless given, and the billing address per that flag.
+ */
+export function newCustomerColumns(fields: CustomerFields): CustomerValues {
+  const values = customerColumns(fields, "null");
+  values.status ??= "active";
+  values.billingSameAsProperty ??= false;
+  return Object.assign(values, billingOnCreate(values));
+}
+
+const ADDRESS_PARTS = ["Street1", "Street2", "City", "State", "Zip", "Country"] as const;
+
+/**
+ * While billing_same_as_property is (or becomes) true, the billing address is the property
+ * address as it stands after the call: given billing_* fields give way to it. A new customer:
+ * the flag as given (default false).
+ */
+function billingOnCreate(values: CustomerValues): CustomerValues {
+  const copy: CustomerValues = {};
+  if (!values.billingSameAsProperty) return copy;
+  for (const part of ADDRESS_PARTS) copy[`billing${part}`] = values[`property${part}`] ?? null;
+  return copy;
+}
+
+/**
+ * An update: the flag as given, else as stored, so the copy is SQL over the stored row (its
+ * property address where the body gives none, its billing address where the flag is off).
+ */
+export function billingOnUpdate(values: CustomerValues): ColumnValues<typeof customers> {
+  const copy: ColumnValues<typeof customers> = {};
+  if (values.billingSameAsProperty === false) return copy;
+  for (const part of ADDRESS_PARTS) {
+    const property = `property${part}` as const;
+    const billing = `billing${part}` as const;
+    const propertyAfter =
+      values[property] !== undefined ? sql`${values[property]}` : sql`${customers[property]}`;
+    if (values.billingSameAsProperty) {
+      copy[billing] = propertyAfter;
+    } else {
+      const billingAfter =
+        values[billing] !== undefined ? sql`${values[billing]}` : sql`${customers[billing]}`;
+      copy[billing] =
+        sql`case when ${customers.billingSameAsProperty} then ${propertyAfter} else ${billingAfter} end`;
+    }
+  }
+  return copy;
+}
 
 /** The columns of what the list answers of a customer. */
 const LISTED_CUSTOMER_KEYS = [

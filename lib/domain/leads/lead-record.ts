@@ -3,10 +3,48 @@ import { leads } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
 import { cents, iso } from "@/lib/schemas/common";
 import { LEAD_MESSAGES, type Lead, type LeadUpsertResponse } from "@/lib/schemas/leads";
+import { columnsOfFields, type RecordFieldValues } from "@/lib/domain/records/columns";
 import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
 
 /** What the lead rules need of a request: the database and the tenant. */
 export type LeadContext = Pick<DomainContext, "db" | "companyId">;
+
+export type LeadValues = Partial<typeof leads.$inferInsert>;
+
+/**
+ * The fields a lead's create-or-update and the import set, by their record names, and the column
+ * each is stored in.
+ */
+const LEAD_FIELD_COLUMNS = {
+  name: "name",
+  email: "email",
+  phone: "phone",
+  property_street1: "propertyStreet1",
+  property_street2: "propertyStreet2",
+  property_city: "propertyCity",
+  property_state: "propertyState",
+  property_zip: "propertyZip",
+  property_country: "propertyCountry",
+  priority: "priority",
+  projected_value: "projectedValue",
+  value_score: "valueScore",
+  service_type: "serviceType",
+  lead_source: "leadSource",
+  stage: "stage",
+  notes: "notes",
+  follow_up_date: "followUpDate",
+  assigned_to: "assignedTo",
+} as const satisfies Record<string, keyof LeadValues>;
+
+export type LeadFields = RecordFieldValues<LeadValues, typeof LEAD_FIELD_COLUMNS>;
+
+/**
+ * The columns a lead's fields set: only those present (`absent: "kept"`, an update), or every
+ * column with absent ones null (`absent: "null"`, a whole new lead).
+ */
+export function leadColumns(fields: LeadFields, absent: "kept" | "null"): LeadValues {
+  return columnsOfFields<LeadValues, typeof LEAD_FIELD_COLUMNS>(LEAD_FIELD_COLUMNS, fields, absent);
+}
 
 /** The columns of a lead's API record. */
 const LEAD_KEYS = [
