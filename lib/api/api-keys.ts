@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db/client";
 import type { ApiKeyPrincipal } from "@/lib/auth/principal";
 import { isScope } from "@/lib/auth/scopes";
@@ -11,36 +12,62 @@ export interface KeyCheck {
   used: number | null;
 }
 
-/** Exported for bench/floor.ts, whose least-work get by id sends the same statement. */
-export const KEY_CHECK = {
-  name: "fcrm_api_key_check_v1",
-  text: `
-    with async_commit as materialized (
-      select set_config('synchronous_commit', 'off', true) as setting
-    ),
-    k as (
-      select company_id, id, scopes, daily_limit
-      from api_keys
-      where key_hash = $1 and revoked_at is null and (expires_at is null or expires_at > now())
-    ),
-    usage as (
-      insert into api_key_usage (company_id, key_id, day, count)
+/**
+ * The key check's statement (checkApiKeyAndCountRequest), built by Drizzle's query builder on `qb`
+ * (a database, or a QueryBuilder for its text alone) with the key's hash as the placeholder
+ * `keyHash`.
+ */
+function keyCheckQuery(qb: Pick<Db, "$with" | "with">) {
+  const keyHash = sql.placeholder("keyHash");
+  const asyncCommit = qb
+    .$with("async_commit", { setting: sql<string>`setting`.as("setting") })
+    .as(sql`select set_config('synchronous_commit', 'off', true) as setting`);
+  const k = qb
+    .$with("k", {
+      company_id: sql<string>`company_id`.as("company_id"),
+      id: sql<string>`id`.as("id"),
+      scopes: sql<string[]>`scopes`.as("scopes"),
+      daily_limit: sql<number>`daily_limit`.as("daily_limit"),
+    })
+    .as(
+      sql`select company_id, id, scopes, daily_limit from api_keys
+        where key_hash = ${keyHash} and revoked_at is null and (expires_at is null or expires_at > now())`,
+    );
+  const usage = qb.$with("usage", { count: sql<number>`count`.as("count") }).as(
+    sql`insert into api_key_usage (company_id, key_id, day, count)
       select company_id, id, (now() at time zone 'utc')::date, 1 from k where daily_limit > 0
       on conflict (company_id, key_id, day) do update
         set count = api_key_usage.count + 1
         where api_key_usage.count < (select daily_limit from k)
-      returning count
-    ),
-    touched as (
-      update api_keys set last_used_at = now()
-      where key_hash = $1
-        and exists (select 1 from k)
+      returning count`,
+  );
+  const touched = qb.$with("touched", { touched: sql<number>`touched`.as("touched") }).as(
+    sql`update api_keys set last_used_at = now()
+      where (company_id, id) = (select company_id, id from k)
         and (last_used_at is null or last_used_at < now() - interval '1 minute')
-      returning 1
-    )
-    select k.company_id, k.id, k.scopes, k.daily_limit, (select count from usage) as used
-    from k cross join async_commit`,
+      returning 1 as touched`,
+  );
+  return qb
+    .with(asyncCommit, k, usage, touched)
+    .select({
+      company_id: k.company_id,
+      id: k.id,
+      scopes: k.scopes,
+      daily_limit: k.daily_limit,
+      used: sql<number | string | null>`(select count from usage)`.as("used"),
+    })
+    .from(k)
+    .crossJoin(asyncCommit);
+}
+
+/** The key check's name and text, for bench/floor.ts, whose least-work get by id sends the same statement. */
+export const KEY_CHECK = {
+  name: "fcrm_api_key_check_v1",
+  // A QueryBuilder builds the same statement as a database does; only its types do not say so.
+  text: keyCheckQuery(new QueryBuilder() as unknown as Db).toSQL().sql,
 };
+
+const keyChecks = new WeakMap<Db, ReturnType<ReturnType<typeof keyCheckQuery>["prepare"]>>();
 
 /**
  * Finds a key by the hash of its secret and, in the same statement, counts this request against
@@ -50,23 +77,21 @@ export const KEY_CHECK = {
  *
  * The statement commits asynchronously (`synchronous_commit = off` for its own implicit
  * transaction only, through `set_config(…, true)`): every request of a key updates the same
- * usage row, and waiting for the WAL flush while holding that row's lock capped a key at ~700
- * requests/s (bench/RESULTS.md, finding 3). The count stays exact while the database runs; a crash
+ * usage row, and waiting for the WAL flush while holding that row's lock would cap a key's
+ * requests per second. The count stays exact while the database runs; a crash
  * of the database server can forget the last fraction of a second of increments, never a data
  * write (those commit synchronously in their own transactions). So call it outside a transaction.
- * It is a named prepared statement: planning these CTEs took longer than running them.
+ * It is a named prepared statement (Drizzle's, per database): planning these CTEs costs more than
+ * running them.
  */
 export async function checkApiKeyAndCountRequest(db: Db, key: string): Promise<KeyCheck | null> {
   const keyHash = hashApiKey(key);
-  const statement = sql.join(KEY_CHECK.text.split("$1").map(sql.raw), sql`${keyHash}`);
-  const { rows } = await db.execute<{
-    company_id: string;
-    id: string;
-    scopes: string[];
-    daily_limit: number;
-    used: number | null;
-  }>(statement);
-  const row = rows[0];
+  let keyCheck = keyChecks.get(db);
+  if (!keyCheck) {
+    keyCheck = keyCheckQuery(db).prepare(KEY_CHECK.name);
+    keyChecks.set(db, keyCheck);
+  }
+  const [row] = await keyCheck.execute({ keyHash });
   if (!row) return null;
   return {
     principal: {

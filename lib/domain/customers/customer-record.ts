@@ -2,7 +2,11 @@ import type { DomainContext } from "@/lib/domain/context";
 import { customers } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
 import { sql } from "drizzle-orm";
-import { columnsOfFields, type RecordFieldValues } from "@/lib/domain/records/columns";
+import {
+  columnsOfFields,
+  PROPERTY_ADDRESS_FIELD_COLUMNS,
+  type RecordFieldValues,
+} from "@/lib/domain/records/columns";
 import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
 import type { ColumnValues } from "@/lib/domain/upsert/upsert-record";
 import {
@@ -30,12 +34,7 @@ const CUSTOMER_FIELD_COLUMNS = {
   phone: "phone",
   notes: "notes",
   source: "source",
-  property_street1: "propertyStreet1",
-  property_street2: "propertyStreet2",
-  property_city: "propertyCity",
-  property_state: "propertyState",
-  property_zip: "propertyZip",
-  property_country: "propertyCountry",
+  ...PROPERTY_ADDRESS_FIELD_COLUMNS,
   billing_street1: "billingStreet1",
   billing_street2: "billingStreet2",
   billing_city: "billingCity",

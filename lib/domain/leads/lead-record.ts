@@ -3,7 +3,11 @@ import { leads } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
 import { cents, iso } from "@/lib/schemas/common";
 import { LEAD_MESSAGES, type Lead, type LeadUpsertResponse } from "@/lib/schemas/leads";
-import { columnsOfFields, type RecordFieldValues } from "@/lib/domain/records/columns";
+import {
+  columnsOfFields,
+  PROPERTY_ADDRESS_FIELD_COLUMNS,
+  type RecordFieldValues,
+} from "@/lib/domain/records/columns";
 import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
 
 /** What the lead rules need of a request: the database and the tenant. */
@@ -19,12 +23,7 @@ const LEAD_FIELD_COLUMNS = {
   name: "name",
   email: "email",
   phone: "phone",
-  property_street1: "propertyStreet1",
-  property_street2: "propertyStreet2",
-  property_city: "propertyCity",
-  property_state: "propertyState",
-  property_zip: "propertyZip",
-  property_country: "propertyCountry",
+  ...PROPERTY_ADDRESS_FIELD_COLUMNS,
   priority: "priority",
   projected_value: "projectedValue",
   value_score: "valueScore",

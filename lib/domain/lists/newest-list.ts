@@ -59,7 +59,8 @@ function newestPage<R extends object>(
 ): SQLWrapper & PromiseLike<R[]> {
   const table = listing.table as NewestListTable & PgTable;
   const order = newestFirst(table.createdAt, table.id);
-  const fields = "kept" in total ? { ...listing.fields, total: sql`${total.kept}` } : listing.fields;
+  const fields =
+    "kept" in total ? { ...listing.fields, total: sql`${total.kept}`.as("total") } : listing.fields;
   const rows = db.select(fields).from(table);
   if (window.offset < DEFERRED_PAGE_OFFSET) {
     return rows

@@ -3,6 +3,16 @@ import { normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
 /** A lead's or customer's record field names, each with the column it is stored in. */
 export type FieldColumns<V> = Readonly<Record<string, keyof V & string>>;
 
+/** The property address of a lead or customer: its record fields and their columns. */
+export const PROPERTY_ADDRESS_FIELD_COLUMNS = {
+  property_street1: "propertyStreet1",
+  property_street2: "propertyStreet2",
+  property_city: "propertyCity",
+  property_state: "propertyState",
+  property_zip: "propertyZip",
+  property_country: "propertyCountry",
+} as const;
+
 /** The fields of FieldColumns, by their record names (absent, null or a value). */
 export type RecordFieldValues<V, M extends FieldColumns<V>> = { [F in keyof M]?: V[M[F]] | null };
 
