@@ -77,7 +77,7 @@ if (testEngine() === "postgres") {
       await run(url.toString(), `create database "${name}"`);
       const server = url.toString();
       url.pathname = `/${name}`;
-      // 1 ms: every migration statement would be cancelled under it; the API's queries still are.
+      // A timeout that would cancel every migration statement: the API's queries still are.
       const tight = await openDatabase({ kind: "postgres", url: url.toString() }, { statementTimeoutMs: 1 });
       try {
         await tight.migrate();

@@ -13,7 +13,7 @@ afterAll(async () => {
 
 // No statement of the API is JIT-compiled: JIT would compile, at every request, each plan whose
 // cost passes jit_above_cost (a report over a larger tenant's plans), which costs more than it
-// saves (bench/RESULTS.md, finding 42). PostgreSQL's sessions start with `jit = off`
+// saves. PostgreSQL's sessions start with `jit = off`
 // (lib/db/client.ts); the embedded engine is built without a JIT compiler.
 describe(`the API's sessions (${testEngine()})`, () => {
   it("compile no plan, on every session of the pool, even past every JIT threshold", async () => {

@@ -7,7 +7,7 @@ import { toNumber } from "@/lib/domain/reports/sql";
  * - `kept`: read from the kept counters (lib/domain/list-counts.ts), a few rows (a job list's
  *   service-date range adds a count of at most a day's jobs at each end). It is read by the
  *   page's own statement, a scalar subquery that PostgreSQL runs once (totalColumn): the list is
- *   then one statement, not two (bench/RESULTS.md, findings 18 and 25).
+ *   then one statement, not two.
  * - `counted`: a count of the matching rows, which can take as long as the page; it runs beside
  *   the page, on a second connection.
  */

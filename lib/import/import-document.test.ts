@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/api/api-keys";
 import { generateApiKey, hashApiKey, verifyPassword } from "@/lib/auth/secrets";
 import { type Database } from "@/lib/db/client";
-import { apiKeys, jobs, leads, users } from "@/lib/db/schema";
+import { apiKeys, customers, jobs, leads, users } from "@/lib/db/schema";
+import { upsertCustomer } from "@/lib/domain/customers";
+import { upsertLead } from "@/lib/domain/leads";
+import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
+import { upsertLeadBodySchema } from "@/lib/schemas/leads";
+import { createCompany } from "@/lib/testing/factories";
 import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import type { ImportDocument } from "./format";
@@ -474,5 +479,76 @@ describe(`importDocument on ${testEngine()}`, () => {
     expect(rows[0]).toMatchObject({ id: created.apiKey.id, name: "renamed", scopes: ["leads:read"] });
     expect(rows[0]!.revokedAt).toBeInstanceOf(Date);
     expect(await checkApiKeyAndCountRequest(database.db, created.key)).toBeNull();
+  });
+});
+
+describe(`the import and create-or-update (${testEngine()})`, () => {
+  it("store a lead and a customer alike from the same fields", async () => {
+    const s = unique();
+    const customer = {
+      first_name: "Cy",
+      last_name: "Cole",
+      email: `Cy-${s}@Example.test`,
+      phone: "+1 (512) 555-0101",
+      property_street1: "1 Main St",
+      property_city: "Austin",
+      billing_street1: "PO Box 9",
+      billing_city: "Dallas",
+      billing_same_as_property: true,
+      service_type: "lawn",
+    };
+    const lead = {
+      name: "Lee",
+      email: `Lee-${s}@Example.test`,
+      phone: "512.555.0102",
+      property_street1: "2 Oak Ave",
+      priority: "high" as const,
+      projected_value: 1200.5,
+      stage: "New",
+      notes: "call back",
+      follow_up_date: "2026-03-01T09:00:00Z",
+    };
+    const imported = { company: `co_imp_${s}`, customer: `cus_imp_${s}`, lead: `lead_imp_${s}` };
+    await importDocument(database.db, {
+      companies: [{ id: imported.company, name: "Imported" }],
+      customers: [{ id: imported.customer, company_id: imported.company, ...customer }],
+      leads: [{ id: imported.lead, company_id: imported.company, ...lead, lead_source: "web" }],
+    });
+    const company = await createCompany(database.db);
+    const ctx = { db: database.db, companyId: company.id };
+    const created = {
+      customer: (await upsertCustomer({ ctx, input: upsertCustomerBodySchema.parse(customer) })).customer.id,
+      lead: (
+        await upsertLead({
+          ctx,
+          input: upsertLeadBodySchema.parse({
+            ...lead,
+            property_street1: undefined,
+            address_street1: lead.property_street1,
+            source: "web",
+          }),
+        })
+      ).lead.id,
+    };
+    // Every column but the keys and the times of writing.
+    const stored = async <T extends typeof customers | typeof leads>(
+      table: T,
+      companyId: string,
+      id: string,
+    ) => {
+      const [row] = await database.db
+        .select()
+        .from(table as typeof customers)
+        .where(and(eq(table.companyId, companyId), eq(table.id, id)));
+      const rest: Record<string, unknown> = { ...row };
+      for (const key of ["companyId", "id", "createdAt", "updatedAt"]) delete rest[key];
+      return rest;
+    };
+    const importedCustomer = await stored(customers, imported.company, imported.customer);
+    expect(importedCustomer).toMatchObject({ billingStreet1: "1 Main St", billingCity: "Austin" });
+    expect(await stored(customers, company.id, created.customer)).toEqual(importedCustomer);
+    expect(await stored(leads, company.id, created.lead)).toEqual(
+      await stored(leads, imported.company, imported.lead),
+    );
   });
 });

@@ -176,9 +176,8 @@ function present<T extends Record<string, string | null>>(fields: T): { [K in ke
 
 /*
  * A list answers up to 1,000 of these per request, so toCustomer and toAddress are written out
- * field by field, each object built in one order: spreading `present(...)` and conditional objects
- * made four throwaway objects a row and was the largest single cost of our code on a customer
- * search (bench/RESULTS.md, finding 30). The JSON is the same, key for key and in order; the list's
+ * field by field, each object built in one order, without the throwaway objects that spreading
+ * `present(...)` and conditional objects would make for every row. The JSON is the same, key for key and in order; the list's
  * API test checks a record's keys, in order, against customerSchema.
  */
 
