@@ -19,7 +19,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { CapturedStatement } from "./capture";
-import { mergeTags, normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
+import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
 import { newId } from "@/lib/ids";
 
 export interface BookRoute {
@@ -497,7 +497,7 @@ const MERGED_TAGS = (param: string) =>
   `(tags || array(select t from unnest(${param}::text[]) with ordinality as u(t, n) where t <> all(tags) order by n))`;
 
 /**
- * POST /leads, as lib/domain/leads/upsert-lead.ts (lib/domain/record-matching.ts upsertRecord)
+ * POST /leads, as lib/domain/leads/upsert-lead.ts (lib/domain/upsert/upsert-record.ts upsertRecord)
  * does it, in plain SQL and the same statements: only an id: one UPDATE (tags merged in SQL);
  * no id, phone or email: one INSERT; else a transaction: advisory locks, the match (phone, then
  * email: one statement), then the UPDATE of the match or the INSERT.
@@ -529,7 +529,7 @@ async function upsertLead(driver: Driver, companyId: string, body: Row): Promise
     ["follow_up_date", "follow_up_date"],
   ] as const)
     set(to, body[from]);
-  const tags = mergeTags([], Array.isArray(body.tags) ? (body.tags as string[]) : []);
+  const tags = uniqueTags(Array.isArray(body.tags) ? (body.tags as string[]) : []);
   if (id === undefined && !phone && !email && !values.name && !body.phone) {
     return {
       status: 400,

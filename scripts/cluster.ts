@@ -1,5 +1,5 @@
 // `npm start` with WEB_CONCURRENCY > 1. One Node process computes on one core, and Next's own
-// CPU per request caps it (bench/RESULTS.md, finding 4), so the server runs in several worker
+// CPU per request caps it, so the server runs in several worker
 // processes (node:cluster). The primary applies the migrations once and forks the workers; each
 // runs the production server of scripts/server.ts on the same port (the primary holds the socket
 // and hands the connections to the workers in turn). The primary restarts a worker that dies, gives

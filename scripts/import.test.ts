@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "@/lib/db/client";
 import { testEngine } from "@/lib/testing/test-database";
 import { createCliDatabase, runScript } from "./cli-testing";
 
@@ -44,10 +43,9 @@ describe(`npm run db:import on ${testEngine()}`, { timeout: 180_000 }, () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/users: 1 \(0 new, 0 updated, 1 unchanged\)/);
     const rows = await cli.withDatabase((database) =>
-      queryRows<{ n: number }>(
-        database.db,
-        sql`select count(*)::int as n from leads where company_id = 'co_cli'`,
-      ),
+      database.db
+        .execute<{ n: number }>(sql`select count(*)::int as n from leads where company_id = 'co_cli'`)
+        .then((result) => result.rows),
     );
     expect(Number(rows[0]!.n)).toBe(1);
   });
@@ -66,10 +64,9 @@ describe(`npm run db:import on ${testEngine()}`, { timeout: 180_000 }, () => {
     expect(result.stderr).toContain('leads[1].assigned_to: user "usr_missing" not found');
     expect(result.stderr).toMatch(/nothing was written/);
     const rows = await cli.withDatabase((database) =>
-      queryRows<{ n: number }>(
-        database.db,
-        sql`select count(*)::int as n from companies where id = 'co_bad'`,
-      ),
+      database.db
+        .execute<{ n: number }>(sql`select count(*)::int as n from companies where id = 'co_bad'`)
+        .then((result) => result.rows),
     );
     expect(Number(rows[0]!.n)).toBe(0);
   });
@@ -135,17 +132,17 @@ describe(`npm run db:import on ${testEngine()}`, { timeout: 180_000 }, () => {
       delete process.env.FCRM_IMPORT_STREAM_THRESHOLD;
     }
     const rows = await cli.withDatabase((database) =>
-      queryRows<{ name: string; tags: string[] }>(
-        database.db,
-        sql`select name, tags from leads where company_id = 'co_stream' and id = 'lead_stream_39'`,
-      ),
+      database.db
+        .execute<{ name: string; tags: string[] }>(
+          sql`select name, tags from leads where company_id = 'co_stream' and id = 'lead_stream_39'`,
+        )
+        .then((result) => result.rows),
     );
     expect(rows).toEqual([{ name: "Łukasz Café 39 😀", tags: ['a"b', "c\\d"] }]);
     const total = await cli.withDatabase((database) =>
-      queryRows<{ n: number }>(
-        database.db,
-        sql`select count(*)::int as n from leads where company_id = 'co_stream'`,
-      ),
+      database.db
+        .execute<{ n: number }>(sql`select count(*)::int as n from leads where company_id = 'co_stream'`)
+        .then((result) => result.rows),
     );
     expect(Number(total[0]!.n)).toBe(40);
   });
@@ -166,10 +163,9 @@ describe(`npm run db:import on ${testEngine()}`, { timeout: 180_000 }, () => {
     expect(lines[refusedAt - 1]).toMatch(/^Importing \[[#-]+\] /);
     expect(lines[refusedAt + 1]).toBe("leads[6000].follow_up_date: not a date");
     const rows = await cli.withDatabase((database) =>
-      queryRows<{ n: number }>(
-        database.db,
-        sql`select count(*)::int as n from leads where company_id = 'co_bar'`,
-      ),
+      database.db
+        .execute<{ n: number }>(sql`select count(*)::int as n from leads where company_id = 'co_bar'`)
+        .then((result) => result.rows),
     );
     expect(Number(rows[0]!.n)).toBe(0);
   });

@@ -2,7 +2,6 @@ import fs from "node:fs";
 import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "@/lib/db/client";
 import { MAX_START_UP_DEATHS } from "@/scripts/cluster";
 import {
   engine,
@@ -172,10 +171,11 @@ describe(`WEB_CONCURRENCY (${engine})`, () => {
       // The writes are stored.
       const database = await db.open();
       try {
-        const rows = await queryRows<{ n: number }>(
-          database.db,
-          sql`select count(*)::int as n from leads where name like 'Cluster lead %'`,
-        );
+        const rows = (
+          await database.db.execute<{ n: number }>(
+            sql`select count(*)::int as n from leads where name like 'Cluster lead %'`,
+          )
+        ).rows;
         expect(rows[0]?.n).toBe(5);
       } finally {
         await database.close();

@@ -2,7 +2,6 @@ import http from "node:http";
 import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "@/lib/db/client";
 import { createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 import {
   engine,
@@ -323,12 +322,11 @@ describe(`web security of the production server (${engine})`, () => {
     const stored = await db.open();
     let hashes: string[];
     try {
-      const rows = await queryRows<{ h: string }>(
-        stored.db,
-        sql`select key_hash as h from api_keys
+      const rows = (
+        await stored.db.execute<{ h: string }>(sql`select key_hash as h from api_keys
             union all select password_hash from users where password_hash is not null
-            union all select token_hash from sessions`,
-      );
+            union all select token_hash from sessions`)
+      ).rows;
       hashes = rows.map((r) => r.h);
     } finally {
       await stored.close();

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as upsertCustomer } from "@/app/api/customers/route";
 import { POST as upsertLead } from "@/app/api/leads/route";
-import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 
@@ -76,10 +76,11 @@ describe(`parallel create-or-update (${testEngine()})`, () => {
       const ids = new Set(results.map((r) => r.body.id));
       expect(ids.size).toBe(1);
 
-      const rows = await queryRows<{ id: string; tags: string[] }>(
-        database.db,
-        sql`select id, tags from ${sql.identifier(resource.table)} where company_id = ${companyId}`,
-      );
+      const rows = (
+        await database.db.execute<{ id: string; tags: string[] }>(
+          sql`select id, tags from ${sql.identifier(resource.table)} where company_id = ${companyId}`,
+        )
+      ).rows;
       expect(rows).toHaveLength(1);
       expect(rows[0]!.id).toBe([...ids][0]);
       // Every call's tag is there: no update overwrote another's.
@@ -107,10 +108,11 @@ describe(`parallel create-or-update (${testEngine()})`, () => {
       expect(results.filter((r) => r.status === 200)).toHaveLength(N - 1);
       expect(results.find((r) => r.status === 201)?.body.message).toBe(resource.created);
 
-      const rows = await queryRows<{ email_normalized: string; tags: string[] }>(
-        database.db,
-        sql`select email_normalized, tags from ${sql.identifier(resource.table)} where company_id = ${companyId}`,
-      );
+      const rows = (
+        await database.db.execute<{ email_normalized: string; tags: string[] }>(
+          sql`select email_normalized, tags from ${sql.identifier(resource.table)} where company_id = ${companyId}`,
+        )
+      ).rows;
       expect(rows).toHaveLength(1);
       expect(rows[0]!.email_normalized).toBe(email);
       expect(rows[0]!.tags).toHaveLength(N);
@@ -128,10 +130,11 @@ describe(`parallel create-or-update (${testEngine()})`, () => {
       ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(phones.length);
-    const [row] = await queryRows<{ n: number }>(
-      database.db,
-      sql`select count(*)::int as n from leads where company_id = ${companyId}`,
-    );
+    const [row] = (
+      await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from leads where company_id = ${companyId}`,
+      )
+    ).rows;
     expect(Number(row!.n)).toBe(phones.length);
   });
 });

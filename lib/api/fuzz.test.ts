@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { ERROR_CODES } from "@/lib/api/errors";
-import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { discoverApiRoutes, invoke, type ApiRouteVerb, type InvokeResult } from "@/lib/security/api-routes";
 import {
   bodyFor,
@@ -76,15 +76,14 @@ async function principalHeaders(kind: "key" | "session"): Promise<Record<string,
 
 /** A cheap fingerprint of the tenant's data that any write would change. */
 async function fingerprint(): Promise<string> {
-  const [row] = await queryRows<{ f: string }>(
-    database.db,
-    sql`select concat_ws(':',
+  const [row] = (
+    await database.db.execute<{ f: string }>(sql`select concat_ws(':',
       (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from leads t where t.company_id = ${tenant.companyId}),
       (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from customers t where t.company_id = ${tenant.companyId}),
       (select md5(coalesce(string_agg(concat_ws(',', t.id, t.email, t.active, t.role), '|' order by t.id), '')) from users t where t.company_id = ${tenant.companyId}),
       (select md5(coalesce(string_agg(concat_ws(',', t.id, t.revoked_at), '|' order by t.id), '')) from api_keys t where t.company_id = ${tenant.companyId})
-    ) as f`,
-  );
+    ) as f`)
+  ).rows;
   return row!.f;
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useDatabaseForTests, queryRows, type Database } from "@/lib/db/client";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
 import { customers, leads } from "@/lib/db/schema";
 import { createSessionCookie } from "@/lib/testing/factories";
@@ -352,10 +352,11 @@ describe(`tenant isolation matrix (${testEngine()})`, () => {
       ["leads", a.lead.phone],
       ["customers", a.customer.phone],
     ] as const) {
-      const rows = await queryRows<{ company_id: string }>(
-        database.db,
-        sql`select company_id from ${sql.identifier(table)} where phone_normalized = ${digits(phone)} order by company_id`,
-      );
+      const rows = (
+        await database.db.execute<{ company_id: string }>(
+          sql`select company_id from ${sql.identifier(table)} where phone_normalized = ${digits(phone)} order by company_id`,
+        )
+      ).rows;
       expect(rows.map((r) => r.company_id).sort()).toEqual([a.companyId, b.companyId].sort());
     }
   });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -10,11 +10,20 @@ import pg from "pg";
 import { env, parseDatabaseUrl, type DatabaseTarget } from "@/lib/env";
 import * as schema from "./schema";
 import { acquireDirectoryLock, type DirectoryLock } from "./directory-lock";
-import { renderStatement } from "./render";
 
 export type Schema = typeof schema;
+/**
+ * What both drivers' results of `db.execute` have in common: node-postgres's QueryResult and
+ * PGlite's Results both carry the rows as `rows`.
+ */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  type: RowsResult<this["row"]>;
+}
+interface RowsResult<Row> {
+  rows: Row[];
+}
 /** The one database type the data layer sees, whichever engine is behind it. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Db = PgDatabase<RowsResultHKT, Schema>;
 /** A transaction handle; it has the same query API as Db. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -87,10 +96,9 @@ async function openPglite(
 
 /**
  * The startup options every PostgreSQL session of the API begins with. No JIT compilation: the
- * server compiles, at every request, each plan whose cost passes `jit_above_cost` (100,000), as a
- * report over a larger tenant's plans or over a year of its days would. Compiled, the plan report
- * over the bench's 100,000 plans took 263-380 ms against 180-238 ms (bench/RESULTS.md, finding
- * 42). A startup option, as the statement timeout is: no round trip.
+ * server would compile, at every request, each plan whose cost passes `jit_above_cost`, as a report
+ * over a large tenant's plans would, and compiling costs more than it saves on those statements.
+ * A startup option, as the statement timeout is: no round trip.
  */
 export const POSTGRES_SESSION_OPTIONS = "-c jit=off";
 
@@ -203,108 +211,11 @@ export async function closeDatabase(): Promise<void> {
 /**
  * The embedded engine runs no autovacuum, and the list counters (drizzle/0006) leave a dead row
  * for every delta they fold: without a vacuum now and then their table only grows. The server
- * vacuums it when it opens the database (a small table: milliseconds). PostgreSQL's autovacuum
+ * vacuums it when it opens the database (a small table). PostgreSQL's autovacuum
  * does this by itself.
  */
 async function vacuumListCounts(database: Database): Promise<void> {
   await database.db.execute(sql`vacuum (analyze) list_counts`);
-}
-
-/**
- * Runs raw SQL and returns its rows, read as Drizzle's sessions read them (timestamps as text).
- * The statement is rendered by renderStatement and sent to the driver (runStatement), as Drizzle's
- * `execute` would send it, without Drizzle's generic rendering and layers per call (bench/RESULTS.md,
- * findings 33 and 40): outside a transaction to the Db's own client, inside one to the client the
- * transaction holds. For a chunk renderStatement does not know, Drizzle runs it. Both drivers
- * answer with `{ rows }`; the common Db type cannot say so, hence the casts here.
- */
-export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
-  const client = driverClientOf(db);
-  if (client) {
-    const rendered = renderStatement(query);
-    if (rendered) return (await runStatement(client, rendered.sql, rendered.params)).rows as T[];
-  }
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-/**
- * Where a statement on `db` goes: a root Db's `$client` (a pg Pool or a PGlite instance), or a
- * Drizzle transaction's session's client (the pooled pg client it holds, or PGlite's transaction),
- * so that the statement runs inside that transaction. `session` is Drizzle's own field, not its
- * documented API: without it the statement goes through Drizzle's `execute`, and render.test.ts
- * fails if a transaction's statement goes anywhere but its own client.
- */
-function driverClientOf(db: DbOrTx): DriverClient | undefined {
-  return (
-    (db as { $client?: DriverClient }).$client ??
-    (db as unknown as { session?: { client?: DriverClient } }).session?.client
-  );
-}
-
-/**
- * A fixed statement sent as a named prepared statement: each connection parses and plans it once
- * and then only binds values. For the statements every request runs (the API key check, get by
- * id), where planning cost more than executing (bench/RESULTS.md, finding 4). `name` must be
- * unique per text.
- */
-export interface PreparedStatement {
-  name: string;
-  text: string;
-}
-
-/**
- * The types whose text Drizzle's sessions keep as it comes, for its columns' mappers to read
- * (timestamps, dates, intervals, and arrays of those and of numeric): queryPrepared reads them the
- * same way, so its rows are the rows queryRows gives, whichever engine.
- */
-const KEPT_AS_TEXT = new Set([1082, 1114, 1184, 1186, 1182, 1115, 1185, 1187, 1231]);
-const asText = (value: string) => value;
-const PG_TYPES = {
-  getTypeParser: (oid: number, format?: "text" | "binary") =>
-    KEPT_AS_TEXT.has(oid) ? asText : pg.types.getTypeParser(oid, format),
-};
-const PGLITE_PARSERS = Object.fromEntries([...KEPT_AS_TEXT].map((oid) => [oid, asText]));
-
-/**
- * Runs a prepared statement (not inside a transaction); its rows are those queryRows would give
- * for the same text. On PostgreSQL it is a named statement of node-postgres, which each pooled
- * connection prepares on first use. PGlite has no named statements and runs in-process, with no
- * round trip to save: there it is a plain query.
- */
-export async function queryPrepared<T extends Record<string, unknown>>(
-  db: Db,
-  statement: PreparedStatement,
-  values: unknown[],
-): Promise<T[]> {
-  return (await runStatement(driverClientOf(db)!, statement.text, values, statement.name)).rows as T[];
-}
-
-/** PGlite's query, on its instance or in one of its transactions. */
-interface PgliteClient {
-  query(
-    text: string,
-    values: unknown[],
-    options: { parsers: Record<number, (value: string) => unknown> },
-  ): Promise<{ rows: unknown[] }>;
-}
-
-/** A driver client: a pg Pool or pooled client, or PGlite (its instance or a transaction). */
-type DriverClient = pg.Pool | pg.Client | PgliteClient;
-
-/**
- * A statement sent to the driver, its rows read as Drizzle's sessions read them (KEPT_AS_TEXT);
- * with a name, a named prepared statement on PostgreSQL (PGlite has none: a plain query there).
- */
-function runStatement(
-  client: DriverClient,
-  text: string,
-  values: unknown[],
-  name?: string,
-): Promise<{ rows: unknown[] }> {
-  return client instanceof pg.Pool || client instanceof pg.Client
-    ? client.query({ name, text, values, types: PG_TYPES })
-    : client.query(text, values, { parsers: PGLITE_PARSERS });
 }
 
 /** Tests point the process's database at their own (route handlers then use it). */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, queryRows, type Database } from "@/lib/db/client";
+import { openDatabase, type Database } from "@/lib/db/client";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import journal from "@/drizzle/meta/_journal.json";
 
@@ -15,16 +15,15 @@ afterAll(async () => {
 
 describe(`migrations on ${testEngine()}`, () => {
   it("create every table with (company_id, id) in its primary key", async () => {
-    const rows = await queryRows<{ table_name: string; columns: string }>(
-      database.db,
-      sql`
+    const rows = (
+      await database.db.execute<{ table_name: string; columns: string }>(sql`
       select tc.table_name, string_agg(kcu.column_name, ',' order by kcu.ordinal_position) as columns
       from information_schema.table_constraints tc
       join information_schema.key_column_usage kcu
         on kcu.constraint_name = tc.constraint_name and kcu.table_schema = tc.table_schema
       where tc.constraint_type = 'PRIMARY KEY' and tc.table_schema = 'public'
-      group by tc.table_name order by tc.table_name`,
-    );
+      group by tc.table_name order by tc.table_name`)
+    ).rows;
     const keys = Object.fromEntries(rows.map((r) => [r.table_name, r.columns]));
     for (const table of [
       "leads",
@@ -46,15 +45,14 @@ describe(`migrations on ${testEngine()}`, () => {
 
   it("are idempotent", async () => {
     await database.migrate();
-    const rows = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from leads`);
+    const rows = (await database.db.execute<{ n: number }>(sql`select count(*)::int as n from leads`)).rows;
     expect(rows[0]?.n).toBe(0);
   });
 
   it("load pg_trgm and btree_gin", async () => {
-    const rows = await queryRows<{ extname: string }>(
-      database.db,
-      sql`select extname from pg_extension order by extname`,
-    );
+    const rows = (
+      await database.db.execute<{ extname: string }>(sql`select extname from pg_extension order by extname`)
+    ).rows;
     const names = rows.map((r) => r.extname);
     expect(names).toContain("pg_trgm");
     expect(names).toContain("btree_gin");
@@ -79,7 +77,7 @@ if (testEngine() === "postgres") {
       await run(url.toString(), `create database "${name}"`);
       const server = url.toString();
       url.pathname = `/${name}`;
-      // 1 ms: every migration statement would be cancelled under it; the API's queries still are.
+      // A timeout that would cancel every migration statement: the API's queries still are.
       const tight = await openDatabase({ kind: "postgres", url: url.toString() }, { statementTimeoutMs: 1 });
       try {
         await tight.migrate();
@@ -88,7 +86,9 @@ if (testEngine() === "postgres") {
           "select count(*)::int as n from drizzle.__drizzle_migrations",
         );
         expect(applied[0]?.n).toBe(journal.entries.length);
-        await expect(queryRows(tight.db, sql`select pg_sleep(0.05)`)).rejects.toThrow();
+        await expect(
+          tight.db.execute(sql`select pg_sleep(0.05)`).then((result) => result.rows),
+        ).rejects.toThrow();
       } finally {
         await tight.close();
         await run(server, `drop database if exists "${name}" with (force)`);

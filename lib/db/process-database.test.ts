@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeDatabase, getDatabase, queryRows } from "@/lib/db/client";
+import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
 
 const saved = process.env.DATABASE_URL;
@@ -16,10 +16,11 @@ describe("the process's database on the embedded engine", () => {
     resetEnvCache();
     const database = await getDatabase();
     expect(database.engine).toBe("pglite");
-    const [stats] = await queryRows<{ vacuum_count: number | string }>(
-      database.db,
-      sql`select vacuum_count from pg_stat_user_tables where relname = 'list_counts'`,
-    );
+    const [stats] = (
+      await database.db.execute<{ vacuum_count: number | string }>(
+        sql`select vacuum_count from pg_stat_user_tables where relname = 'list_counts'`,
+      )
+    ).rows;
     expect(Number(stats?.vacuum_count)).toBe(1);
     // The same database on the next call; a second open would vacuum again.
     expect(await getDatabase()).toBe(database);

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database } from "@/lib/db/client";
+import { type Database } from "@/lib/db/client";
 import { SEARCH_GRAM_LENGTH, searchGrams } from "@/lib/db/schema/columns";
-import { textArray } from "@/lib/domain/record-matching";
+import { textArray } from "@/lib/domain/lists/sql-fragments";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 let database: Database;
@@ -15,10 +15,9 @@ afterAll(async () => {
 
 /** The grams of `text` in the tenant `tenant`, as the search index holds them. */
 async function grams(tenant: string, text: string): Promise<string[]> {
-  const [row] = await queryRows<{ grams: string[] }>(
-    database.db,
-    sql`select ${searchGrams(tenant, text)}::text[] as grams`,
-  );
+  const [row] = (
+    await database.db.execute<{ grams: string[] }>(sql`select ${searchGrams(tenant, text)}::text[] as grams`)
+  ).rows;
   return row?.grams ?? [];
 }
 
@@ -74,15 +73,14 @@ describe(`search_grams (migrations 0011, 0012) on ${testEngine()}`, () => {
     // them: that is sound only if every text gives the same array, element by element, as the
     // set-returning body 0011 built them with (written out here).
     const texts = ["", "a", "ab", "abc", "abcd", "😀", "😀é", "😀éa", ...seededTexts(300)];
-    const rows = await queryRows<{ same: boolean; text: string }>(
-      database.db,
-      sql`select t.text,
+    const rows = (
+      await database.db.execute<{ same: boolean; text: string }>(sql`select t.text,
             ${searchGrams("co_a", sql`t.text`)} = array(
               select hashtextextended(substr(t.text, i, 3), hashtextextended('co_a', 0))
               from generate_series(1, length(t.text) - 2) as i
             ) as same
-          from unnest(${textArray(texts)}) as t(text)`,
-    );
+          from unnest(${textArray(texts)}) as t(text)`)
+    ).rows;
     expect(rows).toHaveLength(texts.length);
     expect(rows.filter((row) => !row.same).map((row) => row.text)).toEqual([]);
   });

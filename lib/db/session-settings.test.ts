@@ -1,12 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  openDatabase,
-  postgresConnection,
-  POSTGRES_SESSION_OPTIONS,
-  queryRows,
-  type Database,
-} from "@/lib/db/client";
+import { openDatabase, postgresConnection, POSTGRES_SESSION_OPTIONS, type Database } from "@/lib/db/client";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 let database: Database;
@@ -19,7 +13,7 @@ afterAll(async () => {
 
 // No statement of the API is JIT-compiled: JIT would compile, at every request, each plan whose
 // cost passes jit_above_cost (a report over a larger tenant's plans), which costs more than it
-// saves (bench/RESULTS.md, finding 42). PostgreSQL's sessions start with `jit = off`
+// saves. PostgreSQL's sessions start with `jit = off`
 // (lib/db/client.ts); the embedded engine is built without a JIT compiler.
 describe(`the API's sessions (${testEngine()})`, () => {
   it("compile no plan, on every session of the pool, even past every JIT threshold", async () => {
@@ -27,15 +21,17 @@ describe(`the API's sessions (${testEngine()})`, () => {
     const sessions = await Promise.all(
       [1, 2, 3].map(() =>
         database.db.transaction(async (tx) => {
-          const [shown] = await queryRows<{ jit: string; pid: number }>(
-            tx,
-            sql`select current_setting('jit') as jit, pg_backend_pid() as pid, pg_sleep(0.05) is null`,
-          );
+          const [shown] = (
+            await tx.execute<{ jit: string; pid: number }>(
+              sql`select current_setting('jit') as jit, pg_backend_pid() as pid, pg_sleep(0.05) is null`,
+            )
+          ).rows;
           await tx.execute(sql`set local jit_above_cost = 0`);
-          const [plan] = await queryRows<{ "QUERY PLAN": unknown }>(
-            tx,
-            sql`explain (analyze, format json) select sum(i * 2) from generate_series(1, 1000) as g(i)`,
-          );
+          const [plan] = (
+            await tx.execute<{ "QUERY PLAN": unknown }>(
+              sql`explain (analyze, format json) select sum(i * 2) from generate_series(1, 1000) as g(i)`,
+            )
+          ).rows;
           return { ...shown!, plan: JSON.stringify(plan!["QUERY PLAN"]) };
         }),
       ),
@@ -61,10 +57,11 @@ if (testEngine() === "postgres") {
       url.searchParams.set("options", options);
       const opened = await openDatabase({ kind: "postgres", url: url.href }, { poolSize: 2 });
       try {
-        const [row] = await queryRows<{ jit: string; work_mem: string }>(
-          opened.db,
-          sql`select current_setting('jit') as jit, current_setting('work_mem') as work_mem`,
-        );
+        const [row] = (
+          await opened.db.execute<{ jit: string; work_mem: string }>(
+            sql`select current_setting('jit') as jit, current_setting('work_mem') as work_mem`,
+          )
+        ).rows;
         return row!;
       } finally {
         await opened.close();

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database, type DbOrTx } from "@/lib/db/client";
+import { type Database, type DbOrTx } from "@/lib/db/client";
 import type { ListCountEntity } from "@/lib/db/schema";
 import { listTagCountTotal, type TagCountEntity } from "@/lib/domain/list-counts";
 import { customerFilter, listCustomers, upsertCustomer } from "@/lib/domain/customers";
@@ -87,20 +87,20 @@ const byTuple = (a: Tuple, b: Tuple) =>
 
 /** The tenant's counters of a list, summed by dimension tuple, zero tuples left out. */
 async function counterTuples(db: DbOrTx, companyId: string, entity: ListCountEntity): Promise<Tuple[]> {
-  const rows = await queryRows<Tuple>(
-    db,
-    sql`select flag, key1, key2, sum(n)::int as n from list_counts
+  const rows = (
+    await db.execute<Tuple>(sql`select flag, key1, key2, sum(n)::int as n from list_counts
       where company_id = ${companyId} and entity = ${entity}
-      group by flag, key1, key2 having sum(n) <> 0`,
-  );
+      group by flag, key1, key2 having sum(n) <> 0`)
+  ).rows;
   return rows.sort(byTuple);
 }
 
 async function counterRows(db: DbOrTx, companyId: string, entity: ListCountEntity): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from list_counts where company_id = ${companyId} and entity = ${entity}`,
-  );
+  const [row] = (
+    await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from list_counts where company_id = ${companyId} and entity = ${entity}`,
+    )
+  ).rows;
   return row?.n ?? 0;
 }
 
@@ -150,7 +150,7 @@ const combinations = (axes: Record<string, (string | undefined)[]>): Record<stri
   );
 
 const countOf = async (db: DbOrTx, query: SQL) =>
-  (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${query}`))[0]?.n ?? -1;
+  (await db.execute<{ n: number }>(sql`select count(*)::int as n from ${query}`)).rows[0]?.n ?? -1;
 
 const LEAD_STAGES = ["new", "won", "lost"];
 const PIN_TYPES = ["pt_a", "pt_b", "pt_c"];
@@ -569,7 +569,7 @@ async function newTenant(db: DbOrTx, model: ListModel): Promise<Tenant> {
 
 /** Counters equal the table's own counts, and every list total equals count(*). */
 async function expectExact(db: DbOrTx, model: ListModel, tenant: Tenant) {
-  const source = (await queryRows<Tuple>(db, model.sourceTuples(tenant.companyId))).sort(byTuple);
+  const source = (await db.execute<Tuple>(model.sourceTuples(tenant.companyId))).rows.sort(byTuple);
   expect(await counterTuples(db, tenant.companyId, model.entity), model.entity).toEqual(source);
   for (const query of model.queries(tenant.refs)) {
     const expected = await model.countTotal(db, tenant.companyId, query);
@@ -649,10 +649,11 @@ async function apply(db: DbOrTx, model: ListModel, tenant: Tenant, op: Op) {
     case "domain": {
       let existingId: string | undefined;
       if (op.update !== null) {
-        const [row] = await queryRows<{ id: string }>(
-          db,
-          sql`select id from ${table} where company_id = ${tenant.companyId} order by id offset ${op.update} limit 1`,
-        );
+        const [row] = (
+          await db.execute<{ id: string }>(
+            sql`select id from ${table} where company_id = ${tenant.companyId} order by id offset ${op.update} limit 1`,
+          )
+        ).rows;
         existingId = row?.id;
       }
       await model.domainWrite!(db, tenant.companyId, op.dimensions, existingId);
@@ -744,11 +745,15 @@ describe(`list counters (${testEngine()})`, () => {
         { stage: "new", archived: false, tags: [null] },
       ],
     });
-    const stored = await queryRows<{ key1: string; tags: string[]; text: string; n: number }>(
-      db,
-      sql`select key1, key1::text[] as tags, key1::text[]::text as text, n from list_counts
-        where company_id = ${tenant.companyId} and entity = 'lead_tags'`,
-    );
+    const stored = (
+      await db.execute<{
+        key1: string;
+        tags: string[];
+        text: string;
+        n: number;
+      }>(sql`select key1, key1::text[] as tags, key1::text[]::text as text, n from list_counts
+        where company_id = ${tenant.companyId} and entity = 'lead_tags'`)
+    ).rows;
     const canonical = (tags: Tags) =>
       [...new Set(tags.filter((t): t is string => t !== null))].sort((a, b) =>
         Buffer.compare(Buffer.from(a), Buffer.from(b)),
@@ -788,11 +793,10 @@ describe(`list counters (${testEngine()})`, () => {
     const rowIds = async () =>
       new Map(
         (
-          await queryRows<{ id: number; key1: string; key2: string; n: number }>(
-            db,
+          await db.execute<{ id: number; key1: string; key2: string; n: number }>(
             sql`select id::int, key1, key2, n from list_counts where company_id = ${companyId} and entity = 'lead_tags'`,
           )
-        ).map((r) => [r.id, r]),
+        ).rows.map((r) => [r.id, r]),
       );
     const before = await rowIds();
     expect(before.size).toBe(900);
@@ -1138,12 +1142,8 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
           // The next write of the tuple folds what is left into one row.
           await insertLeads(a, companyId, [{ stage: "new", tags: ["vip"] }], "after");
           expect(
-            (
-              await queryRows<{ n: number }>(
-                db,
-                sql`select count(*)::int as n from list_counts where ${tuple}`,
-              )
-            )[0]?.n,
+            (await db.execute<{ n: number }>(sql`select count(*)::int as n from list_counts where ${tuple}`))
+              .rows[0]?.n,
           ).toBe(1);
           await expectExact(db, leadTags, tenant);
         } finally {
@@ -1199,12 +1199,11 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
           expect(await jobDays.listTotal(db, companyId, query)).toBe(end === "commit" ? 5 : 4);
           // The next write of the tuple folds what is left into one row.
           await insertJobs(a, 1, day);
-          const [rows] = await queryRows<{ n: number }>(
-            db,
-            sql`select count(*)::int as n from list_counts
+          const [rows] = (
+            await db.execute<{ n: number }>(sql`select count(*)::int as n from list_counts
               where company_id = ${companyId} and entity = 'job_days' and key2 = 'Completed'
-                and key1 = job_day_key(${day}::timestamptz)`,
-          );
+                and key1 = job_day_key(${day}::timestamptz)`)
+          ).rows;
           expect(rows?.n).toBe(1);
           await expectExact(db, jobDays, tenant);
         } finally {
@@ -1279,11 +1278,12 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
         await expectExact(db, leads, tenant);
         await expectExact(db, modelOf("lead_tags"), tenant);
         // At most one row per tuple and concurrent writer is left (six workers).
-        const perTuple = await queryRows<{ n: number }>(
-          db,
-          sql`select count(*)::int as n from list_counts where company_id = ${companyId}
-            and entity = 'lead_tags' group by flag, key1, key2 order by 1 desc limit 1`,
-        );
+        const perTuple = (
+          await db.execute<{
+            n: number;
+          }>(sql`select count(*)::int as n from list_counts where company_id = ${companyId}
+            and entity = 'lead_tags' group by flag, key1, key2 order by 1 desc limit 1`)
+        ).rows;
         expect(perTuple[0]?.n ?? 0).toBeLessThanOrEqual(6);
       } finally {
         await Promise.all(clients.map((c) => c.end()));
@@ -1312,11 +1312,10 @@ describe(`list counters and TRUNCATE (${testEngine()})`, () => {
       const tenants = await fill();
       const rowsOf = async (entity: ListCountEntity) =>
         (
-          await queryRows<{ n: number }>(
-            db,
+          await db.execute<{ n: number }>(
             sql`select count(*)::int as n from list_counts where entity = ${entity}`,
           )
-        )[0]?.n;
+        ).rows[0]?.n;
       await db.execute(sql`truncate pins`);
       expect(await rowsOf("pins")).toBe(0);
       await db.execute(sql`truncate jobs cascade`);
@@ -1327,7 +1326,7 @@ describe(`list counters and TRUNCATE (${testEngine()})`, () => {
       // companies, so truncating those would empty it by cascade, not by the triggers.
       await db.execute(sql`truncate leads, customers, service_plans, jobs, pins cascade`);
       expect(
-        (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from list_counts`))[0]?.n,
+        (await db.execute<{ n: number }>(sql`select count(*)::int as n from list_counts`)).rows[0]?.n,
       ).toBe(0);
       for (const [model, tenant] of await fill()) await expectExact(db, model, tenant);
     } finally {
@@ -1355,7 +1354,7 @@ describe(`migration 0006 on ${testEngine()}`, () => {
       await own.migrate();
       for (const [model, tenant] of tenants) {
         await expectExact(db, model, tenant);
-        const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
+        const tuples = (await db.execute(model.sourceTuples(tenant.companyId))).rows.length;
         expect(await counterRows(db, tenant.companyId, model.entity)).toBe(tuples);
       }
     } finally {
@@ -1389,18 +1388,17 @@ describe(`migration 0007 on ${testEngine()}`, () => {
       }
       const tagRows = async () =>
         (
-          await queryRows<{ n: number }>(
-            db,
+          await db.execute<{ n: number }>(
             sql`select count(*)::int as n from list_counts where entity in ('lead_tags', 'customer_tags')`,
           )
-        )[0]?.n;
+        ).rows[0]?.n;
       expect(await tagRows()).toBe(0);
       await own.migrate();
       expect(await tagRows()).toBeGreaterThan(0);
       for (const [model, tenant] of tenants) {
         await expectExact(db, model, tenant);
         await expectExact(db, modelOf(model.table === "leads" ? "leads" : "customers"), tenant);
-        const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
+        const tuples = (await db.execute(model.sourceTuples(tenant.companyId))).rows.length;
         expect(await counterRows(db, tenant.companyId, model.entity)).toBe(tuples);
       }
       // Writes after it keep them exact.
@@ -1440,18 +1438,17 @@ describe(`migration 0008 on ${testEngine()}`, () => {
       }
       const dayRows = async () =>
         (
-          await queryRows<{ n: number }>(
-            db,
+          await db.execute<{ n: number }>(
             sql`select count(*)::int as n from list_counts where entity = 'job_days'`,
           )
-        )[0]?.n;
+        ).rows[0]?.n;
       expect(await dayRows()).toBe(0);
       await own.migrate();
       expect(await dayRows()).toBeGreaterThan(0);
       for (const tenant of tenants) {
         await expectExact(db, model, tenant);
         await expectExact(db, modelOf("jobs"), tenant);
-        const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
+        const tuples = (await db.execute(model.sourceTuples(tenant.companyId))).rows.length;
         expect(await counterRows(db, tenant.companyId, "job_days")).toBe(tuples);
       }
       // Writes after it keep them exact.
@@ -1504,7 +1501,7 @@ describe(`migration 0009 on ${testEngine()}`, () => {
         await apply(db, model, tenant, { kind: "update", offset: 2, limit: 6, set });
         await apply(db, model, tenant, { kind: "delete", offset: 1, limit: 3 });
         await expectExact(db, model, tenant);
-        const tuples = (await queryRows(db, model.sourceTuples(tenant.companyId))).length;
+        const tuples = (await db.execute(model.sourceTuples(tenant.companyId))).rows.length;
         expect(await counterRows(db, tenant.companyId, entity)).toBe(tuples);
       }
     } finally {

@@ -2,15 +2,15 @@ import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, type ListCountEntity } from "@/lib/db/schema";
 import { timestampParam } from "@/lib/domain/reports/sql";
-import { textArray } from "@/lib/domain/record-matching";
+import { textArray } from "@/lib/domain/lists/sql-fragments";
 
 /**
  * Exact list totals from the counters of list_counts (lib/db/schema/list-counts.ts, kept by the
  * triggers of drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql and 0008_job_day_counts.sql,
  * whose per-tuple fold is one function since 0009_list_counts_fold.sql).
  * A list whose request filters only by the columns the counters are kept by reads its total here:
- * sum(n) over a few rows of the tenant, instead of count(*) over up to every row of the tenant
- * (bench/RESULTS.md, finding 1). The tag filters of leads and customers read theirs with
+ * sum(n) over a few rows of the tenant, instead of count(*) over up to every row of the tenant.
+ * The tag filters of leads and customers read theirs with
  * listTagCountTotal, the job list's service-date range the days splitIntoDays reads from the
  * counters with jobDayCountSql. Other filters (search, creation dates, seller, creator) still count
  * the matching rows.
@@ -34,20 +34,30 @@ export interface ListCountFilter {
 
 /** The total of the rows matching the filter: `{ total }` in one row, like the counts it replaces. */
 export function listCountTotal(db: DbOrTx, filter: ListCountFilter) {
+  return countersTotal(db, filter, filter.key1 === undefined ? undefined : eq(listCounts.key1, filter.key1));
+}
+
+/**
+ * sum(n) over the tenant's counter rows of the entity that meet the filter's flag and key2 (each
+ * left out: any value) and `key1`, as `{ total }` in one row.
+ */
+function countersTotal(
+  db: DbOrTx,
+  filter: { companyId: string; entity: ListCountEntity; flag?: boolean; key2?: string },
+  key1: SQL | undefined,
+) {
   return db
     .select({ total: sql<number>`coalesce(sum(${listCounts.n}), 0)::int` })
     .from(listCounts)
-    .where(listCountWhere(filter));
-}
-
-function listCountWhere(filter: ListCountFilter): SQL {
-  return and(
-    eq(listCounts.companyId, filter.companyId),
-    eq(listCounts.entity, filter.entity),
-    filter.flag === undefined ? undefined : eq(listCounts.flag, filter.flag),
-    filter.key1 === undefined ? undefined : eq(listCounts.key1, filter.key1),
-    filter.key2 === undefined ? undefined : eq(listCounts.key2, filter.key2),
-  ) as SQL;
+    .where(
+      and(
+        eq(listCounts.companyId, filter.companyId),
+        eq(listCounts.entity, filter.entity),
+        filter.flag === undefined ? undefined : eq(listCounts.flag, filter.flag),
+        key1,
+        filter.key2 === undefined ? undefined : eq(listCounts.key2, filter.key2),
+      ),
+    );
 }
 
 /** The counters of the tag filters: one row per (archived, stage or status, tag set). */
@@ -70,22 +80,10 @@ export interface TagCountFilter {
  * row. Each record with tags is counted once, under its whole canonical tag set (key1, the text
  * of a sorted text[]), so the records matching "any of T" are exactly those of the sets that
  * overlap T: sum(n) over those rows, each read back with key1::text[]. Its cost grows with the
- * tenant's number of (archived, stage, set) tuples (the bench tenant ~4,900: a few ms), not with
- * the number of matching records.
+ * tenant's number of (archived, stage, set) tuples, not with the number of matching records.
  */
 export function listTagCountTotal(db: DbOrTx, filter: TagCountFilter) {
-  return db
-    .select({ total: sql<number>`coalesce(sum(${listCounts.n}), 0)::int` })
-    .from(listCounts)
-    .where(
-      and(
-        eq(listCounts.companyId, filter.companyId),
-        eq(listCounts.entity, filter.entity),
-        filter.flag === undefined ? undefined : eq(listCounts.flag, filter.flag),
-        filter.key2 === undefined ? undefined : eq(listCounts.key2, filter.key2),
-        sql`${listCounts.key1}::text[] && ${textArray(filter.tags)}`,
-      ),
-    );
+  return countersTotal(db, filter, sql`${listCounts.key1}::text[] && ${textArray(filter.tags)}`);
 }
 
 /**

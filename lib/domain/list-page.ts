@@ -1,5 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { queryRows, type DbOrTx } from "@/lib/db/client";
+import type { DbOrTx } from "@/lib/db/client";
 import { toNumber } from "@/lib/domain/reports/sql";
 
 /**
@@ -7,7 +7,7 @@ import { toNumber } from "@/lib/domain/reports/sql";
  * - `kept`: read from the kept counters (lib/domain/list-counts.ts), a few rows (a job list's
  *   service-date range adds a count of at most a day's jobs at each end). It is read by the
  *   page's own statement, a scalar subquery that PostgreSQL runs once (totalColumn): the list is
- *   then one statement, not two (bench/RESULTS.md, findings 18 and 25).
+ *   then one statement, not two.
  * - `counted`: a count of the matching rows, which can take as long as the page; it runs beside
  *   the page, on a second connection.
  */
@@ -18,29 +18,18 @@ export type ListTotal<Counted extends PromiseLike<{ total: unknown }[]> = Promis
 export type CountQuery = SQLWrapper & PromiseLike<{ total: unknown }[]>;
 
 /**
- * A statement written as SQL, as a query: its text can be embedded (and explained) like a query
- * builder's, and running it gives the driver's rows, each mapped by `map` when one is given.
- */
-export function sqlQuery<R = Record<string, unknown>>(
-  db: DbOrTx,
-  statement: SQL,
-  map?: (raw: Record<string, unknown>) => R,
-): SQLWrapper & PromiseLike<R[]> {
-  return {
-    getSQL: () => statement,
-    then: (fulfilled, rejected) =>
-      queryRows(db, statement)
-        .then((rows) => (map ? rows.map(map) : (rows as R[])))
-        .then(fulfilled, rejected),
-  };
-}
-
-/**
  * A kept total written as raw SQL (a statement of one row, `total`): embedded in the page's
  * statement like a query builder's, run alone on `db` for an empty page.
  */
 export function keptCount(db: DbOrTx, statement: SQL): CountQuery {
-  return sqlQuery<{ total: unknown }>(db, statement);
+  return {
+    getSQL: () => statement,
+    then: (fulfilled, rejected) =>
+      db
+        .execute<{ total: unknown }>(statement)
+        .then((result) => result.rows)
+        .then(fulfilled, rejected),
+  };
 }
 
 /** The select-list column that carries a kept total into the page's statement (`, (…) as total`), or nothing. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   escapeLike,
-  mergeTags,
   normalizeEmail,
   normalizePhone,
   parseTagList,
   phoneSearchDigits,
+  uniqueTags,
 } from "./normalize";
 
 describe("normalizePhone", () => {
@@ -44,10 +44,10 @@ describe("phoneSearchDigits", () => {
   });
 });
 
-describe("mergeTags", () => {
-  it("keeps existing order and appends new tags once", () => {
-    expect(mergeTags(["a", "b"], ["b", "c", "c", "d"])).toEqual(["a", "b", "c", "d"]);
-    expect(mergeTags([], ["x"])).toEqual(["x"]);
+describe("uniqueTags", () => {
+  it("keeps each tag once, in its first place", () => {
+    expect(uniqueTags(["b", "c", "b", "d", "c"])).toEqual(["b", "c", "d"]);
+    expect(uniqueTags([])).toEqual([]);
   });
 });
 

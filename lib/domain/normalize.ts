@@ -1,6 +1,8 @@
+import { sql, type AnyColumn, type Param, type SQL } from "drizzle-orm";
+
 /**
  * The matching rules of create-or-update (contract section 6) and of search (section 5) live
- * here, and only here.
+ * here, and only here: phone matching (normalizePhone), email matching and the tag merge.
  */
 
 /** Digits of a phone number; a leading US `1` of an 11-digit number is dropped. Null if none. */
@@ -24,10 +26,7 @@ export function normalizeEmail(email: string | null | undefined): string | null 
  * null. A full 11-digit US number loses its leading 1 as stored numbers do.
  */
 export function phoneSearchDigits(term: string): string | null {
-  if (!/^[\d\s+().-]+$/.test(term)) return null;
-  const digits = term.replace(/\D/g, "");
-  if (!digits) return null;
-  return digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
+  return /^[\d\s+().-]+$/.test(term) ? normalizePhone(term) : null;
 }
 
 /** Escapes LIKE wildcards so a search term is matched literally. */
@@ -35,17 +34,19 @@ export function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Existing tags, then the new ones not yet present, in their order (contract section 6). */
-export function mergeTags(existing: readonly string[], incoming: readonly string[]): string[] {
-  const out = [...existing];
-  const seen = new Set(existing);
-  for (const tag of incoming) {
-    if (!seen.has(tag)) {
-      seen.add(tag);
-      out.push(tag);
-    }
-  }
-  return out;
+/** A body's tags without repeats, in their order (what mergedTags appends). */
+export function uniqueTags(tags: readonly string[]): string[] {
+  return [...new Set(tags)];
+}
+
+/**
+ * The tag merge of create-or-update (contract section 6): the stored tags, then the new ones not
+ * yet present, in their order. In SQL, so that an update merges with the row as it is when it is
+ * written. `incoming` must be without repeats already (uniqueTags).
+ */
+export function mergedTags(stored: AnyColumn | SQL, incoming: Param | SQL): SQL {
+  return sql`(${stored} || array(select t from unnest(${incoming}::text[]) with ordinality as u(t, n)
+    where t <> all(${stored}) order by n))`;
 }
 
 /** `tags` query parameter: comma-separated, trimmed, empty entries ignored. */

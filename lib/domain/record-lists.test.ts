@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database } from "@/lib/db/client";
+import { type Database } from "@/lib/db/client";
 import { customers, leads } from "@/lib/db/schema";
 import { customerSearchFields } from "@/lib/db/schema/customers";
 import { leadSearchFields } from "@/lib/db/schema/leads";
@@ -12,7 +12,7 @@ import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { customerFilter } from "./customers/list-customers";
 import { leadFilter } from "./leads/list-leads";
 import { phoneSearchDigits } from "./normalize";
-import { containsPattern } from "./record-matching";
+import { containsPattern } from "./lists/sql-fragments";
 
 let database: Database;
 beforeAll(async () => {
@@ -119,7 +119,7 @@ describe(`a search's candidates checked field by field (${testEngine()})`, () =>
     ];
     for (const list of lists) {
       const ids = async (where: SQL) =>
-        (await queryRows<{ id: string }>(database.db, list.select(where))).map((r) => r.id);
+        (await database.db.execute<{ id: string }>(list.select(where))).rows.map((r) => r.id);
       let gramTerms = 0;
       let found = 0;
       for (const term of terms(random, list.fieldTexts)) {

@@ -9,18 +9,9 @@ import {
   searchGrams,
 } from "@/lib/db/schema/columns";
 import { listCountTotal, listTagCountTotal, type TagCountEntity } from "./list-counts";
+import { containsPattern, renderedOnce, textArray } from "./lists/sql-fragments";
+import { newestList, type ListQueries, type ListQueryTotal, type NewestListing } from "./lists/newest-list";
 import { phoneSearchDigits } from "./normalize";
-import {
-  containsPattern,
-  newestList,
-  newestListing,
-  renderedOnce,
-  textArray,
-  type ListedRows,
-  type ListQueries,
-  type ListQueryTotal,
-  type NewestListing,
-} from "./record-matching";
 
 /** The columns a lead or customer list filters on, each with an index of its own expression. */
 type ListedRecordTable = AnyPgTable & {
@@ -34,8 +25,8 @@ type ListedRecordTable = AnyPgTable & {
 
 /** A lead or customer list as declared: its rows, the column it is split by, its counters, its searched fields. */
 export interface RecordListSpec<T extends ListedRecordTable, R extends object> {
-  /** What a page selects of each row of the table, and how it reads it (storedRows). */
-  rows: ListedRows<R, T>;
+  /** The table and what a page selects of each row (its record's fields). */
+  listing: NewestListing<R, T>;
   /** The column the list and its counters are split by: a lead's stage, a customer's status. */
   key: AnyPgColumn;
   /** The counters of the list (key1 = key) and of its tag sets (key2 = key). */
@@ -46,23 +37,19 @@ export interface RecordListSpec<T extends ListedRecordTable, R extends object> {
 
 /** A lead or customer list (recordList): its declaration and the SQL no request changes. */
 export interface RecordList<T extends ListedRecordTable, R extends object> extends RecordListSpec<T, R> {
-  listing: NewestListing<R, T>;
   search: SearchSql;
 }
 
 /**
- * A list as its requests use it, from its declaration: the parts of its statements that no
- * request changes (a search's fields, document and grams; the search's statement around its
- * values) are rendered to their text here, once, instead of by Drizzle on every request
- * (bench/RESULTS.md, findings 30 and 31).
+ * A list as its requests use it, from its declaration: the parts of its search that no request
+ * changes (its fields, document and grams) are rendered to their text here, once.
  */
 export function recordList<T extends ListedRecordTable, R extends object>(
   spec: RecordListSpec<T, R>,
 ): RecordList<T, R> {
-  const { table } = spec.rows;
+  const { table } = spec.listing;
   return {
     ...spec,
-    listing: newestListing(spec.rows),
     search: {
       fields: spec.searchFields.map((field) => renderedOnce(sql`lower(${field})`)),
       document: renderedOnce(searchDocument(spec.searchFields)),
@@ -89,7 +76,7 @@ export function recordListWhere<T extends ListedRecordTable, R extends object>(
   companyId: string,
   filter: RecordListFilter,
 ): SQL {
-  const { table } = list.rows;
+  const { table } = list.listing;
   const conditions: (SQL | undefined)[] = [eq(table.companyId, companyId)];
   if (!filter.archived) conditions.push(sql`not ${table.archived}`);
   if (filter.key) conditions.push(eq(list.key, filter.key));
@@ -101,9 +88,8 @@ export function recordListWhere<T extends ListedRecordTable, R extends object>(
 /**
  * A search (contract section 5): the term in any searched field, case-insensitive, or, for a
  * term of phone characters, its digits in the normalized phone. Found by the grams of the term in
- * the tenant's search index (one index scan for every field, bench/RESULTS.md findings 21 and 22),
- * each candidate checked by LIKE field by field (finding 26); a term under a gram by LIKE on the
- * search document:
+ * the tenant's search index (one index scan for every field), each candidate checked by LIKE field
+ * by field; a term under a gram by LIKE on the search document:
  * - a match in the document is a match in one field, since the fields are separated by a
  *   character the term does not hold; a term that holds it is checked field by field;
  * - the normalized phone is a field of the document, so a term of digits alone finds it there
@@ -138,7 +124,7 @@ function searchCondition<T extends ListedRecordTable, R extends object>(
   if (!digits || digits === term) return matched;
   return or(
     matched,
-    and(inDocument(digits), sql`${list.rows.table.phoneNormalized} like ${containsPattern(digits)}`),
+    and(inDocument(digits), sql`${list.listing.table.phoneNormalized} like ${containsPattern(digits)}`),
   ) as SQL;
 }
 
@@ -182,7 +168,7 @@ function recordListTotal<T extends ListedRecordTable, R extends object>(
     return {
       counted: db
         .select({ total: sql<number>`count(*)::int` })
-        .from(list.rows.table as AnyPgTable)
+        .from(list.listing.table as AnyPgTable)
         .where(where),
     };
   }

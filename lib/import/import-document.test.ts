@@ -3,8 +3,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { generateApiKey, hashApiKey, verifyPassword } from "@/lib/auth/secrets";
-import { queryRows, type Database } from "@/lib/db/client";
-import { apiKeys, jobs, leads, users } from "@/lib/db/schema";
+import { type Database } from "@/lib/db/client";
+import { apiKeys, customers, jobs, leads, users } from "@/lib/db/schema";
+import { upsertCustomer } from "@/lib/domain/customers";
+import { upsertLead } from "@/lib/domain/leads";
+import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
+import { upsertLeadBodySchema } from "@/lib/schemas/leads";
+import { createCompany } from "@/lib/testing/factories";
 import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import type { ImportDocument } from "./format";
@@ -148,17 +153,19 @@ async function refused(input: unknown): Promise<string[]> {
 }
 
 async function rowCounts(): Promise<Record<string, number>> {
-  const rows = await queryRows<{ t: string; n: number }>(
-    database.db,
-    sql`select 'companies' as t, count(*)::int as n from companies
+  const rows = (
+    await database.db.execute<{
+      t: string;
+      n: number;
+    }>(sql`select 'companies' as t, count(*)::int as n from companies
         union all select 'users', count(*)::int from users
         union all select 'api_keys', count(*)::int from api_keys
         union all select 'leads', count(*)::int from leads
         union all select 'customers', count(*)::int from customers
         union all select 'jobs', count(*)::int from jobs
         union all select 'job_visits', count(*)::int from job_visits
-        union all select 'pins', count(*)::int from pins`,
-  );
+        union all select 'pins', count(*)::int from pins`)
+  ).rows;
   return Object.fromEntries(rows.map((r) => [r.t, Number(r.n)]));
 }
 
@@ -169,10 +176,11 @@ describe(`importDocument on ${testEngine()}`, () => {
     expect(result.counts.leads).toEqual({ total: 1, inserted: 1, updated: 0, unchanged: 0 });
     expect(result.counts.job_children).toBe(2 + 2 + 2 + 2);
 
-    const [customer] = await queryRows<Record<string, unknown>>(
-      database.db,
-      sql`select email_normalized, phone_normalized, billing_street1, billing_city from customers where company_id = ${co}`,
-    );
+    const [customer] = (
+      await database.db.execute<Record<string, unknown>>(
+        sql`select email_normalized, phone_normalized, billing_street1, billing_city from customers where company_id = ${co}`,
+      )
+    ).rows;
     expect(customer).toEqual({
       email_normalized: "carla@example.test",
       phone_normalized: "5125550101",
@@ -228,10 +236,9 @@ describe(`importDocument on ${testEngine()}`, () => {
       `service_plans[0].sold_by: user "${other.admin}" belongs to another company`,
       "jobs[0].visits[0].start: not a date",
     ]);
-    const [count] = await queryRows<{ n: number }>(
-      database.db,
-      sql`select count(*)::int as n from companies where id = ${co}`,
-    );
+    const [count] = (
+      await database.db.execute<{ n: number }>(sql`select count(*)::int as n from companies where id = ${co}`)
+    ).rows;
     expect(Number(count!.n)).toBe(0);
   });
 
@@ -435,10 +442,11 @@ describe(`importDocument on ${testEngine()}`, () => {
       );
       expect(error?.cause?.message ?? error?.message).toMatch(/refused by test trigger/);
       expect(await rowCounts()).toEqual(before);
-      const [company] = await queryRows<{ n: number }>(
-        database.db,
-        sql`select count(*)::int as n from companies where id = ${co}`,
-      );
+      const [company] = (
+        await database.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from companies where id = ${co}`,
+        )
+      ).rows;
       expect(Number(company!.n)).toBe(0);
     } finally {
       await database.db.execute(sql.raw(`drop trigger h1_refuse_payment_${s} on job_payments`));
@@ -471,5 +479,76 @@ describe(`importDocument on ${testEngine()}`, () => {
     expect(rows[0]).toMatchObject({ id: created.apiKey.id, name: "renamed", scopes: ["leads:read"] });
     expect(rows[0]!.revokedAt).toBeInstanceOf(Date);
     expect(await checkApiKeyAndCountRequest(database.db, created.key)).toBeNull();
+  });
+});
+
+describe(`the import and create-or-update (${testEngine()})`, () => {
+  it("store a lead and a customer alike from the same fields", async () => {
+    const s = unique();
+    const customer = {
+      first_name: "Cy",
+      last_name: "Cole",
+      email: `Cy-${s}@Example.test`,
+      phone: "+1 (512) 555-0101",
+      property_street1: "1 Main St",
+      property_city: "Austin",
+      billing_street1: "PO Box 9",
+      billing_city: "Dallas",
+      billing_same_as_property: true,
+      service_type: "lawn",
+    };
+    const lead = {
+      name: "Lee",
+      email: `Lee-${s}@Example.test`,
+      phone: "512.555.0102",
+      property_street1: "2 Oak Ave",
+      priority: "high" as const,
+      projected_value: 1200.5,
+      stage: "New",
+      notes: "call back",
+      follow_up_date: "2026-03-01T09:00:00Z",
+    };
+    const imported = { company: `co_imp_${s}`, customer: `cus_imp_${s}`, lead: `lead_imp_${s}` };
+    await importDocument(database.db, {
+      companies: [{ id: imported.company, name: "Imported" }],
+      customers: [{ id: imported.customer, company_id: imported.company, ...customer }],
+      leads: [{ id: imported.lead, company_id: imported.company, ...lead, lead_source: "web" }],
+    });
+    const company = await createCompany(database.db);
+    const ctx = { db: database.db, companyId: company.id };
+    const created = {
+      customer: (await upsertCustomer({ ctx, input: upsertCustomerBodySchema.parse(customer) })).customer.id,
+      lead: (
+        await upsertLead({
+          ctx,
+          input: upsertLeadBodySchema.parse({
+            ...lead,
+            property_street1: undefined,
+            address_street1: lead.property_street1,
+            source: "web",
+          }),
+        })
+      ).lead.id,
+    };
+    // Every column but the keys and the times of writing.
+    const stored = async <T extends typeof customers | typeof leads>(
+      table: T,
+      companyId: string,
+      id: string,
+    ) => {
+      const [row] = await database.db
+        .select()
+        .from(table as typeof customers)
+        .where(and(eq(table.companyId, companyId), eq(table.id, id)));
+      const rest: Record<string, unknown> = { ...row };
+      for (const key of ["companyId", "id", "createdAt", "updatedAt"]) delete rest[key];
+      return rest;
+    };
+    const importedCustomer = await stored(customers, imported.company, imported.customer);
+    expect(importedCustomer).toMatchObject({ billingStreet1: "1 Main St", billingCity: "Austin" });
+    expect(await stored(customers, company.id, created.customer)).toEqual(importedCustomer);
+    expect(await stored(leads, company.id, created.lead)).toEqual(
+      await stored(leads, imported.company, imported.lead),
+    );
   });
 });

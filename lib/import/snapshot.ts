@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { queryRows, type DbOrTx } from "@/lib/db/client";
+import { type DbOrTx } from "@/lib/db/client";
 
 /** The tables an import writes, each with the columns that order its rows. */
 export const IMPORTED_TABLES = [
@@ -39,10 +39,11 @@ export async function snapshotTables(
           sql`, `,
         )})`
       : sql``;
-    const rows = await queryRows(
-      db,
-      sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t ${where} order by ${sql.identifier(companyColumn)}, t.id`,
-    );
+    const rows = (
+      await db.execute(
+        sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t ${where} order by ${sql.identifier(companyColumn)}, t.id`,
+      )
+    ).rows;
     out[table] = rows.map((r) => {
       const row = JSON.parse(String(r.row)) as Record<string, unknown>;
       for (const column of options.omit ?? []) delete row[column];

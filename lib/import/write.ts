@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { API_KEY_PREFIX, apiKeyDisplayPrefix, hashPassword, verifyPassword } from "@/lib/auth/secrets";
-import { queryRows, type Tx } from "@/lib/db/client";
+import { type Tx } from "@/lib/db/client";
 import {
   apiKeys,
   companies,
@@ -17,7 +17,9 @@ import {
   servicePlans,
   users,
 } from "@/lib/db/schema";
-import { normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
+import { newCustomerColumns } from "@/lib/domain/customers/customer-record";
+import { leadColumns } from "@/lib/domain/leads/lead-record";
+import { normalizeEmail } from "@/lib/domain/normalize";
 import { SECTION_NAMES, type ParsedDocument, type SectionName } from "./format";
 import { childId, type PreparedIds } from "./ids";
 
@@ -228,11 +230,13 @@ class SectionUpsert<S extends SectionName> {
     const select = await columnArrays(this.columns, group.keys, rows);
     await this.pipeline.push(async () => {
       // Counted in the database: a million RETURNING rows need not travel back.
-      const [result] = await queryRows<{ written: number | string; inserted: number | string }>(
-        this.tx,
-        sql`with written as (${group.head} ${select} ${group.tail})
-          select count(*)::int as written, (count(*) filter (where inserted))::int as inserted from written`,
-      );
+      const [result] = (
+        await this.tx.execute<{
+          written: number | string;
+          inserted: number | string;
+        }>(sql`with written as (${group.head} ${select} ${group.tail})
+          select count(*)::int as written, (count(*) filter (where inserted))::int as inserted from written`)
+      ).rows;
       const written = Number(result!.written);
       const inserted = Number(result!.inserted);
       this.count.inserted += inserted;
@@ -428,36 +432,11 @@ function sectionTables(now: Date, ids: PreparedIds, hashes: Map<number, string>)
         const soft: string[] = [];
         const createdAt = createdAtOf(c.created_at, now, soft);
         const archived = c.archived ?? false;
-        const same = c.billing_same_as_property ?? false;
         return {
           values: {
             companyId: c.company_id,
             id: ids.recordId("customers", index),
-            firstName: c.first_name ?? null,
-            lastName: c.last_name ?? null,
-            companyName: c.company_name ?? null,
-            email: c.email ?? null,
-            emailNormalized: normalizeEmail(c.email),
-            phone: c.phone ?? null,
-            phoneNormalized: normalizePhone(c.phone),
-            notes: c.notes ?? null,
-            source: c.source ?? null,
-            propertyStreet1: c.property_street1 ?? null,
-            propertyStreet2: c.property_street2 ?? null,
-            propertyCity: c.property_city ?? null,
-            propertyState: c.property_state ?? null,
-            propertyZip: c.property_zip ?? null,
-            propertyCountry: c.property_country ?? null,
-            billingStreet1: (same ? c.property_street1 : c.billing_street1) ?? null,
-            billingStreet2: (same ? c.property_street2 : c.billing_street2) ?? null,
-            billingCity: (same ? c.property_city : c.billing_city) ?? null,
-            billingState: (same ? c.property_state : c.billing_state) ?? null,
-            billingZip: (same ? c.property_zip : c.billing_zip) ?? null,
-            billingCountry: (same ? c.property_country : c.billing_country) ?? null,
-            billingSameAsProperty: same,
-            serviceFrequency: c.service_frequency ?? null,
-            serviceType: c.service_type ?? null,
-            status: c.status ?? "active",
+            ...newCustomerColumns(c),
             tags: c.tags ?? [],
             archived,
             archivedAt: archivedAtOf(archived, c.archived_at, now, soft),
@@ -482,27 +461,8 @@ function sectionTables(now: Date, ids: PreparedIds, hashes: Map<number, string>)
           values: {
             companyId: l.company_id,
             id: ids.recordId("leads", index),
-            name: l.name ?? null,
-            email: l.email ?? null,
-            emailNormalized: normalizeEmail(l.email),
-            phone: l.phone ?? null,
-            phoneNormalized: normalizePhone(l.phone),
-            propertyStreet1: l.property_street1 ?? null,
-            propertyStreet2: l.property_street2 ?? null,
-            propertyCity: l.property_city ?? null,
-            propertyState: l.property_state ?? null,
-            propertyZip: l.property_zip ?? null,
-            propertyCountry: l.property_country ?? null,
-            priority: l.priority ?? null,
-            projectedValue: l.projected_value ?? null,
-            valueScore: l.value_score ?? null,
-            serviceType: l.service_type ?? null,
-            leadSource: l.lead_source ?? null,
-            stage: l.stage ?? null,
+            ...leadColumns(l, "null"),
             tags: l.tags ?? [],
-            notes: l.notes ?? null,
-            followUpDate: l.follow_up_date ?? null,
-            assignedTo: l.assigned_to ?? null,
             archived,
             archivedAt: archivedAtOf(archived, l.archived_at, now, soft),
             createdAt,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { queryRows, type Db, type DbOrTx } from "@/lib/db/client";
+import { type Db, type DbOrTx } from "@/lib/db/client";
 import { importDocument, type ImportOptions, type ImportResult } from "@/lib/import";
 import { buildDemoDocument } from "./build-demo-document";
 
@@ -16,6 +16,7 @@ export function seedDemoData(db: Db, options: ImportOptions = {}): Promise<Impor
 
 /** True when the database holds no company yet (a fresh database that `npm run dev` seeds). */
 export async function isDatabaseEmpty(db: DbOrTx): Promise<boolean> {
-  const rows = await queryRows<{ found: boolean }>(db, sql`select exists (select 1 from companies) as found`);
+  const rows = (await db.execute<{ found: boolean }>(sql`select exists (select 1 from companies) as found`))
+    .rows;
   return !rows[0]?.found;
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { SCOPES } from "@/lib/auth/scopes";
 import { verifyPassword } from "@/lib/auth/secrets";
-import { queryRows, type Database } from "@/lib/db/client";
+import { type Database } from "@/lib/db/client";
 import { JOB_STATUSES, PLAN_FREQUENCIES, USER_ROLES } from "@/lib/db/schema";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 const distinct = async (db: Database, query: ReturnType<typeof sql>) =>
-  (await queryRows<{ v: string }>(db.db, query)).map((r) => String(r.v));
+  (await db.db.execute<{ v: string }>(query)).rows.map((r) => String(r.v));
 
 // Four full seeds on a shared, busy machine: more time than the default.
 describe(`demo data on ${testEngine()}`, { timeout: 180_000 }, () => {
@@ -81,10 +81,11 @@ describe(`demo data on ${testEngine()}`, { timeout: 180_000 }, () => {
         await distinct(db, sql`select id as v from pin_types where company_id = ${company.id}`),
       ).toHaveLength(5);
     }
-    const [pins] = await queryRows<{ n: number; creators: number }>(
-      db.db,
-      sql`select count(*)::int as n, count(distinct created_by)::int as creators from pins`,
-    );
+    const [pins] = (
+      await db.db.execute<{ n: number; creators: number }>(
+        sql`select count(*)::int as n, count(distinct created_by)::int as creators from pins`,
+      )
+    ).rows;
     expect(Number(pins!.n)).toBe(2000);
     expect(Number(pins!.creators)).toBeGreaterThanOrEqual(4);
     expect(
@@ -93,9 +94,8 @@ describe(`demo data on ${testEngine()}`, { timeout: 180_000 }, () => {
         sql`select distinct payment_type || ':' || status as v from job_payments order by 1`,
       ),
     ).toEqual(["payment:failed", "payment:pending", "payment:succeeded", "refund:succeeded"]);
-    const [facts] = await queryRows<Record<string, number>>(
-      db.db,
-      sql`select
+    const [facts] = (
+      await db.db.execute<Record<string, number>>(sql`select
         (select count(*)::int from customers where status = 'inactive') as inactive,
         (select count(*)::int from customers where archived) as archived_customers,
         (select count(*)::int from customers where is_auto_pay) as auto_pay,
@@ -106,8 +106,8 @@ describe(`demo data on ${testEngine()}`, { timeout: 180_000 }, () => {
         (select count(*)::int from jobs where is_quote) as quotes,
         (select count(*)::int from jobs where archived) as archived_jobs,
         (select count(*)::int from job_crew) as crew,
-        (select count(*)::int from service_plans where frequency = 'Custom' and custom_frequency_label is null) as unlabeled`,
-    );
+        (select count(*)::int from service_plans where frequency = 'Custom' and custom_frequency_label is null) as unlabeled`)
+    ).rows;
     for (const key of [
       "inactive",
       "archived_customers",
@@ -125,19 +125,19 @@ describe(`demo data on ${testEngine()}`, { timeout: 180_000 }, () => {
   });
 
   it("keeps service_date at each job's earliest visit and every address in the Austin metro", async () => {
-    const [wrong] = await queryRows<{ n: number }>(
-      first.db,
-      sql`select count(*)::int as n from jobs j
+    const [wrong] = (
+      await first.db.execute<{ n: number }>(sql`select count(*)::int as n from jobs j
           where j.service_date is distinct from (select min(v.starts_at) from job_visits v
-            where v.company_id = j.company_id and v.job_id = j.id)`,
-    );
+            where v.company_id = j.company_id and v.job_id = j.id)`)
+    ).rows;
     expect(Number(wrong!.n)).toBe(0);
-    const [box] = await queryRows<Record<string, number>>(
-      first.db,
-      sql`select min(latitude) as min_lat, max(latitude) as max_lat, min(longitude) as min_lng, max(longitude) as max_lng
+    const [box] = (
+      await first.db.execute<
+        Record<string, number>
+      >(sql`select min(latitude) as min_lat, max(latitude) as max_lat, min(longitude) as min_lng, max(longitude) as max_lng
           from (select latitude, longitude from pins union all select latitude, longitude from leads
-                union all select latitude, longitude from customers) p where latitude is not null`,
-    );
+                union all select latitude, longitude from customers) p where latitude is not null`)
+    ).rows;
     expect(Number(box!.min_lat)).toBeGreaterThan(30.0);
     expect(Number(box!.max_lat)).toBeLessThan(30.7);
     expect(Number(box!.min_lng)).toBeGreaterThan(-98.1);
@@ -148,10 +148,11 @@ describe(`demo data on ${testEngine()}`, { timeout: 180_000 }, () => {
   });
 
   it("signs in every demo user with the documented password and accepts the demo key with every scope", async () => {
-    const rows = await queryRows<{ email: string; password_hash: string; active: boolean }>(
-      first.db,
-      sql`select email, password_hash, active from users order by email`,
-    );
+    const rows = (
+      await first.db.execute<{ email: string; password_hash: string; active: boolean }>(
+        sql`select email, password_hash, active from users order by email`,
+      )
+    ).rows;
     expect(rows.map((r) => r.email)).toEqual(DEMO_USERS.map((u) => u.email).sort());
     for (const row of rows) expect(await verifyPassword(DEMO_PASSWORD, row.password_hash)).toBe(true);
     expect(DEMO_API_KEY).toMatch(/^fcrm_live_[0-9A-Za-z]{43}$/);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { expect } from "vitest";
-import { queryRows, type Db } from "@/lib/db/client";
+import { type Db } from "@/lib/db/client";
 
 type Statement = { getSQL(): SQL };
 
@@ -93,7 +93,7 @@ export function pricedPlans(db: Db, statements: SQL[]): Promise<string[]> {
     await tx.execute(sql`set local cpu_index_tuple_cost = 1`);
     const plans: string[] = [];
     for (const statement of statements) {
-      const rows = await queryRows<{ "QUERY PLAN": string }>(tx, sql`explain ${statement}`);
+      const rows = (await tx.execute<{ "QUERY PLAN": string }>(sql`explain ${statement}`)).rows;
       plans.push(rows.map((r) => r["QUERY PLAN"]).join("\n"));
     }
     return plans;

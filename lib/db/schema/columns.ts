@@ -57,7 +57,7 @@ const separatorSql = sql.raw(` || chr(${SEARCH_FIELD_SEPARATOR.codePointAt(0)}) 
 /**
  * The searched fields of a row as one lower-cased text, separated by SEARCH_FIELD_SEPARATOR: one
  * index over it (searchIndex) serves a search of every field with one index scan, where an index
- * per field took one scan each (bench/RESULTS.md, finding 21). The list's predicate must be built
+ * per field takes one scan each. The list's predicate must be built
  * by this very function, so that its expression is the index's.
  */
 export function searchDocument(fields: readonly SQL[]): SQL {
@@ -91,8 +91,7 @@ export const documentGrams = (companyId: AnyPgColumn, fields: readonly SQL[]): S
  * A table's search index: the grams of its search document, by tenant (documentGrams), in a GIN
  * index. A term's grams are keys of its own tenant only, so a search reads the postings of its
  * grams in that tenant and nothing else: a trigram index by tenant (pg_trgm with btree_gin) read
- * the tenant's whole entry of company_id on every search, ~1M postings for the large tenant
- * (bench/RESULTS.md, finding 22).
+ * the tenant's whole entry of company_id on every search, a posting per row of the tenant.
  */
 export function searchIndex(name: string, companyId: AnyPgColumn, fields: readonly SQL[]) {
   return index(name).using("gin", documentGrams(companyId, fields));

@@ -20,9 +20,8 @@ export type JobReportTotalKind = (typeof JOB_REPORT_TOTAL_KINDS)[number];
 /**
  * The job report's sums (GET /reports/serviced-jobs, contract section 7) over the listed jobs
  * (never quotes nor archived), per status, so that the report over all of a tenant's jobs reads
- * a few thousand rows instead of every job and crew row (bench/RESULTS.md, finding 35), and the
- * report over a range of whole days a few rows a day and technician instead of the range's jobs
- * and every crew row (finding 36). Kept by statement-level triggers on jobs (drizzle/
+ * a few thousand rows instead of every job and crew row, and the report over a range of whole
+ * days a few rows a day and technician instead of the range's jobs and every crew row. Kept by statement-level triggers on jobs (drizzle/
  * 0014_job_report_totals.sql; 0015 added the `_day` kinds); lib/domain/reports/
  * serviced-job-report.ts reads them:
  *

@@ -94,7 +94,7 @@ export const jobs = pgTable(
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
     // A date-bounded page, day by day: each UTC day of the service date (the day counters' key,
     // job_day_key of migration 0008) in list order, so a page reads at most a page from each day
-    // instead of every job of the range (bench/RESULTS.md, finding 24). status and service_date
+    // instead of every job of the range. status and service_date
     // trail the key so the page's filters are answered from the index alone.
     index("jobs_listed_day_created_idx")
       .on(

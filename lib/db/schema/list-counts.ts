@@ -27,8 +27,8 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
 
 /**
  * Row counts of the lists by their filter columns ("dimensions"), so that a list filtered only by
- * those reads its exact total as sum(n) over a few rows instead of counting up to a million
- * (bench/RESULTS.md, finding 1). Kept by statement-level triggers on the counted tables
+ * those reads its exact total as sum(n) over a few rows instead of counting up to a million.
+ * Kept by statement-level triggers on the counted tables
  * (drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql, 0008_job_day_counts.sql,
  * 0009_list_counts_fold.sql);
  * lib/domain/list-counts.ts reads them and names the dimensions:

@@ -1,7 +1,14 @@
 import type { DomainContext } from "@/lib/domain/context";
 import { customers } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
-import { storedRows, toLocation } from "@/lib/domain/record-matching";
+import { sql } from "drizzle-orm";
+import {
+  columnsOfFields,
+  PROPERTY_ADDRESS_FIELD_COLUMNS,
+  type RecordFieldValues,
+} from "@/lib/domain/records/columns";
+import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
+import type { ColumnValues } from "@/lib/domain/upsert/upsert-record";
 import {
   CUSTOMER_MESSAGES,
   type Customer,
@@ -13,7 +20,95 @@ import {
 /** What the customer rules need of a request: the database and the tenant. */
 export type CustomerContext = Pick<DomainContext, "db" | "companyId">;
 
-export type CustomerRow = typeof customers.$inferSelect;
+export type CustomerValues = Partial<typeof customers.$inferInsert>;
+
+/**
+ * The fields a customer's create-or-update and the import set, by their record names, and the
+ * column each is stored in.
+ */
+const CUSTOMER_FIELD_COLUMNS = {
+  first_name: "firstName",
+  last_name: "lastName",
+  company_name: "companyName",
+  email: "email",
+  phone: "phone",
+  notes: "notes",
+  source: "source",
+  ...PROPERTY_ADDRESS_FIELD_COLUMNS,
+  billing_street1: "billingStreet1",
+  billing_street2: "billingStreet2",
+  billing_city: "billingCity",
+  billing_state: "billingState",
+  billing_zip: "billingZip",
+  billing_country: "billingCountry",
+  billing_same_as_property: "billingSameAsProperty",
+  service_frequency: "serviceFrequency",
+  service_type: "serviceType",
+  status: "status",
+} as const satisfies Record<string, keyof CustomerValues>;
+
+export type CustomerFields = RecordFieldValues<CustomerValues, typeof CUSTOMER_FIELD_COLUMNS>;
+
+/**
+ * The columns a customer's fields set: only those present (`absent: "kept"`, an update), or every
+ * column with absent ones null (`absent: "null"`).
+ */
+export function customerColumns(fields: CustomerFields, absent: "kept" | "null"): CustomerValues {
+  return columnsOfFields<CustomerValues, typeof CUSTOMER_FIELD_COLUMNS>(
+    CUSTOMER_FIELD_COLUMNS,
+    fields,
+    absent,
+  );
+}
+
+/**
+ * Every column of a new customer's fields (a create, an import): absent ones null, the status
+ * active and billing_same_as_property false unless given, and the billing address per that flag.
+ */
+export function newCustomerColumns(fields: CustomerFields): CustomerValues {
+  const values = customerColumns(fields, "null");
+  values.status ??= "active";
+  values.billingSameAsProperty ??= false;
+  return Object.assign(values, billingOnCreate(values));
+}
+
+const ADDRESS_PARTS = ["Street1", "Street2", "City", "State", "Zip", "Country"] as const;
+
+/**
+ * While billing_same_as_property is (or becomes) true, the billing address is the property
+ * address as it stands after the call: given billing_* fields give way to it. A new customer:
+ * the flag as given (default false).
+ */
+function billingOnCreate(values: CustomerValues): CustomerValues {
+  const copy: CustomerValues = {};
+  if (!values.billingSameAsProperty) return copy;
+  for (const part of ADDRESS_PARTS) copy[`billing${part}`] = values[`property${part}`] ?? null;
+  return copy;
+}
+
+/**
+ * An update: the flag as given, else as stored, so the copy is SQL over the stored row (its
+ * property address where the body gives none, its billing address where the flag is off).
+ */
+export function billingOnUpdate(values: CustomerValues): ColumnValues<typeof customers> {
+  const copy: ColumnValues<typeof customers> = {};
+  if (values.billingSameAsProperty === false) return copy;
+  for (const part of ADDRESS_PARTS) {
+    const property = `property${part}` as const;
+    const billing = `billing${part}` as const;
+    const propertyAfter =
+      values[property] !== undefined ? sql`${values[property]}` : sql`${customers[property]}`;
+    if (values.billingSameAsProperty) {
+      copy[billing] = propertyAfter;
+    } else {
+      const billingAfter =
+        values[billing] !== undefined ? sql`${values[billing]}` : sql`${customers[billing]}`;
+      copy[billing] =
+        sql`case when ${customers.billingSameAsProperty} then ${propertyAfter} else ${billingAfter} end`;
+    }
+  }
+  return copy;
+}
 
 /** The columns of what the list answers of a customer. */
 const LISTED_CUSTOMER_KEYS = [
@@ -34,13 +129,8 @@ const LISTED_CUSTOMER_KEYS = [
   "isAutoPay",
 ] as const;
 
-/**
- * What the list answers of a customer, read as the driver gives it (storedRows: each column under
- * its SQL name, no second object a row).
- */
-export const LISTED_CUSTOMER = storedRows(customers, LISTED_CUSTOMER_KEYS);
-/** What get-by-id answers of a customer: the listed columns and the detail's, read the same way. */
-export const DETAILED_CUSTOMER = storedRows(customers, [
+/** The columns of a customer's detail: the listed ones and the billing and service ones. */
+const DETAILED_CUSTOMER_KEYS = [
   ...LISTED_CUSTOMER_KEYS,
   "hasPaymentMethod",
   "billingStreet1",
@@ -52,9 +142,15 @@ export const DETAILED_CUSTOMER = storedRows(customers, [
   "billingSameAsProperty",
   "serviceFrequency",
   "serviceType",
-]);
-export type ListedCustomerRow = ReturnType<typeof LISTED_CUSTOMER.read>;
-export type DetailedCustomerRow = ReturnType<typeof DETAILED_CUSTOMER.read>;
+] as const;
+
+/** What the list selects of a customer (recordFields), mapped by toCustomer. */
+export const LISTED_CUSTOMER_FIELDS = recordFields(customers, LISTED_CUSTOMER_KEYS);
+export type ListedCustomerRow = RecordRow<typeof customers, (typeof LISTED_CUSTOMER_KEYS)[number]>;
+
+/** What get-by-id and create-or-update select of a customer: toCustomerDetail, toCustomerUpsertResponse. */
+export const DETAILED_CUSTOMER_FIELDS = recordFields(customers, DETAILED_CUSTOMER_KEYS);
+export type DetailedCustomerRow = RecordRow<typeof customers, (typeof DETAILED_CUSTOMER_KEYS)[number]>;
 
 /*
  * Customer responses leave out string fields without a value rather than sending null:
@@ -80,9 +176,8 @@ function present<T extends Record<string, string | null>>(fields: T): { [K in ke
 
 /*
  * A list answers up to 1,000 of these per request, so toCustomer and toAddress are written out
- * field by field, each object built in one order: spreading `present(...)` and conditional objects
- * made four throwaway objects a row and was the largest single cost of our code on a customer
- * search (bench/RESULTS.md, finding 30). The JSON is the same, key for key and in order; the list's
+ * field by field, each object built in one order, without the throwaway objects that spreading
+ * `present(...)` and conditional objects would make for every row. The JSON is the same, key for key and in order; the list's
  * API test checks a record's keys, in order, against customerSchema.
  */
 
@@ -116,11 +211,9 @@ export function toCustomer(row: ListedCustomerRow): Customer {
   return customer;
 }
 
-/** A stored customer as get-by-id returns it. */
-export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
+/** The billing address (present parts), its flag and the service fields, as both flat answers hold them. */
+function billingAndService(row: DetailedCustomerRow) {
   return {
-    ...toCustomer(row),
-    has_payment_method: row.has_payment_method,
     ...present({
       billing_street1: row.billing_street1,
       billing_street2: row.billing_street2,
@@ -134,36 +227,38 @@ export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
   };
 }
 
+/** A stored customer as get-by-id returns it. */
+export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
+  return {
+    ...toCustomer(row),
+    has_payment_method: row.has_payment_method,
+    ...billingAndService(row),
+  };
+}
+
 /** The flat create-or-update answer; `status` is the customer's own status. */
-export function toCustomerUpsertResponse(row: CustomerRow, created: boolean): CustomerUpsertResponse {
+export function toCustomerUpsertResponse(row: DetailedCustomerRow, created: boolean): CustomerUpsertResponse {
   return {
     id: row.id,
     ...present({
-      first_name: row.firstName,
-      last_name: row.lastName,
-      company_name: row.companyName,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      company_name: row.company_name,
       email: row.email,
       phone: row.phone,
       notes: row.notes,
       source: row.source,
-      property_street1: row.propertyStreet1,
-      property_street2: row.propertyStreet2,
-      property_city: row.propertyCity,
-      property_state: row.propertyState,
-      property_zip: row.propertyZip,
-      property_country: row.propertyCountry,
-      billing_street1: row.billingStreet1,
-      billing_street2: row.billingStreet2,
-      billing_city: row.billingCity,
-      billing_state: row.billingState,
-      billing_zip: row.billingZip,
-      billing_country: row.billingCountry,
+      property_street1: row.property_street1,
+      property_street2: row.property_street2,
+      property_city: row.property_city,
+      property_state: row.property_state,
+      property_zip: row.property_zip,
+      property_country: row.property_country,
     }),
-    billing_same_as_property: row.billingSameAsProperty,
-    ...present({ service_frequency: row.serviceFrequency, service_type: row.serviceType }),
+    ...billingAndService(row),
     status: row.status,
     tags: row.tags,
-    created_at: row.createdAt.toISOString(),
+    created_at: row.created_at.toISOString(),
     message: created ? CUSTOMER_MESSAGES.created : CUSTOMER_MESSAGES.updated,
   };
 }

@@ -1,9 +1,19 @@
 import { NotFoundError } from "@/lib/domain/errors";
-import { storedRecordById } from "@/lib/domain/record-matching";
+import { customers } from "@/lib/db/schema";
+import { recordById } from "@/lib/domain/records/by-id";
 import type { CustomerDetail, CustomerIdParams } from "@/lib/schemas/customers";
-import { DETAILED_CUSTOMER, toCustomerDetail, type CustomerContext } from "./customer-record";
+import {
+  DETAILED_CUSTOMER_FIELDS,
+  toCustomerDetail,
+  type CustomerContext,
+  type DetailedCustomerRow,
+} from "./customer-record";
 
-const customerById = storedRecordById(DETAILED_CUSTOMER, "fcrm_customer_by_id_v2");
+const customerById = recordById<DetailedCustomerRow>(
+  customers,
+  DETAILED_CUSTOMER_FIELDS,
+  "fcrm_customer_by_id_v3",
+);
 
 /** GET /customers/{id}: one customer of the company; another company's id is "Customer not found". */
 export async function getCustomerOrThrow({

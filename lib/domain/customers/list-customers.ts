@@ -1,10 +1,15 @@
 import type { SQL } from "drizzle-orm";
 import { customers, customerSearchFields } from "@/lib/db/schema";
-import { listRows, type ListQueries } from "@/lib/domain/record-matching";
+import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";
 import { recordList, recordListQueries, recordListWhere } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetCustomersQuery, ListCustomersResponse } from "@/lib/schemas/customers";
-import { LISTED_CUSTOMER, toCustomer, type CustomerContext, type ListedCustomerRow } from "./customer-record";
+import {
+  LISTED_CUSTOMER_FIELDS,
+  toCustomer,
+  type CustomerContext,
+  type ListedCustomerRow,
+} from "./customer-record";
 
 /**
  * GET /customers: the company's customers, newest first (created_at, then id, descending), with
@@ -29,8 +34,8 @@ export async function listCustomers({
  * The customer list: split by status; a search matches `first last` (first, last and both in
  * one), the company name, email, phone and the phone's digits (customerSearchFields).
  */
-const CUSTOMER_LIST = recordList({
-  rows: LISTED_CUSTOMER,
+const CUSTOMER_LIST = recordList<typeof customers, ListedCustomerRow>({
+  listing: { table: customers, fields: LISTED_CUSTOMER_FIELDS },
   key: customers.status,
   counters: { list: "customers", tags: "customer_tags" },
   searchFields: customerSearchFields(customers),

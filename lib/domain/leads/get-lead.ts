@@ -1,9 +1,10 @@
 import { NotFoundError } from "@/lib/domain/errors";
-import { storedRecordById } from "@/lib/domain/record-matching";
+import { leads } from "@/lib/db/schema";
+import { recordById } from "@/lib/domain/records/by-id";
 import type { Lead, LeadIdParams } from "@/lib/schemas/leads";
-import { LISTED_LEAD, toLead, type LeadContext } from "./lead-record";
+import { LEAD_FIELDS, toLead, type LeadContext, type LeadRecordRow } from "./lead-record";
 
-const leadById = storedRecordById(LISTED_LEAD, "fcrm_lead_by_id_v2");
+const leadById = recordById<LeadRecordRow>(leads, LEAD_FIELDS, "fcrm_lead_by_id_v3");
 
 /** GET /leads/{id}: one lead of the company; another company's id is "Lead not found". */
 export async function getLeadOrThrow({

@@ -3,19 +3,50 @@ import { leads } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";
 import { cents, iso } from "@/lib/schemas/common";
 import { LEAD_MESSAGES, type Lead, type LeadUpsertResponse } from "@/lib/schemas/leads";
-import { storedRows, toLocation } from "@/lib/domain/record-matching";
+import {
+  columnsOfFields,
+  PROPERTY_ADDRESS_FIELD_COLUMNS,
+  type RecordFieldValues,
+} from "@/lib/domain/records/columns";
+import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
 
 /** What the lead rules need of a request: the database and the tenant. */
 export type LeadContext = Pick<DomainContext, "db" | "companyId">;
 
-export type LeadRow = typeof leads.$inferSelect;
+export type LeadValues = Partial<typeof leads.$inferInsert>;
 
 /**
- * What the list and get-by-id answer of a lead, read as the driver gives it (storedRows: each
- * column under its SQL name, no second object a row); create-or-update makes its row the same
- * (`LISTED_LEAD.of`).
+ * The fields a lead's create-or-update and the import set, by their record names, and the column
+ * each is stored in.
  */
-export const LISTED_LEAD = storedRows(leads, [
+const LEAD_FIELD_COLUMNS = {
+  name: "name",
+  email: "email",
+  phone: "phone",
+  ...PROPERTY_ADDRESS_FIELD_COLUMNS,
+  priority: "priority",
+  projected_value: "projectedValue",
+  value_score: "valueScore",
+  service_type: "serviceType",
+  lead_source: "leadSource",
+  stage: "stage",
+  notes: "notes",
+  follow_up_date: "followUpDate",
+  assigned_to: "assignedTo",
+} as const satisfies Record<string, keyof LeadValues>;
+
+export type LeadFields = RecordFieldValues<LeadValues, typeof LEAD_FIELD_COLUMNS>;
+
+/**
+ * The columns a lead's fields set: only those present (`absent: "kept"`, an update), or every
+ * column with absent ones null (`absent: "null"`, a whole new lead).
+ */
+export function leadColumns(fields: LeadFields, absent: "kept" | "null"): LeadValues {
+  return columnsOfFields<LeadValues, typeof LEAD_FIELD_COLUMNS>(LEAD_FIELD_COLUMNS, fields, absent);
+}
+
+/** The columns of a lead's API record. */
+const LEAD_KEYS = [
   "id",
   "name",
   "email",
@@ -36,11 +67,17 @@ export const LISTED_LEAD = storedRows(leads, [
   "createdAt",
   "latitude",
   "longitude",
-]);
-export type ListedLeadRow = ReturnType<typeof LISTED_LEAD.read>;
+] as const;
+
+/**
+ * What the list, get-by-id and create-or-update select of a lead (recordFields): one row shape,
+ * mapped to the API record by toLead alone.
+ */
+export const LEAD_FIELDS = recordFields(leads, LEAD_KEYS);
+export type LeadRecordRow = RecordRow<typeof leads, (typeof LEAD_KEYS)[number]>;
 
 /** A stored lead as list and get return it (no address_*, source, status or message). */
-export function toLead(row: ListedLeadRow): Lead {
+export function toLead(row: LeadRecordRow): Lead {
   return {
     id: row.id,
     name: row.name ?? "",
@@ -70,8 +107,8 @@ export function toLead(row: ListedLeadRow): Lead {
 }
 
 /** The flat create-or-update answer: the lead under both name sets, plus status and message. */
-export function toLeadUpsertResponse(row: LeadRow, created: boolean): LeadUpsertResponse {
-  const lead = toLead(LISTED_LEAD.of(row));
+export function toLeadUpsertResponse(row: LeadRecordRow, created: boolean): LeadUpsertResponse {
+  const lead = toLead(row);
   return {
     ...lead,
     address_street1: lead.property_street1,

@@ -7,7 +7,7 @@ import { getLeadsQuerySchema } from "@/lib/schemas/leads";
 import { createCompany } from "@/lib/testing/factories";
 import { expectListPlans, type ListPlanExpectation } from "@/lib/testing/list-plans";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
-import { DEFERRED_PAGE_OFFSET, listRows } from "@/lib/domain/record-matching";
+import { DEFERRED_PAGE_OFFSET, listRows } from "@/lib/domain/lists/newest-list";
 import { leadListQueries } from "./list-leads";
 
 let database: Database;

@@ -1,10 +1,10 @@
 import type { SQL } from "drizzle-orm";
 import { leads, leadSearchFields } from "@/lib/db/schema";
-import { listRows, type ListQueries } from "@/lib/domain/record-matching";
+import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";
 import { recordList, recordListQueries, recordListWhere } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
-import { LISTED_LEAD, toLead, type LeadContext, type ListedLeadRow } from "./lead-record";
+import { LEAD_FIELDS, toLead, type LeadContext, type LeadRecordRow } from "./lead-record";
 
 /**
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
@@ -26,15 +26,15 @@ export async function listLeads({
 }
 
 /** The lead list: split by stage; a search matches name, email, phone and the phone's digits (leadSearchFields). */
-const LEAD_LIST = recordList({
-  rows: LISTED_LEAD,
+const LEAD_LIST = recordList<typeof leads, LeadRecordRow>({
+  listing: { table: leads, fields: LEAD_FIELDS },
   key: leads.stage,
   counters: { list: "leads", tags: "lead_tags" },
   searchFields: leadSearchFields(leads),
 });
 
 /** The statements of a list request (exported so a test can check their plans). */
-export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<ListedLeadRow> {
+export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<LeadRecordRow> {
   return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, { ...input, key: input.stage });
 }
 

@@ -1,13 +1,18 @@
 import { leads } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
-import { mergeTags, normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
-import { upsertRecord } from "@/lib/domain/record-matching";
+import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
+import { upsertRecord } from "@/lib/domain/upsert/upsert-record";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { LeadUpsertResponse, UpsertLeadBody } from "@/lib/schemas/leads";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
-import { toLeadUpsertResponse, type LeadContext } from "./lead-record";
-
-type LeadValues = Partial<typeof leads.$inferInsert>;
+import {
+  LEAD_FIELDS,
+  leadColumns,
+  toLeadUpsertResponse,
+  type LeadContext,
+  type LeadFields,
+  type LeadRecordRow,
+} from "./lead-record";
 
 /**
  * POST /leads (contract section 6): update the lead with the given id (unknown: 404), else the
@@ -23,19 +28,21 @@ export async function upsertLead({
   input: UpsertLeadBody;
 }): Promise<{ created: boolean; lead: LeadUpsertResponse }> {
   const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
-  const values = valuesFromInput(input);
+  const fields = fieldsOfBody(input);
+  const values = leadColumns(fields, "kept");
   // Without an id, phone or email nothing can match: the call creates, and needs one of these.
   if (keys.id === undefined && !keys.phone && !keys.email && !values.name && !input.phone) {
     const message = "a new lead needs a name, an email or a phone";
     throw new ValidationError(["name", "email", "phone"].map((field) => ({ field, message })));
   }
-  const { created, row } = await upsertRecord(ctx.db, {
+  const { created, row } = await upsertRecord<typeof leads, LeadRecordRow>(ctx.db, {
     table: leads,
+    fields: LEAD_FIELDS,
     companyId: ctx.companyId,
     keys,
     update: values,
-    create: { ...values, id: newId(ID_PREFIX.lead) },
-    tags: mergeTags([], input.tags ?? []),
+    create: { ...leadColumns(fields, "null"), id: newId(ID_PREFIX.lead) },
+    tags: uniqueTags(input.tags ?? []),
     maxTags: TAGS_MAX,
     notFound: () => new NotFoundError("Lead"),
     tooManyTags: (count) =>
@@ -46,33 +53,27 @@ export async function upsertLead({
   return { created, lead: toLeadUpsertResponse(row, created) };
 }
 
-/** The columns the body sets: only fields present in it (absent: kept; null: cleared). */
-function valuesFromInput(input: UpsertLeadBody): LeadValues {
-  const values: LeadValues = {};
-  const set = <K extends keyof LeadValues>(key: K, value: LeadValues[K] | undefined) => {
-    if (value !== undefined) values[key] = value;
+/**
+ * The lead fields of the body, by their record names: the body names the property address
+ * `address_*` and the source `source`; an empty name clears it.
+ */
+function fieldsOfBody(input: UpsertLeadBody): LeadFields {
+  return {
+    name: input.name === undefined ? undefined : input.name || null,
+    email: input.email,
+    phone: input.phone,
+    property_street1: input.address_street1,
+    property_street2: input.address_street2,
+    property_city: input.address_city,
+    property_state: input.address_state,
+    property_zip: input.address_zip,
+    property_country: input.address_country,
+    priority: input.priority,
+    projected_value: input.projected_value,
+    service_type: input.service_type,
+    lead_source: input.source,
+    stage: input.stage,
+    notes: input.notes,
+    follow_up_date: input.follow_up_date,
   };
-  set("name", input.name === undefined ? undefined : input.name || null);
-  if (input.email !== undefined) {
-    values.email = input.email;
-    values.emailNormalized = normalizeEmail(input.email);
-  }
-  if (input.phone !== undefined) {
-    values.phone = input.phone;
-    values.phoneNormalized = normalizePhone(input.phone);
-  }
-  set("propertyStreet1", input.address_street1);
-  set("propertyStreet2", input.address_street2);
-  set("propertyCity", input.address_city);
-  set("propertyState", input.address_state);
-  set("propertyZip", input.address_zip);
-  set("propertyCountry", input.address_country);
-  set("priority", input.priority);
-  set("projectedValue", input.projected_value);
-  set("serviceType", input.service_type);
-  set("leadSource", input.source);
-  set("stage", input.stage);
-  set("notes", input.notes);
-  set("followUpDate", input.follow_up_date);
-  return values;
 }

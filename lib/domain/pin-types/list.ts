@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
-import { queryRows } from "@/lib/db/client";
 import type { ListPinTypesResponse, PinType } from "@/lib/schemas/pin-types";
 
 /**
@@ -13,11 +12,10 @@ export async function listPinTypes({
   ctx: Pick<DomainContext, "db" | "companyId">;
   input?: undefined;
 }): Promise<ListPinTypesResponse> {
-  const rows = await queryRows<PinType & Record<string, unknown>>(
-    ctx.db,
-    sql`select t.id, t.color, t.label from pin_types t
+  const rows = (
+    await ctx.db.execute<PinType & Record<string, unknown>>(sql`select t.id, t.color, t.label from pin_types t
       where t.company_id = ${ctx.companyId}
-      order by t.label collate "C" asc, t.id desc`,
-  );
+      order by t.label collate "C" asc, t.id desc`)
+  ).rows;
   return { status: "success", data: rows.map((r) => ({ id: r.id, color: r.color, label: r.label })) };
 }

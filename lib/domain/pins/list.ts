@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
-import { queryRows } from "@/lib/db/client";
 import { pageOffset, paginationOf } from "@/lib/schemas/common";
 import type { GetPinsQuery, ListPinsResponse, Pin } from "@/lib/schemas/pins";
 import { listCountTotal } from "@/lib/domain/list-counts";
@@ -55,12 +54,16 @@ export async function listPins({
       ? {
           kept: listCountTotal(ctx.db, { companyId: ctx.companyId, entity: "pins", key1: input.pin_type_id }),
         }
-      : { counted: queryRows(ctx.db, sql`select count(*)::int as total from pins p where ${where}`) };
+      : {
+          counted: ctx.db
+            .execute<{ total: number }>(sql`select count(*)::int as total from pins p where ${where}`)
+            .then((result) => result.rows),
+        };
   // The page is cut from the pins index first; its type and creator are joined to those rows only.
   const { rows, total: matching } = await pageAndTotal(
-    queryRows<PinRow>(
-      ctx.db,
-      sql`select page.id, ${isoUtc(sql`page.created_at`)} as created_at, page.latitude, page.longitude,
+    ctx.db
+      .execute<PinRow>(
+        sql`select page.id, ${isoUtc(sql`page.created_at`)} as created_at, page.latitude, page.longitude,
         page.created_by as user_id, u.email as user_email, u.name as user_name,
         t.id as pin_type_id, t.color as pin_type_color, t.label as pin_type_label ${totalColumn(total)}
       from (
@@ -73,7 +76,8 @@ export async function listPins({
       join pin_types t on t.company_id = page.company_id and t.id = page.pin_type_id
       left join users u on u.company_id = page.company_id and u.id = page.created_by
       order by ${newestFirst("page")}`,
-    ),
+      )
+      .then((result) => result.rows),
     total,
   );
   return {

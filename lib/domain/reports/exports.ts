@@ -1,5 +1,4 @@
 import type { DomainContext } from "@/lib/domain/context";
-import { queryRows } from "@/lib/db/client";
 import type { GetServicedJobsExportQuery, GetServicePlansExportQuery } from "@/lib/schemas/reports";
 import { plansWithNumbersSql, toServicePlan, type PlanRow } from "@/lib/domain/service-plans/list";
 import { jobsWithDetailsSql, technicianList, type JobRow } from "@/lib/domain/serviced-jobs/list";
@@ -49,7 +48,9 @@ export function exportServicePlansCsv({
     filename: datedFilename("service-plans"),
     header: SERVICE_PLAN_CSV_HEADER,
     fetchBatch: (after, limit) =>
-      queryRows<PlanRow>(ctx.db, plansWithNumbersSql(ctx.companyId, input, { limit, after })),
+      ctx.db
+        .execute<PlanRow>(plansWithNumbersSql(ctx.companyId, input, { limit, after }))
+        .then((result) => result.rows),
     cursorOf: (row) => ({ createdAt: row.cursor_created_at, id: row.id }),
     toCells: (row) => {
       const plan = toServicePlan(row);
@@ -112,10 +113,9 @@ export function exportServicedJobsCsv({
     filename: datedFilename("serviced-jobs"),
     header: SERVICED_JOB_CSV_HEADER,
     fetchBatch: (after, limit) =>
-      queryRows<JobRow>(
-        ctx.db,
-        jobsWithDetailsSql(ctx.companyId, input, { limit, after }, { details: false }),
-      ),
+      ctx.db
+        .execute<JobRow>(jobsWithDetailsSql(ctx.companyId, input, { limit, after }, { details: false }))
+        .then((result) => result.rows),
     cursorOf: (row) => ({ createdAt: row.cursor_created_at, id: row.id }),
     toCells: (row) => [
       row.id,

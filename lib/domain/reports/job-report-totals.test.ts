@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database, type DbOrTx } from "@/lib/db/client";
+import { type Database, type DbOrTx } from "@/lib/db/client";
 import { JOB_STATUSES } from "@/lib/db/schema";
 import { getServicedJobReport } from "@/lib/domain/reports/serviced-job-report";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -182,14 +182,13 @@ const byTuple = (a: Tuple, b: Tuple) =>
 
 /** The tenant's kept sums per tuple (kind, key, status), tuples summing to nothing left out. */
 async function keptTuples(db: DbOrTx, companyId: string): Promise<Tuple[]> {
-  const rows = await queryRows<Tuple>(
-    db,
-    sql`select kind, key, status, sum(job_count)::int as n, sum(total)::numeric(14, 2)::text as total,
+  const rows = (
+    await db.execute<Tuple>(sql`select kind, key, status, sum(job_count)::int as n, sum(total)::numeric(14, 2)::text as total,
         sum(received)::numeric(14, 2)::text as received, sum(outstanding)::numeric(14, 2)::text as due
       from job_report_totals where company_id = ${companyId}
       group by kind, key, status
-      having sum(job_count) <> 0 or sum(total) <> 0 or sum(received) <> 0 or sum(outstanding) <> 0`,
-  );
+      having sum(job_count) <> 0 or sum(total) <> 0 or sum(received) <> 0 or sum(outstanding) <> 0`)
+  ).rows;
   return rows.sort(byTuple);
 }
 
@@ -199,9 +198,8 @@ async function sourceTuples(db: DbOrTx, companyId: string): Promise<Tuple[]> {
     sum(j.total_received)::numeric(14, 2)::text as received,
     sum(greatest(j.line_items_total - j.total_received, 0))::numeric(14, 2)::text as due`;
   const listed = sql`j.company_id = ${companyId} and not j.is_quote and not j.archived`;
-  const rows = await queryRows<Tuple>(
-    db,
-    sql`select 'day' as kind, coalesce(job_day_key(j.service_date), '') as key, j.status, ${sums}
+  const rows = (
+    await db.execute<Tuple>(sql`select 'day' as kind, coalesce(job_day_key(j.service_date), '') as key, j.status, ${sums}
       from jobs j where ${listed} group by 2, 3
       union all
       select 'assigned', coalesce(j.assigned_to, ''), j.status, ${sums} from jobs j where ${listed} group by 2, 3
@@ -216,19 +214,20 @@ async function sourceTuples(db: DbOrTx, companyId: string): Promise<Tuple[]> {
       select 'crew_day', job_day_key(j.service_date) || ':' || c.user_id, j.status, ${sums}
       from jobs j join job_crew c on c.company_id = j.company_id and c.job_id = j.id
       where ${listed} and j.service_date is not null and c.user_id is distinct from j.assigned_to
-      group by 2, 3`,
-  );
+      group by 2, 3`)
+  ).rows;
   return rows.sort(byTuple);
 }
 
 /** Jobs of the tenant whose crew_user_ids differ from their job_crew rows in crew order. */
 async function staleCrews(db: DbOrTx, companyId: string): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`select j.id from jobs j where j.company_id = ${companyId} and j.crew_user_ids is distinct from array(
+  const rows = (
+    await db.execute<{
+      id: string;
+    }>(sql`select j.id from jobs j where j.company_id = ${companyId} and j.crew_user_ids is distinct from array(
       select c.user_id from job_crew c where c.company_id = j.company_id and c.job_id = j.id
-      order by c.position, c.id)`,
-  );
+      order by c.position, c.id)`)
+  ).rows;
   return rows.map((r) => r.id);
 }
 
@@ -319,10 +318,9 @@ describe(`job report totals (${testEngine()})`, () => {
     await db.execute(sql`insert into job_crew (company_id, id, job_id, user_id, position)
       values (${t.companyId}, 'crw_1', ${job}, ${a}, 0), (${t.companyId}, 'crw_2', ${job}, ${b}, 1)`);
     // A `_day` key is the day's key (ten digits), ':' and the user id.
-    const [{ day } = { day: "" }] = await queryRows<{ day: string }>(
-      db,
-      sql`select job_day_key('2026-02-03T10:00:00Z') as day`,
-    );
+    const [{ day } = { day: "" }] = (
+      await db.execute<{ day: string }>(sql`select job_day_key('2026-02-03T10:00:00Z') as day`)
+    ).rows;
     const people = async () =>
       (await keptTuples(db, t.companyId))
         .filter((r) => r.kind !== "day")
@@ -402,13 +400,14 @@ describe(`job report totals (${testEngine()})`, () => {
     // The company goes in one statement with everything it has, crews too (their rows refer to
     // their users without a cascade: drizzle/0016_job_crew_company.sql).
     const crewRows = sql`select count(*)::int as n from job_crew where company_id = ${gone.companyId}`;
-    expect((await queryRows<{ n: number }>(db, crewRows))[0]?.n).toBeGreaterThan(0);
+    expect((await db.execute<{ n: number }>(crewRows)).rows[0]?.n).toBeGreaterThan(0);
     await db.execute(sql`delete from companies where id = ${gone.companyId}`);
     for (const table of ["job_report_totals", "job_crew", "jobs", "users"]) {
-      const [left] = await queryRows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from ${sql.identifier(table)} where company_id = ${gone.companyId}`,
-      );
+      const [left] = (
+        await db.execute<{ n: number }>(
+          sql`select count(*)::int as n from ${sql.identifier(table)} where company_id = ${gone.companyId}`,
+        )
+      ).rows;
       expect(left?.n, table).toBe(0);
     }
     await expectExact(db, kept.companyId);
@@ -546,11 +545,10 @@ describe(`job report totals (${testEngine()})`, () => {
     await insertJobs(db, g, t, 8);
     const rowCount = async () =>
       (
-        await queryRows<{ n: number }>(
-          db,
+        await db.execute<{ n: number }>(
           sql`select count(*)::int as n from job_report_totals where company_id = ${t.companyId}`,
         )
-      )[0]?.n;
+      ).rows[0]?.n;
     const rows = await rowCount();
     await db.execute(
       sql`update jobs set status = status, service_date = service_date where company_id = ${t.companyId}`,
@@ -619,7 +617,8 @@ describe(`job report totals and TRUNCATE (${testEngine()})`, () => {
     await db.execute(sql`truncate job_crew`);
     await expectExact(db, t.companyId);
     await db.execute(sql`truncate jobs cascade`);
-    const [left] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from job_report_totals`);
+    const [left] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from job_report_totals`))
+      .rows;
     expect(left?.n).toBe(0);
     await insertJobs(db, g, t, 5);
     await expectExact(db, t.companyId);
@@ -652,16 +651,18 @@ describe.each(["0014_job_report_totals", "0015_job_report_day_totals"])(
         await own.migrate();
         for (const t of tenants) {
           await expectExact(db, t.companyId);
-          const [rows] = await queryRows<{ n: number }>(
-            db,
-            sql`select count(*)::int as n from job_report_totals where company_id = ${t.companyId}`,
-          );
+          const [rows] = (
+            await db.execute<{ n: number }>(
+              sql`select count(*)::int as n from job_report_totals where company_id = ${t.companyId}`,
+            )
+          ).rows;
           expect(rows?.n).toBe((await sourceTuples(db, t.companyId)).length);
           expect((await staleCrews(db, t.companyId)).length).toBe(0);
-          const [crewed] = await queryRows<{ n: number }>(
-            db,
-            sql`select count(*)::int as n from jobs where company_id = ${t.companyId} and cardinality(crew_user_ids) > 0`,
-          );
+          const [crewed] = (
+            await db.execute<{ n: number }>(
+              sql`select count(*)::int as n from jobs where company_id = ${t.companyId} and cardinality(crew_user_ids) > 0`,
+            )
+          ).rows;
           expect(crewed?.n).toBeGreaterThan(0);
         }
         for (const t of tenants) {

@@ -9,7 +9,6 @@ import type {
 } from "@/lib/schemas/reports";
 import { planFilterSql } from "@/lib/domain/service-plans/filters";
 import { planNumbersSql } from "@/lib/domain/service-plans/numbers";
-import { queryRows } from "@/lib/db/client";
 import { toNumber } from "./sql";
 
 interface GroupRow extends Record<string, unknown> {
@@ -86,12 +85,11 @@ function servicePlanReportSql(companyId: string, input: GetServicePlanReportQuer
  * GET /reports/service-plans: servicePlanReportSql's rows as the report.
  *
  * The statement runs alone, outside queryReportRows' transaction (BEGIN, `SET LOCAL work_mem`,
- * COMMIT: round trips more, and in-process ~1 ms of our CPU). Its aggregation hashes into one row per
- * frequency, service type and seller, whatever the number of plans (104 kB for the bench's large
- * tenant's 100,000 plans), so the default `work_mem` holds it, and a hashed aggregate that outgrew
+ * COMMIT: round trips more, and our CPU). Its aggregation hashes into one row per frequency,
+ * service type and seller, whatever the number of plans, so the default `work_mem` holds it, and a hashed aggregate that outgrew
  * it would spill to disk, not fail. JIT is off for every session of the pool (lib/db/client.ts),
  * so a tenant whose plans put the plan's cost past `jit_above_cost` is not compiled at every
- * request (bench/RESULTS.md, finding 42).
+ * request.
  */
 export async function getServicePlanReport({
   ctx,
@@ -100,7 +98,9 @@ export async function getServicePlanReport({
   ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetServicePlanReportQuery;
 }): Promise<ServicePlanReportResponse> {
-  return assemblePlanReport(await queryRows<GroupRow>(ctx.db, servicePlanReportSql(ctx.companyId, input)));
+  return assemblePlanReport(
+    (await ctx.db.execute<GroupRow>(servicePlanReportSql(ctx.companyId, input))).rows,
+  );
 }
 
 /** The report from servicePlanReportSql's rows. */

@@ -1,5 +1,4 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import { cents } from "@/lib/schemas/common";
 import type {
@@ -149,8 +148,7 @@ function summedReportSql(rows: SQL): SQL {
 /**
  * The report's rows without a service-date bound, from the sums the database keeps per day of
  * service, assigned user and crew member (job_report_totals, lib/db/schema/job-report-totals.ts):
- * a few thousand rows instead of every job and crew row of the tenant (bench/RESULTS.md, finding
- * 35).
+ * a few thousand rows instead of every job and crew row of the tenant.
  */
 async function reportRowsFromTotals(
   ctx: Pick<DomainContext, "db" | "companyId">,
@@ -165,7 +163,9 @@ async function reportRowsFromTotals(
     from job_report_totals t
     where t.company_id = ${ctx.companyId} and ${totalsStatusSql(input)}
       and t.kind in ('day', 'assigned', 'crew') and (t.kind = 'day' or t.key <> '')`;
-  return queryRows<ReportRow>(ctx.db, reportSelect(ctx.companyId, summedReportSql(rows)));
+  return ctx.db
+    .execute<ReportRow>(reportSelect(ctx.companyId, summedReportSql(rows)))
+    .then((result) => result.rows);
 }
 
 /** The longest span of days read by one statement alone (wholeDayReport): 366 days. */
@@ -174,18 +174,17 @@ const ONE_STATEMENT_MAX_MS = 366 * DAY_MS;
 /**
  * The report's rows with a service-date bound, from the sums kept per day, per day and assigned
  * user and per day and crew member (kinds day, assigned_day and crew_day: a few rows a day and
- * technician, where a month of the bench's large tenant is ~21,000 jobs joined to every crew row
- * of the tenant, finding 36), plus the jobs of the parts of a day added to them and less those
+ * technician, where a month of a large tenant is tens of thousands of jobs joined to every crew
+ * row of the tenant), plus the jobs of the parts of a day added to them and less those
  * taken from them, as splitIntoDays (lib/domain/list-counts.ts) splits the range: an end inside a
  * day adds the jobs of its part up to half a day, else takes the rest of that day's (a bare end
  * date: the jobs after 23:59:59.999, if any). Undefined when no day's sums are read (a range of
  * at most half a day, or an empty one): its jobs answer.
  *
  * `oneStatement`: up to a year of days is read by the statement alone, without
- * queryReportRows' transaction, whose round trips (BEGIN, SET LOCAL, COMMIT) cost time (a month
- * 7.2 → 9.8 ms in-process, when it also set `jit`) and gain nothing up to a year; more days, or an
- * open end, read so many kept rows (~260,000 for every day of the bench's large tenant) that the
- * transaction's memory keeps their aggregation off disk (289 → 172 ms, finding 36).
+ * queryReportRows' transaction, whose round trips (BEGIN, SET LOCAL, COMMIT) cost time and gain
+ * nothing up to a year; more days, or an open end, read so many kept rows that the transaction's
+ * memory keeps their aggregation off disk.
  */
 function wholeDayReport(
   companyId: string,
@@ -255,7 +254,7 @@ export async function getServicedJobReport({
   if (!days) return assembleReport(input, await reportRowsFromJobs(ctx, input));
   const statement = reportSelect(ctx.companyId, days.sql);
   const rows = days.oneStatement
-    ? await queryRows<ReportRow>(ctx.db, statement)
+    ? (await ctx.db.execute<ReportRow>(statement)).rows
     : await queryReportRows<ReportRow>(ctx.db, statement);
   return assembleReport(input, rows);
 }

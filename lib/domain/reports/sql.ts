@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows, type DbOrTx } from "@/lib/db/client";
+import { type DbOrTx } from "@/lib/db/client";
 
 /*
  * Small SQL helpers shared by the plan, job and pin queries. Timestamps are formatted by the
@@ -84,6 +84,6 @@ export async function queryReportRows<T extends Record<string, unknown>>(
 ): Promise<T[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local work_mem = '64MB'`);
-    return queryRows<T>(tx, query);
+    return tx.execute<T>(query).then((result) => result.rows);
   });
 }

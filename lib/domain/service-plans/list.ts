@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
-import { queryRows } from "@/lib/db/client";
 import { cents, pageOffset, paginationOf } from "@/lib/schemas/common";
 import type {
   GetServicePlansQuery,
@@ -133,16 +132,18 @@ export async function listServicePlans({
         }),
       }
     : {
-        counted: queryRows(
-          ctx.db,
-          sql`select count(*)::int as total from service_plans p where ${planFilterSql(ctx.companyId, input)}`,
-        ),
+        counted: ctx.db
+          .execute<{ total: number }>(
+            sql`select count(*)::int as total from service_plans p where ${planFilterSql(ctx.companyId, input)}`,
+          )
+          .then((result) => result.rows),
       };
   const { rows, total: matching } = await pageAndTotal(
-    queryRows<PlanRow>(
-      ctx.db,
-      plansWithNumbersSql(ctx.companyId, input, { limit, offset: pageOffset(input) }, total),
-    ),
+    ctx.db
+      .execute<PlanRow>(
+        plansWithNumbersSql(ctx.companyId, input, { limit, offset: pageOffset(input) }, total),
+      )
+      .then((result) => result.rows),
     total,
   );
   return {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { jobLineItems, jobPayments, jobs } from "@/lib/db/schema";
 import { createTenant } from "@/lib/testing/factories";
 import { insertCustomer, insertJob, insertPlan } from "@/lib/testing/plan-job-fixtures";
@@ -19,9 +19,9 @@ afterAll(async () => {
 
 /** Each plan's kept sums next to the same sums recomputed from its jobs. */
 async function keptAndRecomputed(companyId: string) {
-  return queryRows<{ id: string; kept: string; recomputed: string }>(
-    database.db,
-    sql`select p.id,
+  return database.db
+    .execute<{ id: string; kept: string; recomputed: string }>(
+      sql`select p.id,
       concat_ws('|', p.jobs_completed, p.jobs_scheduled, p.jobs_not_cancelled,
         p.not_cancelled_line_items_total, p.jobs_received) as kept,
       concat_ws('|',
@@ -36,7 +36,8 @@ async function keptAndRecomputed(companyId: string) {
     where p.company_id = ${companyId}
     group by p.company_id, p.id
     order by p.id`,
-  );
+    )
+    .then((result) => result.rows);
 }
 
 describe(`plan job sums kept on the plan row (${testEngine()})`, () => {

@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
-import { queryRows } from "@/lib/db/client";
 import { cents, pageOffset, paginationOf } from "@/lib/schemas/common";
 import type { UserRef } from "@/lib/schemas/service-plans";
 import type {
@@ -53,8 +52,7 @@ export interface JobWindow {
  * The technicians of the job row `page`: the assigned user first, then the crew by position
  * (then crew row id), each user once, at the place of their first appearance. Each user is read by
  * key (LATERAL … LIMIT 1, which PostgreSQL cannot flatten into a join): as a plain join the
- * planner hashed the tenant's whole users table for every job of the page, a third of the default
- * job list's database time (bench/RESULTS.md, finding 19).
+ * planner would hash the tenant's whole users table for every job of the page.
  */
 const techniciansSql = sql`(
   select coalesce(json_agg(json_build_object('email', u.email, 'name', u.name, 'user_id', u.id)
@@ -100,8 +98,8 @@ const paymentsSql = sql`(
  * created_at index. With a date bound, walking that index would skip every newer job outside the
  * range first (service dates follow creation dates, so a past month lies deep in the index, which
  * the planner cannot know), and reading the range from the service-date index means reading and
- * sorting every job of it (~21,700 for a month of the bench's large tenant). Instead the window
- * is read day by day (bench/RESULTS.md, finding 24): for each UTC day of the range that holds
+ * sorting every job of it (tens of thousands for a month of a large tenant). Instead the window
+ * is read day by day: for each UTC day of the range that holds
  * matching jobs (the day counters name them, jobDaysSql), at most offset + limit of its jobs in
  * list order from jobs_listed_day_created_idx (keyed by the day, then the list order), and the
  * window is cut from their merge. Every job of the window is among its day's first offset +
@@ -145,10 +143,8 @@ function dayFilter(companyId: string, filters: ServicedJobFilters) {
 }
 
 /**
- * The deepest window read day by day (windowKeysSql). Measured on the bench's large tenant
- * (~720 jobs a day), a month, one connection (bench/RESULTS.md, finding 24): day by day against
- * the range read and sorted, offset 0 1.2 against 5.2 ms, offset 450 6.5 against 6.1, offset 950
- * 9.2 against 6.5.
+ * The deepest window read day by day (windowKeysSql): past it, a window reads most of each day's
+ * jobs anyway, and the range read and sorted once costs less.
  */
 export const DAY_BY_DAY_MAX_ROWS = 500;
 
@@ -261,10 +257,11 @@ export async function listServicedJobs({
         }),
       };
   const { rows, total: matching } = await pageAndTotal(
-    queryRows<JobRow>(
-      ctx.db,
-      jobsWithDetailsSql(ctx.companyId, input, { limit, offset: pageOffset(input) }, { total }),
-    ),
+    ctx.db
+      .execute<JobRow>(
+        jobsWithDetailsSql(ctx.companyId, input, { limit, offset: pageOffset(input) }, { total }),
+      )
+      .then((result) => result.rows),
     total,
   );
   return {
@@ -278,8 +275,8 @@ export async function listServicedJobs({
  * The total of a request with a service-date bound, in one statement: the day counters of the
  * range's days (jobDayCountSql) plus a count(*) of the jobs of each part of a day added to them,
  * less a count of each part taken from them, as splitIntoDays (lib/domain/list-counts.ts) splits
- * the range: at most half a day's jobs at each end, where the counters replace ~20,000 for a month
- * (bench/RESULTS.md, finding 16; a bare end date: its day less the jobs after 23:59:59.999). A
+ * the range: at most half a day's jobs at each end, where the counters replace a month's (a bare
+ * end date: its day less the jobs after 23:59:59.999). A
  * range of at most half a day is counted as it is. (Exported so a test can check its plan.)
  */
 export function dateRangeTotalSql(companyId: string, filters: ServicedJobFilters): SQL {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { jobLineItems, jobPayments, jobs } from "@/lib/db/schema";
 import { createTenant } from "@/lib/testing/factories";
 import { insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
@@ -18,22 +18,23 @@ afterAll(async () => {
 
 /** The kept totals next to the totals recomputed from the children, per job. */
 async function totals(companyId: string) {
-  return queryRows<{
-    id: string;
-    kept_total: string;
-    kept_received: string;
-    total: string;
-    received: string;
-  }>(
-    database.db,
-    sql`select j.id, j.line_items_total::text as kept_total, j.total_received::text as kept_received,
+  return database.db
+    .execute<{
+      id: string;
+      kept_total: string;
+      kept_received: string;
+      total: string;
+      received: string;
+    }>(
+      sql`select j.id, j.line_items_total::text as kept_total, j.total_received::text as kept_received,
       coalesce((select sum(li.total_price) from job_line_items li
         where li.company_id = j.company_id and li.job_id = j.id), 0)::numeric(12,2)::text as total,
       coalesce((select sum(case when p.payment_type = 'refund' then -p.amount else p.amount end)
         from job_payments p where p.company_id = j.company_id and p.job_id = j.id and p.status = 'succeeded'), 0)
         ::numeric(12,2)::text as received
     from jobs j where j.company_id = ${companyId} order by j.id`,
-  );
+    )
+    .then((result) => result.rows);
 }
 
 describe(`job money kept on the job row (${testEngine()})`, () => {

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
-import { queryRows, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { JOB_STATUSES, jobs } from "@/lib/db/schema/jobs";
-import { textArray } from "@/lib/domain/record-matching";
+import { textArray } from "@/lib/domain/lists/sql-fragments";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { Random } from "@/lib/seed/random";
 import {
@@ -187,24 +187,17 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
 
   it("reads a service-date range's page and total in one statement, and the total alone past the last page", async () => {
     const s = await createPlanJobScenario(database.db);
-    // The statements the request sends: each goes to the driver's client (queryRows), or through
-    // the database's execute where queryRows leaves one to Drizzle.
+    // The statements the request sends: each goes through the database's execute.
     let statements = 0;
-    const counting = <T extends object>(object: T, method: string): T =>
-      new Proxy(object, {
-        get(target, property, receiver) {
-          const value: unknown = Reflect.get(target, property, receiver);
-          if (property !== method || typeof value !== "function") return value;
-          return (...args: unknown[]) => {
-            statements++;
-            return Reflect.apply(value, target, args);
-          };
-        },
-      });
-    const client = counting((database.db as unknown as { $client: object }).$client, "query");
-    const db = new Proxy(counting(database.db, "execute"), {
-      get: (target, property, receiver) =>
-        property === "$client" ? client : Reflect.get(target, property, receiver),
+    const db = new Proxy(database.db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== "execute" || typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          statements++;
+          return Reflect.apply(value, target, args);
+        };
+      },
     });
     const list = async (query: string) => {
       statements = 0;
@@ -228,7 +221,7 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
     const s = await createPlanJobScenario(database.db);
     // Which jobs index counts the part-days is not checked: on a test-sized table the planner
     // prices the service-date and creation-date indexes alike (one row either way); the bench's
-    // EXPLAIN shows the service-date index on the large tenant (bench/RESULTS.md, finding 16).
+    // EXPLAIN shows the service-date index on the large tenant.
     const queries = [
       "service_date_range_start=2026-01-18T09:00:00Z&service_date_range_end=2026-03-31",
       "only_completed=false&service_date_range_end=2026-03-31T12:00:00Z",
@@ -320,13 +313,10 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
       // The list order as the database sorts ids (its collation, not JavaScript's).
       const ordered = matching.length
         ? (
-            await queryRows<{ id: string }>(
-              database.db,
-              sql`select id from jobs where company_id = ${companyId}
+            await database.db.execute<{ id: string }>(sql`select id from jobs where company_id = ${companyId}
                 and id = any(${textArray(matching.map((j) => j.id))})
-                order by created_at desc, id desc`,
-            )
-          ).map((r) => r.id)
+                order by created_at desc, id desc`)
+          ).rows.map((r) => r.id)
         : [];
       const limit = random.pick([random.int(1, 9), 50, 100]);
       // The first page past the day-by-day windows, too.
@@ -383,8 +373,7 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
     ]);
     expect(plan).not.toContain("Seq Scan");
     // Every read of users is a probe of its primary key under a LIMIT (techniciansSql's LATERAL …
-    // LIMIT 1, which the planner cannot flatten into a join that hashes the whole table;
-    // bench/RESULTS.md, finding 19).
+    // LIMIT 1, which the planner cannot flatten into a join that hashes the whole table).
     const reads = plan.match(/^.*\bon users\b.*$/gm) ?? [];
     expect(reads.length).toBeGreaterThan(0);
     const probe =

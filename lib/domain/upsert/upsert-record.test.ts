@@ -2,21 +2,21 @@ import { randomInt } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, type Database } from "@/lib/db/client";
+import { type Database } from "@/lib/db/client";
 import { customers, leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { createCompany } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
-import { NotFoundError, ValidationError } from "./errors";
-import { mergeTags, normalizeEmail, normalizePhone } from "./normalize";
+import { NotFoundError, ValidationError } from "@/lib/domain/errors";
+import { mergedTags, normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
+import { recordFields } from "@/lib/domain/records/fields";
 import {
   findRecordToUpdate,
-  mergedTags,
   upsertRecord,
   type MatchKeys,
   type UpsertSpec,
   type UpsertTable,
-} from "./record-matching";
+} from "./upsert-record";
 
 let database: Database;
 beforeAll(async () => {
@@ -141,33 +141,37 @@ describe(`findRecordToUpdate: the matching of create-or-update (${testEngine()})
   }
 });
 
-describe(`mergedTags: mergeTags in SQL (${testEngine()})`, () => {
+describe(`mergedTags: the tag merge (${testEngine()})`, () => {
   it("keeps the stored tags, then appends the new ones not yet present, in their order", async () => {
-    const cases: [string[], string[]][] = [
-      [[], []],
-      [[], ["a", "b"]],
-      [["a", "b"], []],
+    const cases: [stored: string[], incoming: string[], merged: string[]][] = [
+      [[], [], []],
+      [[], ["a", "b"], ["a", "b"]],
+      [["a", "b"], [], ["a", "b"]],
       [
         ["a", "b"],
         ["b", "c", "a", "d"],
+        ["a", "b", "c", "d"],
       ],
       [
         ["x", "x", "y"],
         ["y", "z"],
+        ["x", "x", "y", "z"],
       ],
-      [["Vip"], ["vip", "VIP", "Vip"]],
+      [["Vip"], ["vip", "VIP", "Vip"], ["Vip", "vip", "VIP"]],
       [
         ["with space", "ünïcode", 'quo"te'],
         ['quo"te', "comma,tag", "{brace}", "back\\slash"],
+        ["with space", "ünïcode", 'quo"te', "comma,tag", "{brace}", "back\\slash"],
       ],
     ];
-    for (const [stored, incoming] of cases) {
-      const newOnes = mergeTags([], incoming);
-      const [row] = await queryRows<{ tags: string[] }>(
-        database.db,
-        sql`select ${mergedTags(sql`${sql.param(stored, leads.tags)}::text[]`, sql.param(newOnes, leads.tags))} as tags`,
-      );
-      expect(row?.tags, JSON.stringify([stored, incoming])).toEqual(mergeTags(stored, incoming));
+    for (const [stored, incoming, merged] of cases) {
+      const newOnes = uniqueTags(incoming);
+      const [row] = (
+        await database.db.execute<{ tags: string[] }>(
+          sql`select ${mergedTags(sql`${sql.param(stored, leads.tags)}::text[]`, sql.param(newOnes, leads.tags))} as tags`,
+        )
+      ).rows;
+      expect(row?.tags, JSON.stringify([stored, incoming])).toEqual(merged);
     }
   });
 });
@@ -175,6 +179,7 @@ describe(`mergedTags: mergeTags in SQL (${testEngine()})`, () => {
 describe(`upsertRecord (${testEngine()})`, () => {
   const spec = (companyId: string, keys: MatchKeys, tags: string[] = []): UpsertSpec<typeof leads> => ({
     table: leads,
+    fields: recordFields(leads, ["id", "name", "notes", "tags", "archived"]),
     companyId,
     keys,
     update: { notes: "updated" },

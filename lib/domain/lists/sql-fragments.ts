@@ -1,0 +1,29 @@
+import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { escapeLike } from "@/lib/domain/normalize";
+
+/** `%term%` for `lower(column) like …`: lower-cased, LIKE wildcards escaped (matched literally). */
+export function containsPattern(term: string): string {
+  return `%${escapeLike(term.toLowerCase())}%`;
+}
+
+/** `text[]` literal of the values, for the `tags && array[...]` filter. */
+export function textArray(values: readonly string[]): SQL {
+  return sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A fragment without parameters, rendered to its text once by Drizzle's dialect (`sql.raw`): for
+ * the parts of a list's statements that no request changes (a search's fields and grams
+ * expression), which would otherwise be rendered again on every request.
+ */
+export function renderedOnce(fragment: SQL): SQL {
+  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  if (params.length > 0) throw new Error("renderedOnce: a fragment with parameters");
+  return sql.raw(text);
+}

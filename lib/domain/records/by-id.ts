@@ -1,0 +1,33 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { AnyPgColumn, AnyPgTable, PgTable, SelectedFieldsFlat } from "drizzle-orm/pg-core";
+import type { Db } from "@/lib/db/client";
+
+type RecordTable = AnyPgTable & { companyId: AnyPgColumn; id: AnyPgColumn };
+
+/**
+ * One record of a tenant by its id (its record fields, recordFields), or undefined. A Drizzle
+ * prepared statement named `name`, prepared once per database: every get by id binds two values
+ * to a plan PostgreSQL made once per connection.
+ */
+export function recordById<R>(
+  table: RecordTable,
+  fields: SelectedFieldsFlat,
+  name: string,
+): (db: Db, companyId: string, id: string) => Promise<R | undefined> {
+  const prepared = new WeakMap<Db, { execute(values: Record<string, unknown>): Promise<unknown[]> }>();
+  const prepare = (db: Db) =>
+    db
+      .select(fields)
+      .from(table as PgTable)
+      .where(and(eq(table.companyId, sql.placeholder("companyId")), eq(table.id, sql.placeholder("id"))))
+      .prepare(name);
+  return async (db, companyId, id) => {
+    let statement = prepared.get(db);
+    if (!statement) {
+      statement = prepare(db);
+      prepared.set(db, statement);
+    }
+    const [row] = await statement.execute({ companyId, id });
+    return row as R | undefined;
+  };
+}

@@ -1,0 +1,35 @@
+import { getTableColumns, type AnyColumn } from "drizzle-orm";
+import type { AnyPgTable } from "drizzle-orm/pg-core";
+
+/** The column keys of a table's Drizzle row. */
+export type ColumnKey<T extends AnyPgTable> = keyof T["_"]["columns"] & keyof T["$inferSelect"] & string;
+
+/** Columns `K` of a table as a select's fields, each under its SQL name. */
+export type RecordFields<T extends AnyPgTable, K extends ColumnKey<T>> = {
+  [P in K as T["_"]["columns"][P]["_"]["name"]]: T["_"]["columns"][P];
+};
+
+/** The row Drizzle reads for RecordFields: each column's value under its SQL name. */
+export type RecordRow<T extends AnyPgTable, K extends ColumnKey<T> = ColumnKey<T>> = {
+  [P in K as T["_"]["columns"][P]["_"]["name"]]: T["$inferSelect"][P];
+};
+
+/**
+ * What a resource's API record is made of: the columns `keys` of its table, as the fields of a
+ * select (or of `returning`) keyed by their SQL names, the names its record mapping reads. The
+ * list, get-by-id and create-or-update all select these fields, so each resource has one row
+ * shape, read by Drizzle, and one mapping from it to its API record.
+ */
+export function recordFields<T extends AnyPgTable, K extends ColumnKey<T>>(
+  table: T,
+  keys: readonly K[],
+): RecordFields<T, K> {
+  if (!keys.includes("id" as K)) throw new Error("recordFields: the id is one of a record's columns");
+  const columns = getTableColumns(table) as Record<string, AnyColumn>;
+  return Object.fromEntries(keys.map((key) => [columns[key]!.name, columns[key]!])) as RecordFields<T, K>;
+}
+
+/** `[latitude, longitude]` when both are known. */
+export function toLocation(latitude: number | null, longitude: number | null): [number, number] | null {
+  return latitude == null || longitude == null ? null : [latitude, longitude];
+}
