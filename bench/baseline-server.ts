@@ -227,6 +227,7 @@ function job(row: Row): Row {
       payment_type: p.payment_type,
       status: p.status,
     })),
+    total: cents(row.line_total),
     total_received: cents(row.total_received),
     total_outstanding: cents(row.total_outstanding),
   };

@@ -27,11 +27,6 @@ export function JobStatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONES[status] ?? "neutral"}>{status}</Badge>;
 }
 
-/** The job's billed amount: its line items' total. */
-export function jobTotal(job: ServicedJob): number {
-  return Math.round(job.line_items.reduce((sum, item) => sum + item.total_price, 0) * 100) / 100;
-}
-
 export function jobColumns(report: ServicedJobReport | undefined) {
   return [
     col.display({
@@ -82,7 +77,13 @@ export function jobColumns(report: ServicedJobReport | undefined) {
       meta: { cellClassName: "min-w-36" },
       cell: (info) => info.getValue() || <span className="text-slate-400">—</span>,
     }),
-    summedColumn({ id: "total", header: "Total", value: jobTotal, sum: report?.total, money: true }),
+    summedColumn<ServicedJob>({
+      id: "total",
+      header: "Total",
+      value: (j) => j.total,
+      sum: report?.total,
+      money: true,
+    }),
     summedColumn<ServicedJob>({
       id: "total_received",
       header: "Received",

@@ -65,6 +65,9 @@ export const servicedJobSchema = z
       .describe("The assigned user, then the crew members in crew order, each once."),
     line_items: z.array(jobLineItemSchema).describe("Line items in their order."),
     payments: z.array(jobPaymentSchema).describe("Payments and refunds, oldest first."),
+    total: z
+      .number()
+      .describe("The job's amount: the sum of its line items' total_price, dollars rounded to cents."),
     total_received: z
       .number()
       .describe("Net paid: succeeded payments minus succeeded refunds, dollars rounded to cents."),

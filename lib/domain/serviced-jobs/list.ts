@@ -228,6 +228,7 @@ export function toServicedJob(row: JobRow): ServicedJob {
       payment_type: p.payment_type,
       status: p.status,
     })),
+    total: cents(toNumber(row.line_total)),
     total_received: cents(toNumber(row.total_received)),
     total_outstanding: cents(toNumber(row.total_outstanding)),
   };

@@ -106,6 +106,8 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
           status: "pending",
         },
       ],
+      // The line items' sum: 100 + 25.5.
+      total: 125.5,
       // 100 paid − 20 refunded; the failed 50 and pending 30 do not count.
       total_received: 80,
       total_outstanding: 45.5,

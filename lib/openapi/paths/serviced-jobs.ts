@@ -26,8 +26,8 @@ export const servicedJobsPaths: ResourceSpec = {
           "jobs; `only_completed=false` lists every status. Quotes and archived jobs are never listed.",
         "`service_date` is the start of the job's first visit; the date range filters on it, and with a date " +
           "bound jobs without a visit are left out, so `pagination.total` is the filtered count. " +
-          "`total_received` is succeeded payments minus succeeded refunds; `total_outstanding` is the line " +
-          "item total minus that, never below 0.",
+          "`total` is the sum of the line items' `total_price`; `total_received` is succeeded payments minus " +
+          "succeeded refunds; `total_outstanding` is `total` minus that, never below 0.",
       ].join("\n\n"),
       scopes: ["jobs:read"],
       query: getServicedJobsQuerySchema,
