@@ -9,7 +9,7 @@
  *
  * The database is BENCH_DATABASE_URL, or the scale's bench database on the local server (made by
  * `npm run bench -- --scale <scale>` first). Not part of `npm run bench`: a tool for finding what
- * to change in our layers (bench/RESULTS.md, finding 4); run it on a quiet machine.
+ * to change in our layers (bench/RESULTS.md, the floor section); run it on a quiet machine.
  */
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
@@ -81,9 +81,8 @@ function placeOf(url: string, functionName: string): string {
 }
 
 async function main(): Promise<void> {
-  // As the bench's servers log (bench/server.ts): a line per request on stdout cost ~8% of the CPU
-  // per request here (customers `john` 3.92 → 3.62 ms), which the bench's servers do not pay
-  // (RESULTS.md, finding 31).
+  // As the bench's servers log (bench/server.ts): errors only, since a line per request on stdout
+  // is CPU the measured servers do not spend.
   process.env.LOG_LEVEL ??= "error";
   const { values } = parseArgs({
     options: {

@@ -22,7 +22,7 @@ export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<
   // then read the heap), and each write to a listed table adds a list_counts row that compaction
   // later deletes.
   // Autovacuum may be off or late: every run starts from vacuumed tables (job_report_totals: data
-  // generated before the generator vacuumed it, finding 39).
+  // generated before the generator vacuumed it).
   for (const table of ["leads", "list_counts", "job_report_totals", "api_keys", "api_key_usage"])
     await db.query(`vacuum (analyze) ${table}`);
   return removed[0]?.n ?? 0;

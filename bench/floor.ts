@@ -2,7 +2,7 @@
  * The framework floor: what one request costs in Next.js (`next start`, App Router route handler)
  * and in plain node:http when neither does any work — the same ~400-byte JSON, no database.
  * It is the part of our CPU per request that no change in our code can remove (bench/RESULTS.md,
- * finding 4), measured the way the bench measures servers: autocannon at fixed concurrency and the
+ * the floor section), measured the way the bench measures servers: autocannon at fixed concurrency and the
  * server process tree's CPU time from /proc.
  *
  *   npx tsx bench/floor.ts [--duration s] [--connections n]
@@ -479,7 +479,7 @@ async function withOursAndFloorApp<T>(
 }
 
 /**
- * GET /leads/{id}: our server against the least route above (RESULTS.md, finding 28).
+ * GET /leads/{id}: our server against the least route above (RESULTS.md, the floor section).
  */
 function measureGetById(floorApp: FloorApp, options: Parameters<typeof alternate>[3]) {
   return withOursAndFloorApp(["lead-by-id"], floorApp, ({ key, cases, ours, floor }) =>
@@ -498,7 +498,7 @@ function measureGetById(floorApp: FloorApp, options: Parameters<typeof alternate
 /**
  * The named cases on the baseline server, on the same handler in a Next.js route (replayRoute) and
  * on our server, alternately in the same rounds: the framework's share of a case, whatever our
- * layers do, and our layers' share beside it (RESULTS.md, findings 29 and 30).
+ * layers do, and our layers' share beside it (RESULTS.md, the floor section).
  */
 function measureReplay(caseIds: string[], floorApp: FloorApp, options: Parameters<typeof alternate>[3]) {
   return withOursAndFloorApp(

@@ -1,5 +1,5 @@
 -- The database's own insert of 1,000,000 leads: the floor of any importer that keeps the schema's
--- indexes and triggers (bench/RESULTS.md, findings 41 and 44). One statement, no client work, no
+-- indexes and triggers (bench/RESULTS.md, the floor section). One statement, no client work, no
 -- parsing, no ON CONFLICT: the large tenant's own leads copied under new ids, timed, rolled back.
 -- Run it on the large bench database after `npm run bench -- --scale large`, on a quiet machine:
 --
