@@ -61,6 +61,8 @@ export class StatementRecorder {
 /** Parameters as the driver would send them, in a JSON-safe form (Dates as ISO text). */
 function plainParam(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
+  // As the driver sends it (a page's offset is a bigint); JSON has no bigint.
+  if (typeof value === "bigint") return value.toString();
   if (Array.isArray(value)) return value.map(plainParam);
   return value;
 }
