@@ -8,6 +8,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import type { UserRole } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
+import { API_VERSION } from "@/lib/schemas/auth";
 import {
   ConflictError,
   ForbiddenError,
@@ -22,7 +23,6 @@ import { logError, logRequest } from "./log";
 import { quotaResetInfo, rateLimitHeaders } from "./rate-limit";
 import { parseOrThrow, searchParamsToObject, validationError } from "./validation";
 
-export const API_VERSION = "1.1.0";
 export const VERSION_HEADER = "service-api-version";
 /** Longest a request may take before it answers 503 (contract: within 5 s). */
 export const REQUEST_DEADLINE_MS = 4500;

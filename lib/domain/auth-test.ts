@@ -1,6 +1,5 @@
 import type { DomainContext } from "@/lib/domain/context";
-import { API_VERSION } from "@/lib/api/handler";
-import type { AuthTestResponse } from "@/lib/schemas/auth";
+import { API_VERSION, type AuthTestResponse } from "@/lib/schemas/auth";
 
 /** GET /auth/test: who the credentials belong to (contract section 8). */
 export function describeCredentials({ ctx }: { ctx: Pick<DomainContext, "principal"> }): AuthTestResponse {

@@ -1,6 +1,7 @@
 import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { z } from "zod";
-import { API_VERSION, VERSION_HEADER } from "@/lib/api/handler";
+import { VERSION_HEADER } from "@/lib/api/handler";
+import { API_VERSION } from "@/lib/schemas/auth";
 import { SCOPES, scopeNamedInRefusal, scopesAcceptedFromKeys } from "@/lib/auth/scopes";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { errorBodySchema, paginationSchema } from "@/lib/schemas/common";

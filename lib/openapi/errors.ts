@@ -1,6 +1,7 @@
 import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { ERROR_CODES, ERROR_DESCRIPTIONS, type ErrorCode } from "@/lib/api/errors";
-import { API_VERSION, VERSION_HEADER } from "@/lib/api/handler";
+import { VERSION_HEADER } from "@/lib/api/handler";
+import { API_VERSION } from "@/lib/schemas/auth";
 import type { EndpointSpec } from "./types";
 
 /** An error as documented: a coded one, a record not found (404, no code) or the bare 500. */

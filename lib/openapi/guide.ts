@@ -1,7 +1,8 @@
 import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { ERROR_CODES } from "@/lib/api/errors";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
-import { API_VERSION, MAX_QUERY_LENGTH, VERSION_HEADER } from "@/lib/api/handler";
+import { MAX_QUERY_LENGTH, VERSION_HEADER } from "@/lib/api/handler";
+import { API_VERSION } from "@/lib/schemas/auth";
 import { ROLE_SCOPES, SCOPES } from "@/lib/auth/scopes";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "@/lib/schemas/common";

@@ -3,7 +3,9 @@
  * cookie instead of a key, the version header on every request, and error bodies turned into
  * typed errors the pages can show (message, code, and per-field details for forms).
  */
-export const API_VERSION = "1.1.0";
+import { API_VERSION } from "@/lib/schemas/auth";
+
+export { API_VERSION };
 
 export interface FieldDetail {
   field: string;

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { SCOPES } from "@/lib/auth/scopes";
 
+/** The interface version (interface.md): the one value of the version header, and /auth/test's. */
+export const API_VERSION = "1.1.0";
+
 export const authTestResponseSchema = z
   .object({
     status: z.literal("success"),
