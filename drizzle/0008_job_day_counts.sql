@@ -4,7 +4,7 @@
 -- 'job_days' (the table in lib/db/schema/list-counts.ts). A request reads the whole days inside
 -- its bounds from these rows, and counts the jobs of the part-days at its ends (lib/domain/
 -- list-counts.ts, jobDayCountSql; lib/domain/serviced-jobs/list.ts): a range of a month sums ~30
--- rows instead of counting ~20,000 jobs (bench/RESULTS.md, finding 16).
+-- rows instead of counting ~20,000 jobs (bench/RESULTS.md).
 --
 -- The jobs table is locked against writes first (until the migration commits): replacing a
 -- trigger function takes no lock on its table, and a write committed between the new function

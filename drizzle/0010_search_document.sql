@@ -1,8 +1,8 @@
 -- One trigram index per list over its search document (lib/db/schema/columns.ts searchDocument):
 -- the searched fields lower-cased in one text, separated by chr(1). A search reads one index
 -- instead of one per field (4 for leads, 5 for customers): each of those scans read the tenant's
--- whole entry of its index, so a search of phone digits took four such scans (bench/RESULTS.md,
--- finding 21). Writes keep one search index per row instead of four or five.
+-- whole entry of its index, so a search of phone digits took four such scans (bench/RESULTS.md).
+-- Writes keep one search index per row instead of four or five.
 DROP INDEX "leads_name_trgm_idx";--> statement-breakpoint
 DROP INDEX "leads_email_trgm_idx";--> statement-breakpoint
 DROP INDEX "leads_phone_trgm_idx";--> statement-breakpoint

@@ -1,4 +1,4 @@
--- The search index by tenant without a company_id entry (bench/RESULTS.md, finding 22).
+-- The search index by tenant without a company_id entry (bench/RESULTS.md).
 -- 0010's index held trigrams (pg_trgm) and company_id (btree_gin) as separate keys of one GIN
 -- index: every search read the tenant's whole company_id entry and intersected it with the
 -- trigrams' postings, ~1M postings for the large tenant whatever the term finds (7.7 ms of the

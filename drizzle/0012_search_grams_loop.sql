@@ -1,4 +1,4 @@
--- search_grams (0011) in a loop instead of a statement (bench/RESULTS.md, finding 23). 0011's body
+-- search_grams (0011) in a loop instead of a statement (bench/RESULTS.md). 0011's body
 -- ran `SELECT ARRAY(... FROM generate_series ...)`, a statement executed for every document a
 -- write indexes; a loop of simple expressions skips the executor's start and end: 1.5× faster
 -- to compute (~23 against ~35 µs a lead on a slow 2-core machine).

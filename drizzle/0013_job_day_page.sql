@@ -1,4 +1,4 @@
--- The date-bounded job page, day by day (bench/RESULTS.md, finding 24). A page of the jobs whose
+-- The date-bounded job page, day by day (bench/RESULTS.md). A page of the jobs whose
 -- service date lies in a range, newest created first, had to read every job of the range from the
 -- service-date index and sort them (~21,700 for a month of the bench's large tenant): the order
 -- is by creation, the bound by service date. This index keys the listed jobs by the UTC day of

@@ -1,4 +1,4 @@
--- The job report over all of a tenant's jobs from kept sums (bench/RESULTS.md, finding 35).
+-- The job report over all of a tenant's jobs from kept sums (bench/RESULTS.md).
 -- GET /reports/serviced-jobs without a service-date bound read every listed job of the tenant and
 -- joined every crew row (769,188 completed jobs and 374,341 crew rows in the bench's large
 -- tenant: 1.0-1.1 s of one core, and past the 4 s statement timeout with two such requests on a

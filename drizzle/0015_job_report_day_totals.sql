@@ -1,4 +1,4 @@
--- The job report over whole days of service from kept sums (bench/RESULTS.md, finding 36).
+-- The job report over whole days of service from kept sums (bench/RESULTS.md).
 -- GET /reports/serviced-jobs with a service-date range read the range's jobs and joined every crew
 -- row of the tenant (a sequential scan of 374,341 crew rows in the bench's large tenant: ~100 ms
 -- for a month, ~500 ms for a year). 0014 keeps the sums per day and per technician, but not per
