@@ -293,7 +293,7 @@ function archivedAtOf(archived: boolean, archivedAt: Date | null | undefined, no
 const PASSWORD_CONCURRENCY = 4;
 
 /**
- * scrypt hashes are salted, so hashing again would change the row on every import. A stored hash
+ * Password hashes are salted, so hashing again would change the row on every import. A stored hash
  * that already verifies the file's password is kept: the import stays idempotent (and fast).
  */
 async function passwordHashes(

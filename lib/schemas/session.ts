@@ -18,7 +18,7 @@ export const ROLE_LABELS: Record<UserRole, string> = {
   technician: "Technician",
 };
 
-/** POST /api/auth/sign-in body. Lengths are capped so a huge password cannot tie up scrypt. */
+/** POST /api/auth/sign-in body. Lengths are capped so a huge password cannot tie up the password hash. */
 export const signInBodySchema = z
   .object({
     email: z.string().trim().min(1, "Enter your email").max(255).describe("The user's email (any case)."),
