@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { parseDatabaseUrl } from "@/lib/env";
-import { createApiKey, createCompany } from "@/lib/testing/factories";
+import { API_VERSION } from "@/lib/schemas/auth";
+import { createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 
 /*
  * Real server processes for the system tests: a fresh database (embedded on disk, or a new
@@ -81,6 +82,36 @@ export async function freshDatabaseWithKey(): Promise<{ db: FreshDatabase; key: 
   } finally {
     await database.close();
   }
+}
+
+/** A fresh database with one company and an admin who signs in with `user` (opened and closed as above). */
+export async function freshDatabaseWithAdmin(user: {
+  email: string;
+  password: string;
+}): Promise<FreshDatabase> {
+  const db = await freshDatabase();
+  const database = await db.open();
+  try {
+    const company = await createCompany(database.db);
+    await createUser(database.db, company.id, { role: "admin", ...user });
+    return db;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Signs in on the server; the session cookie (`name=value`), or an error if sign-in failed. */
+export async function signInCookie(
+  serverUrl: string,
+  user: { email: string; password: string },
+): Promise<string> {
+  const res = await fetch(`${serverUrl}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { ...VERSION, "content-type": "application/json" },
+    body: JSON.stringify(user),
+  });
+  if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
+  return (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
 }
 
 export interface SentRequest {
@@ -262,4 +293,4 @@ export async function stopServer(server: ServerProcess | undefined, timeoutMs = 
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const VERSION = { "service-api-version": "1.1.0" };
+export const VERSION = { "service-api-version": API_VERSION };

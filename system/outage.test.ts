@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { TcpProxy } from "@/lib/testing/tcp-proxy";
-import { createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 import { renameDatabase } from "@/lib/testing/rename-database";
 import {
   engine,
-  freshDatabase,
+  freshDatabaseWithAdmin,
+  signInCookie,
   sleep,
   startServer,
   stopServer,
@@ -31,15 +31,7 @@ let cookie = "";
 const user = { email: `outage.${Date.now()}@example.test`, password: "outage test passphrase" };
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  const database = await db.open();
-  try {
-    const company = await createCompany(database.db);
-    await createUser(database.db, company.id, { role: "admin", ...user });
-    await createApiKey(database.db, company.id);
-  } finally {
-    await database.close();
-  }
+  db = await freshDatabaseWithAdmin(user);
   let databaseUrl = db.url;
   if (engine === "postgres") {
     const url = new URL(db.url);
@@ -50,13 +42,7 @@ beforeAll(async () => {
   }
   // A short statement timeout, for the session lookup that times out behind a lock (below).
   server = await startServer({ databaseUrl, env: { DB_STATEMENT_TIMEOUT_MS: "1000" } });
-  const signIn = await fetch(`${server.url}/api/auth/sign-in`, {
-    method: "POST",
-    headers: { ...VERSION, "content-type": "application/json" },
-    body: JSON.stringify(user),
-  });
-  expect(signIn.status).toBe(200);
-  cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+  cookie = await signInCookie(server.url, user);
 });
 afterAll(async () => {
   await stopServer(server);

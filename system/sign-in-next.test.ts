@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCompany, createUser } from "@/lib/testing/factories";
 import {
   engine,
-  freshDatabase,
+  freshDatabaseWithAdmin,
+  signInCookie,
   startServer,
   stopServer,
-  VERSION,
   type FreshDatabase,
   type ServerProcess,
 } from "./harness";
@@ -22,22 +21,9 @@ let cookie = "";
 const user = { email: `next.${Date.now()}@example.test`, password: "a long enough passphrase" };
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  const database = await db.open();
-  try {
-    const company = await createCompany(database.db);
-    await createUser(database.db, company.id, { role: "admin", ...user });
-  } finally {
-    await database.close();
-  }
+  db = await freshDatabaseWithAdmin(user);
   server = await startServer({ databaseUrl: db.url });
-  const res = await fetch(`${server.url}/api/auth/sign-in`, {
-    method: "POST",
-    headers: { ...VERSION, "content-type": "application/json" },
-    body: JSON.stringify(user),
-  });
-  expect(res.status).toBe(200);
-  cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  cookie = await signInCookie(server.url, user);
 });
 afterAll(async () => {
   await stopServer(server);
