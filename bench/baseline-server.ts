@@ -21,6 +21,7 @@ import http from "node:http";
 import type { CapturedStatement } from "./capture";
 import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
 import { newId } from "@/lib/ids";
+import { DEFAULT_PIPELINE, storedStage, type Stage } from "@/lib/schemas/pipeline";
 
 export interface BookRoute {
   caseId: string;
@@ -43,6 +44,7 @@ export interface Book {
 export type MapperName =
   | "leads-list"
   | "lead"
+  | "lead-stage-totals"
   | "customers-list"
   | "customer"
   | "plans-list"
@@ -120,7 +122,7 @@ function lead(row: Row): Row {
   };
 }
 
-function leadUpsert(row: Row, created: boolean): Row {
+function leadUpsert(row: Row, matchedOn: "id" | "phone" | "email" | null): Row {
   const l = lead(row);
   return {
     ...l,
@@ -132,7 +134,8 @@ function leadUpsert(row: Row, created: boolean): Row {
     address_country: l.property_country,
     source: l.lead_source,
     status: "success",
-    message: created ? "Lead created" : "Lead updated",
+    message: matchedOn ? "Lead updated" : "Lead created",
+    matched_on: matchedOn,
   };
 }
 
@@ -302,6 +305,21 @@ function planReport(rows: Row[]): Row {
   };
 }
 
+/** The board's totals: rows per stage (total 0), in text order with no stage last, and the total (1). */
+function stageTotals(rows: Row[]): Row {
+  const totalsOf = (row: Row | undefined) => ({
+    count: num(row?.count),
+    projected_value: cents(row?.projected_value),
+  });
+  const data = rows
+    .filter((r) => num(r.total) === 0)
+    .map((r) => ({ stage: (r.stage ?? null) as string | null, ...totalsOf(r) }))
+    .sort((a, b) =>
+      a.stage === b.stage ? 0 : a.stage === null ? 1 : b.stage === null ? -1 : byText(a.stage, b.stage),
+    );
+  return { status: "success", data, totals: totalsOf(rows.find((r) => num(r.total) === 1)) };
+}
+
 function jobTotals(rows: (Row | undefined)[]) {
   const add = (key: string) => rows.reduce((sum, row) => sum + num(row?.[key]), 0);
   return {
@@ -421,6 +439,8 @@ function answer(mapper: MapperName, results: Row[][], search: URLSearchParams): 
             },
           }
         : notFound("Customer");
+    case "lead-stage-totals":
+      return { status: 200, body: stageTotals(first) };
     case "pin-types":
       return {
         status: 200,
@@ -501,9 +521,18 @@ const MERGED_TAGS = (param: string) =>
  * POST /leads, as lib/domain/leads/upsert-lead.ts (lib/domain/upsert/upsert-record.ts upsertRecord)
  * does it, in plain SQL and the same statements: only an id: one UPDATE (tags merged in SQL);
  * no id, phone or email: one INSERT; else a transaction: advisory locks, the match (phone, then
- * email: one statement), then the UPDATE of the match or the INSERT.
+ * email: one statement), then the UPDATE of the match or the INSERT. A stage is first read
+ * against the company's pipeline, as named by key or label.
  */
 async function upsertLead(driver: Driver, companyId: string, body: Row): Promise<Answer> {
+  if (typeof body.stage === "string" && body.stage) {
+    const stored = await driver.query(
+      "select key, label, color, kind from pipeline_stages where company_id = $1 order by position",
+      [companyId],
+    );
+    const pipeline = stored.length > 0 ? (stored as unknown as Stage[]) : DEFAULT_PIPELINE;
+    body = { ...body, stage: storedStage(pipeline, body.stage) };
+  }
   const phone = body.phone == null ? null : normalizePhone(String(body.phone));
   const email = normalizeEmail(body.email == null ? null : String(body.email));
   const id = body.id === undefined ? undefined : String(body.id);
@@ -545,9 +574,13 @@ async function upsertLead(driver: Driver, companyId: string, body: Row): Promise
       `insert into leads (${columns.join(", ")}) values (${columns.map((_, i) => `$${i + 1}`).join(", ")}) returning *`,
       Object.values(row),
     );
-    return { status: 201, body: leadUpsert(created ?? {}, true) };
+    return { status: 201, body: leadUpsert(created ?? {}, null) };
   };
-  const update = async (query: QueryFn, leadId: string): Promise<Answer> => {
+  const update = async (
+    query: QueryFn,
+    leadId: string,
+    matchedOn: "id" | "phone" | "email",
+  ): Promise<Answer> => {
     const columns = Object.keys(values);
     const n = columns.length;
     const assignments = [
@@ -561,7 +594,7 @@ async function upsertLead(driver: Driver, companyId: string, body: Row): Promise
        returning *`,
       [...Object.values(values), tags, new Date(), companyId, leadId, tags, MAX_TAGS],
     );
-    if (updated) return { status: 200, body: leadUpsert(updated, false) };
+    if (updated) return { status: 200, body: leadUpsert(updated, matchedOn) };
     const [stored] = await query(
       `select cardinality(${MERGED_TAGS("$1")}) as count from leads where company_id = $2 and id = $3`,
       [tags, companyId, leadId],
@@ -571,7 +604,7 @@ async function upsertLead(driver: Driver, companyId: string, body: Row): Promise
   };
 
   if (id === undefined && !phone && !email) return insert(driver.query);
-  if (!phone && !email) return update(driver.query, id!);
+  if (!phone && !email) return update(driver.query, id!, "id");
   return driver.transaction(async (query) => {
     const locks: string[] = [];
     if (phone) locks.push(`leads:phone:${companyId}:${phone}`);
@@ -580,22 +613,22 @@ async function upsertLead(driver: Driver, companyId: string, body: Row): Promise
       `select ${locks.map((_, i) => `pg_advisory_xact_lock(hashtextextended($${i + 1}, 0))`).join(", ")}`,
       locks,
     );
-    if (id !== undefined) return update(query, id);
+    if (id !== undefined) return update(query, id, "id");
     const [match] =
       phone && email
         ? await query(
-            `with by_phone as (select id from leads where company_id = $1 and phone_normalized = $2 ${NEWEST}),
-             by_email as (select id from leads where company_id = $1 and email_normalized = $3
+            `with by_phone as (select id, 'phone' as matched_on from leads where company_id = $1 and phone_normalized = $2 ${NEWEST}),
+             by_email as (select id, 'email' as matched_on from leads where company_id = $1 and email_normalized = $3
                and not exists (select from by_phone) ${NEWEST}),
              target as (select * from by_phone union all select * from by_email)
-             select id from target`,
+             select id, matched_on from target`,
             [companyId, phone, email],
           )
         : await query(
-            `select id from leads where company_id = $1 and ${phone ? "phone_normalized" : "email_normalized"} = $2 ${NEWEST}`,
+            `select id, '${phone ? "phone" : "email"}' as matched_on from leads where company_id = $1 and ${phone ? "phone_normalized" : "email_normalized"} = $2 ${NEWEST}`,
             [companyId, phone ?? email],
           );
-    return match ? update(query, String(match.id)) : insert(query);
+    return match ? update(query, String(match.id), match.matched_on as "phone" | "email") : insert(query);
   });
 }
 

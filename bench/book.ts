@@ -11,6 +11,7 @@ import { routeFor } from "./routes";
 
 const MAPPERS: Record<string, MapperName> = {
   "/api/leads": "leads-list",
+  "/api/leads/stage-totals": "lead-stage-totals",
   "/api/leads/:id": "lead",
   "/api/customers": "customers-list",
   "/api/customers/:id": "customer",

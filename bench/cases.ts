@@ -4,6 +4,9 @@
  * per create, a different id per get), the template request being i = 0.
  */
 
+import { CUSTOMER_SORT_FIELDS } from "@/lib/schemas/customers";
+import { LEAD_SORT_FIELDS } from "@/lib/schemas/leads";
+
 export type CaseKind = "list" | "get" | "upsert" | "report" | "other";
 
 export interface RequestSpec {
@@ -26,6 +29,11 @@ export interface BenchCase {
    * are run by a manager now and then, not by eight clients at once.
    */
   maxConnections?: number;
+  /**
+   * Only our server is loaded: the baseline replays captured reads and writes out create-or-update,
+   * and has no bulk change to compare with.
+   */
+  oursOnly?: boolean;
   /** What is wrong with a response body (undefined: it is right). */
   check(body: unknown): string | undefined;
 }
@@ -34,6 +42,8 @@ export interface BenchCase {
 export interface Fixtures {
   companyId: string;
   leadIds: string[];
+  /** Up to 10,000 leads, spread over the tenant: what one bulk change selects. */
+  bulkLeadIds: string[];
   customerIds: string[];
   phoneDigits: string;
   salesRepId: string;
@@ -90,11 +100,37 @@ function dataCheck(item: (data: Json) => string | undefined) {
   };
 }
 
+/** A stage-totals answer: one row per stage, whose counts and sums add up to the totals. */
+function stageTotalsCheck(options: { minTotal: number }) {
+  return (body: unknown): string | undefined => {
+    if (!isObject(body) || body.status !== "success") return "status is not success";
+    if (!Array.isArray(body.data) || !isObject(body.totals)) return "data or totals missing";
+    const { count, projected_value: value } = body.totals;
+    if (typeof count !== "number" || typeof value !== "number") return "totals malformed";
+    if (count < options.minTotal) return `total ${count} < ${options.minTotal}`;
+    let rows = 0;
+    let cents = 0;
+    for (const row of body.data) {
+      if (!isObject(row) || typeof row.count !== "number" || typeof row.projected_value !== "number")
+        return "a malformed row";
+      rows += row.count;
+      cents += Math.round(row.projected_value * 100);
+    }
+    if (rows !== count) return `rows count ${rows}, totals ${count}`;
+    if (cents !== Math.round(value * 100)) return `rows sum ${cents / 100}, totals ${value}`;
+    return undefined;
+  };
+}
+
 const within = (value: unknown, start: string, end: string) =>
   typeof value === "string" && value >= `${start}T00:00:00.000Z` && value <= `${end}T23:59:59.999Z`;
 
 /** Search terms: a common name fragment, digits of a real phone, and a surname on ten rows. */
 export const SEARCH = { name: "mart", customer: "john", rare: "quillfeather" };
+
+/** A sort order's case id: `leads-sort-name`, `leads-sort-name-desc`. */
+const sortCaseId = (list: string, sort: string) =>
+  `${list}-sort-${sort.replace(/^-/, "").replaceAll("_", "-")}${sort.startsWith("-") ? "-desc" : ""}`;
 
 export function buildCases(fx: Fixtures): BenchCase[] {
   const get = (path: string): RequestSpec => ({ method: "GET", path });
@@ -124,6 +160,14 @@ export function buildCases(fx: Fixtures): BenchCase[] {
   // The created phones are (999) + 7 digits: 999 is no area code of the data, and the run tag
   // (a few digits) leads, so no run re-finds an earlier run's lead.
   const createBody = (i: number) => newLead(Number(fx.runTag) * 100_000 + i);
+  const bulkAssign = (i: number): RequestSpec => ({
+    method: "POST",
+    path: "/api/leads/bulk",
+    body: {
+      ids: fx.bulkLeadIds,
+      action: { type: "assign", assigned_to: i % 2 === 0 ? fx.salesRepId : null },
+    },
+  });
   const updateBody = (i: number) => ({
     id: pick(fx.leadIds, i),
     tags: ["bench-updated"],
@@ -171,6 +215,44 @@ export function buildCases(fx: Fixtures): BenchCase[] {
       `?search=${SEARCH.rare}`,
       listCheck({ minTotal: 1, maxTotal: 20 }),
     ),
+    // Each sort order of the list (extensions.md E2), from its own index (a list's target: p95 ≤ 50 ms).
+    ...LEAD_SORT_FIELDS.flatMap((field) => [field, `-${field}`]).map((sort) =>
+      leadsList(
+        sortCaseId("leads", sort),
+        `GET /leads?sort=${sort}`,
+        `?sort=${sort}`,
+        listCheck({ minTotal: 1 }),
+      ),
+    ),
+    // The leads due by a day, soonest first: the follow-up range and order from one index.
+    leadsList(
+      "leads-follow-up-due",
+      "GET /leads?follow_up_to=<date>&sort=follow_up_date",
+      "?follow_up_to=2026-06-30&sort=follow_up_date",
+      listCheck({}, (r) =>
+        typeof r.follow_up_date === "string" && r.follow_up_date <= "2026-06-30T23:59:59.999Z"
+          ? undefined
+          : `follow_up_date ${String(r.follow_up_date)}`,
+      ),
+    ),
+    // The leads board: each stage's count and summed projected value, from the kept sums (a
+    // list's target: p95 ≤ 50 ms).
+    {
+      id: "leads-stage-totals",
+      title: "GET /leads/stage-totals",
+      kind: "list",
+      request: get("/api/leads/stage-totals"),
+      expectStatus: 200,
+      check: stageTotalsCheck({ minTotal: 1 }),
+    },
+    {
+      id: "leads-stage-totals-tags",
+      title: "GET /leads/stage-totals?tags=vip,high-value",
+      kind: "list",
+      request: get("/api/leads/stage-totals?tags=vip,high-value"),
+      expectStatus: 200,
+      check: stageTotalsCheck({ minTotal: 1 }),
+    },
     {
       id: "lead-by-id",
       title: "GET /leads/{id}",
@@ -208,6 +290,14 @@ export function buildCases(fx: Fixtures): BenchCase[] {
         r.status === "inactive" ? undefined : `status ${String(r.status)}`,
       ),
     },
+    ...CUSTOMER_SORT_FIELDS.flatMap((field) => [field, `-${field}`]).map((sort): BenchCase => ({
+      id: sortCaseId("customers", sort),
+      title: `GET /customers?sort=${sort}`,
+      kind: "list",
+      request: get(`/api/customers?sort=${sort}`),
+      expectStatus: 200,
+      check: listCheck({ minTotal: 1 }),
+    })),
     {
       id: "customer-by-id",
       title: "GET /customers/{id}",
@@ -415,6 +505,22 @@ export function buildCases(fx: Fixtures): BenchCase[] {
         body.tags.includes("bench-updated")
           ? undefined
           : "not updated",
+    },
+    // One bulk change of 10,000 leads by id (target: ≤ 2 s), each request the other way: assigned
+    // to the sales rep, then unassigned, so every request changes them all.
+    {
+      id: "leads-bulk-10k",
+      title: "POST /leads/bulk (10,000 ids, assign)",
+      kind: "other",
+      oursOnly: true,
+      maxConnections: 1,
+      request: bulkAssign(0),
+      vary: bulkAssign,
+      expectStatus: 200,
+      check: (body) =>
+        isObject(body) && body.status === "success" && body.matched === fx.bulkLeadIds.length
+          ? undefined
+          : "not all selected",
     },
   ];
 }

@@ -73,6 +73,7 @@ export async function readFixtures(db: RawDb, companyId: string, runTag: string)
   return {
     companyId,
     leadIds: await spread("leads", 1000),
+    bulkLeadIds: await spread("leads", 10_000),
     customerIds: await spread("customers", 1000),
     // Seven digits in the middle of a real phone: found on digits alone, in the lead's own formatting.
     phoneDigits: await one(

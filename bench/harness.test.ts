@@ -183,11 +183,14 @@ describe("cases and the baseline", () => {
     // After the key check, a list whose total the counters keep sends one statement (the page
     // reads the total; the job date range's adds its part-days' count), and so does a search of
     // three characters or more (page and total from one finding of its matches); another list that
-    // counts its matches sends its page and count at the same time.
+    // counts its matches sends its page and count at the same time. The board's totals per stage
+    // are one statement over the kept counters and sums.
     const groups = (id: string) => dataStatements(captures.find((c) => c.caseId === id)!).map((s) => s.group);
     for (const id of [
       "leads-default",
       "leads-tags",
+      "leads-stage-totals",
+      "leads-stage-totals-tags",
       "customers-status",
       "plans-default",
       "jobs-default",

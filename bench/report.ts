@@ -112,6 +112,7 @@ export function checkTargets(engine: EngineRun, importRun?: ImportMeasure): Targ
     if (c.kind === "get") check("p95 ≤ 10 ms", `${r1(p95)} ms`, p95 <= 10);
     if (c.id === "lead-by-id") check("≥ 1,500 req/s", `${r1(c.ours.rps)} req/s`, c.ours.rps >= 1500);
     if (c.kind === "upsert") check("p95 ≤ 20 ms", `${r1(p95)} ms`, p95 <= 20);
+    if (c.id === "leads-bulk-10k") check("p95 ≤ 2 s", `${r1(p95)} ms`, p95 <= 2000);
     const throughput = ratio(c.ours.rps, c.baseline?.rps);
     if (throughput !== undefined)
       check("req/s ≥ 0.8 × baseline", `${throughput.toFixed(2)} ×`, throughput >= 0.8);

@@ -2,7 +2,9 @@ import type { RouteHandler } from "@/lib/api/handler";
 import * as customerById from "@/app/api/customers/[id]/route";
 import * as customers from "@/app/api/customers/route";
 import * as leadById from "@/app/api/leads/[id]/route";
+import * as leadBulk from "@/app/api/leads/bulk/route";
 import * as leads from "@/app/api/leads/route";
+import * as leadStageTotals from "@/app/api/leads/stage-totals/route";
 import * as pinTypes from "@/app/api/pin-types/route";
 import * as pins from "@/app/api/pins/route";
 import * as planReport from "@/app/api/reports/service-plans/route";
@@ -16,6 +18,8 @@ import * as servicedJobs from "@/app/api/serviced-jobs/route";
  */
 const ROUTES: [pattern: string, module: Record<string, unknown>][] = [
   ["/api/leads", leads],
+  ["/api/leads/stage-totals", leadStageTotals],
+  ["/api/leads/bulk", leadBulk],
   ["/api/leads/:id", leadById],
   ["/api/customers", customers],
   ["/api/customers/:id", customerById],

@@ -215,17 +215,22 @@ async function verify(
   const i = counter.next();
   const a = await send(ours.baseUrl, key, spec(i));
   // A read asks both for the same; a write asks each for a new lead (or another lead to update).
-  const b = await send(baseline.baseUrl, key, spec(benchCase.request.method === "GET" ? i : counter.next()));
-  for (const [name, answer] of [
-    ["ours", a],
-    ["baseline", b],
-  ] as const) {
+  const answers: (readonly ["ours" | "baseline", Awaited<ReturnType<typeof send>>])[] = [["ours", a]];
+  if (!benchCase.oursOnly) {
+    const method = benchCase.request.method;
+    answers.push([
+      "baseline",
+      await send(baseline.baseUrl, key, spec(method === "GET" ? i : counter.next())),
+    ]);
+  }
+  const b = answers[1]?.[1];
+  for (const [name, answer] of answers) {
     if (answer.status !== benchCase.expectStatus)
       return `${name}: status ${answer.status} (expected ${benchCase.expectStatus}): ${JSON.stringify(answer.body).slice(0, 200)}`;
     const problem = benchCase.check(answer.body);
     if (problem) return `${name}: ${problem}: ${JSON.stringify(answer.body).slice(0, 200)}`;
   }
-  if (benchCase.request.method === "GET" && !isDeepStrictEqual(a.body, b.body))
+  if (b && benchCase.request.method === "GET" && !isDeepStrictEqual(a.body, b.body))
     return `ours and the baseline answered different JSON: ${firstDifference(a.body, b.body)}`;
   return undefined;
 }
@@ -375,14 +380,16 @@ async function runEngine(
       // Warm both (JIT, plans, caches), then measure; two halves in opposite order cancel drift.
       if (!options.amount) {
         await load(ours, 1);
-        await load(baseline, 1);
+        if (!benchCase.oursOnly) await load(baseline, 1);
       }
       const oursParts: RawLoad[] = [];
       const baseParts: RawLoad[] = [];
       const slice = options.duration / options.rounds;
       const amount = options.amount ? Math.ceil(options.amount / options.rounds) : undefined;
       for (let round = 0; round < options.rounds; round++) {
-        if (round % 2 === 0) {
+        if (benchCase.oursOnly) {
+          oursParts.push(await load(ours, slice, amount));
+        } else if (round % 2 === 0) {
           oursParts.push(await load(ours, slice, amount));
           baseParts.push(await load(baseline, slice, amount));
         } else {
@@ -394,11 +401,11 @@ async function runEngine(
         ...base,
         ...(connections !== options.connections ? { connections } : {}),
         ours: summarize(oursParts),
-        baseline: summarize(baseParts),
+        ...(baseParts.length > 0 ? { baseline: summarize(baseParts) } : {}),
       };
       results.push(result);
       log(
-        `${benchCase.id.padEnd(22)} ours p95 ${result.ours?.p95} ms ${result.ours?.rps} req/s | baseline p95 ${result.baseline?.p95} ms ${result.baseline?.rps} req/s`,
+        `${benchCase.id.padEnd(22)} ours p95 ${result.ours?.p95} ms ${result.ours?.rps} req/s | baseline p95 ${result.baseline?.p95 ?? "-"} ms ${result.baseline?.rps ?? "-"} req/s`,
       );
     }
   } finally {

@@ -45,12 +45,27 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
   await dialog.getByLabel("Name", { exact: true }).fill(name);
   await dialog.getByLabel("Email").fill(`pat.${id}@example.test`);
   await dialog.getByLabel("Phone").fill(phone.display);
-  await dialog.getByLabel("Stage").fill("contacted");
+  await dialog.getByLabel("Stage").selectOption("contacted");
   await dialog.getByLabel("Priority").selectOption("high");
   await dialog.getByLabel("Projected value ($)").fill("1234.5");
   await dialog.getByLabel("City").fill("Austin");
   await dialog.getByLabel("Tags").fill(`e2e-alpha-${id}, spring`);
   await screenshotBoth(page, "new-lead-dialog", { fullPage: false });
+
+  // A pasted value past a field's limit is kept whole, counted and refused, never cut.
+  const city = dialog.getByLabel("City");
+  await city.fill("A".repeat(300));
+  await expect(city).toHaveValue("A".repeat(300));
+  await expect(dialog.getByText("45 characters over the limit of 255: shorten it to save")).toBeVisible();
+  await city.fill("A".repeat(250));
+  await expect(dialog.getByText("250 / 255 characters")).toBeVisible();
+  await city.fill("Austin");
+  await expect(dialog.getByText(/\/ 255 characters/)).toHaveCount(0);
+  // A phone needs digits.
+  await dialog.getByLabel("Phone").fill("call me");
+  await dialog.getByRole("button", { name: "Save lead" }).click();
+  await expect(dialog.getByText("A phone number needs digits")).toBeVisible();
+  await dialog.getByLabel("Phone").fill(phone.display);
 
   // The form checks with the API's schema before sending: a bad email stays in the form.
   await dialog.getByLabel("Email").fill("not-an-email");
@@ -80,7 +95,7 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
   await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
   await expect(page.getByTestId("lead-tags").getByRole("listitem")).toHaveText([`e2e-alpha-${id}`, "spring"]);
   await page.getByLabel("Add tags").fill(`spring, e2e-beta-${id}`);
-  await page.getByLabel("Stage").fill("quoted");
+  await page.getByLabel("Stage").selectOption({ label: "Quoted" });
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Lead updated" })).toBeVisible();
   await expect(page.getByTestId("lead-tags").getByRole("listitem")).toHaveText([
@@ -91,9 +106,11 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Quoted");
   await screenshotBoth(page, "detail");
 
-  // A "new" lead with the same phone (other punctuation) updates this one: 200, not 201.
+  // "All leads" returns to the list as it was left (the phone search).
   await page.getByRole("link", { name: "All leads" }).first().click();
-  await expect(page).toHaveURL(/\/leads$/);
+  await expect(page).toHaveURL(new RegExp(`/leads\\?search=${phone.digits.slice(3)}$`));
+  await expect(page.getByLabel("Search", { exact: true })).toHaveValue(phone.digits.slice(3));
+  // A "new" lead with the same phone (other punctuation) updates this one, once confirmed.
   await page.getByRole("button", { name: "New lead" }).click();
   await dialog.getByLabel("Name", { exact: true }).fill(`${name} again`);
   await dialog
@@ -101,6 +118,11 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
     .fill(`+1 ${phone.digits.slice(0, 3)}.${phone.digits.slice(3, 6)}.${phone.digits.slice(6)}`);
   await dialog.getByLabel("Tags").fill(`e2e-gamma-${id}`);
   await dialog.getByRole("button", { name: "Save lead" }).click();
+  // The form asks first (e2e/safe-create.spec.ts covers the choices): update the existing lead.
+  await page
+    .getByRole("dialog", { name: /already exists/ })
+    .getByRole("button", { name: `Update ${name}` })
+    .click();
   const matched = page
     .getByRole("status")
     .filter({ hasText: "Updated existing lead (matched by phone/email)" });
@@ -179,6 +201,17 @@ test("the view lives in the URL: a reload restores page, size and filters", asyn
   await expect(page.getByRole("textbox", { name: "Tags", exact: true })).toHaveValue("vip, referral");
   await expect(page.getByLabel("Show archived")).toBeChecked();
   await expect(page.getByLabel("Rows per page")).toHaveValue("25");
+
+  // Each filter change is a history entry: Back walks them in reverse, Forward again.
+  await page.goBack();
+  await expect(page.getByLabel("Show archived")).not.toBeChecked();
+  await expect(page.getByLabel("Search", { exact: true })).toHaveValue("a");
+  await page.goBack();
+  await expect(page.getByLabel("Search", { exact: true })).toHaveValue("");
+  await expect(page.getByRole("textbox", { name: "Tags", exact: true })).toHaveValue("vip, referral");
+  await page.goForward();
+  await page.goForward();
+  await expect(page.getByLabel("Show archived")).toBeChecked();
 
   // A shared link with no match shows the empty state, and "Clear filters" resets the view.
   await page.goto("/leads?search=zz-no-such-lead-zz");

@@ -43,4 +43,5 @@ export const ID_PREFIX = {
   payment: "pay",
   pinType: "pt",
   pin: "pin",
+  leadBulk: "blk",
 } as const;

@@ -68,6 +68,21 @@ async function waitUntilUp(url: string, server: ChildProcess, timeoutMs = 90_000
   throw new Error(`the server did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
+/**
+ * One sign-in attempt for an address no account has, before the first test: it loads the sign-in
+ * route and the password hasher and warms the database, which a cold production server does on
+ * its first sign-in, slowly enough on a busy machine to pass the request deadline (a 503). No
+ * account counts the failure.
+ */
+async function warmUp(baseUrl: string): Promise<void> {
+  await fetch(`${baseUrl}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl, "service-api-version": "1.1.0" },
+    body: JSON.stringify({ email: "warm-up@nobody.invalid", password: "not a password" }),
+    signal: AbortSignal.timeout(30_000),
+  }).catch(() => undefined);
+}
+
 /** A fresh database: a temporary PGlite directory, or a new database on TEST_DATABASE_URL's server. */
 async function freshDatabase(): Promise<{ url: string; label: string; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -177,6 +192,7 @@ async function main(): Promise<number> {
       detached: true,
     });
     await waitUntilUp(`${baseUrl}/sign-in`, server);
+    await warmUp(baseUrl);
 
     // A full run starts with no screenshots, so every one left afterwards is from this run.
     if (process.argv.length <= 2) {

@@ -8,7 +8,7 @@ import {
   freePort,
   freshDatabaseWithKey,
   sendRequest,
-  sleep,
+  inFlightRequests,
   startServer,
   stopServer,
   VERSION,
@@ -43,8 +43,14 @@ afterAll(async () => {
 const headers = () => ({ ...VERSION, "x-api-key": key, "content-type": "application/json" });
 
 /** A request on a connection of its own: the primary hands each new connection to the next worker. */
-const request = (url: string, method = "GET", body?: string, pieces = 1, delayMs = 0) =>
-  sendRequest(url, { method, headers: headers(), body, pieces, delayMs });
+const request = (
+  url: string,
+  method = "GET",
+  body?: string,
+  pieces = 1,
+  delayMs = 0,
+  onAccepted?: () => void,
+) => sendRequest(url, { method, headers: headers(), body, pieces, delayMs, onAccepted });
 
 const leadBody = (n: number) =>
   JSON.stringify({ name: `Cluster lead ${n}`, email: `cluster.${n}@example.test`, notes: "x".repeat(2000) });
@@ -150,12 +156,12 @@ describe(`WEB_CONCURRENCY (${engine})`, () => {
       for (const share of await burst(leadUrl, replaced)) expect(share).toBeGreaterThan(0.25);
 
       // SIGTERM with slow writes in flight on both workers: they all finish, then the exit is 0.
-      const inFlight = [2, 3, 4, 5].map((n) =>
-        request(`${server!.url}/api/leads`, "POST", leadBody(n), 6, 250),
+      const inFlight = inFlightRequests(4, (i, onAccepted) =>
+        request(`${server!.url}/api/leads`, "POST", leadBody(2 + i), 6, 250, onAccepted),
       );
-      await sleep(500); // every request has started; their bodies are still arriving
+      await inFlight.accepted; // every request is on a worker; their bodies are still arriving
       server.child.kill("SIGTERM");
-      const results = await Promise.all(inFlight);
+      const results = await inFlight.results;
       expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
       expect(await server.exited).toBe(0);
       const output = server.output();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   engine,
   freshDatabaseWithKey,
+  inFlightRequests,
   sendRequest,
   sleep,
   startServer,
@@ -102,8 +103,8 @@ function expectComplete(record: Record<string, unknown>, body: LeadBody): void {
 const headers = () => ({ ...VERSION, "x-api-key": key, "content-type": "application/json" });
 
 /** A POST whose body arrives in pieces over `pieces × delayMs`: a request that stays in flight. */
-const slowPost = (url: string, body: string, pieces: number, delayMs: number) =>
-  sendRequest(url, { method: "POST", headers: headers(), body, pieces, delayMs });
+const slowPost = (url: string, body: string, pieces: number, delayMs: number, onAccepted?: () => void) =>
+  sendRequest(url, { method: "POST", headers: headers(), body, pieces, delayMs, onAccepted });
 
 describe(`crash safety of the production server (${engine})`, () => {
   it("keeps every acknowledged write, complete, after SIGKILL in the middle of concurrent writes", async () => {
@@ -173,13 +174,15 @@ describe(`crash safety of the production server (${engine})`, () => {
     await stopServer(server);
     server = await startServer({ databaseUrl: db.url });
     const bodies = Array.from({ length: 4 }, (_, i) => leadBody(90, i));
-    const inFlight = bodies.map((body) => slowPost(`${server!.url}/api/leads`, JSON.stringify(body), 6, 250));
-    await sleep(500); // every request has started; their bodies are still arriving
+    const inFlight = inFlightRequests(bodies.length, (i, onAccepted) =>
+      slowPost(`${server!.url}/api/leads`, JSON.stringify(bodies[i]), 6, 250, onAccepted),
+    );
+    await inFlight.accepted; // every request is on the server; their bodies are still arriving
     server.child.kill("SIGTERM");
     await waitForOutput(server, /SIGTERM: stopping/);
     await expect(getOnNewConnection(`${server.url}/api/openapi.json`)).rejects.toThrow(/ECONNREFUSED/);
 
-    const results = await Promise.all(inFlight);
+    const results = await inFlight.results;
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     expect(await server.exited).toBe(0);
     expect(server.output()).toMatch(/SIGTERM: stopping; [1-9]\d* request\(s\) in flight/);

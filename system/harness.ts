@@ -121,6 +121,25 @@ export interface SentRequest {
   /** The body is sent in this many pieces, `delayMs` apart: a request that stays in flight. */
   pieces?: number;
   delayMs?: number;
+  /**
+   * Called once the server has read the request's head (its 100 Continue): the request is then
+   * in flight on the server, however slowly the machine runs, and its body follows.
+   */
+  onAccepted?: () => void;
+}
+
+/** Requests in flight: each is sent with `onAccepted`, and `all` resolves once the server has read every head. */
+export function inFlightRequests(
+  count: number,
+  send: (index: number, onAccepted: () => void) => ReturnType<typeof sendRequest>,
+) {
+  let accepted = 0;
+  let allAccepted!: () => void;
+  const all = new Promise<void>((resolve) => (allAccepted = resolve));
+  const results = Array.from({ length: count }, (_, i) =>
+    send(i, () => ++accepted === count && allAccepted()),
+  );
+  return { accepted: all, results: Promise.all(results) };
 }
 
 /**
@@ -129,7 +148,7 @@ export interface SentRequest {
  */
 export function sendRequest(
   url: string,
-  { method = "GET", headers = {}, body, pieces = 1, delayMs = 0 }: SentRequest = {},
+  { method = "GET", headers = {}, body, pieces = 1, delayMs = 0, onAccepted }: SentRequest = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -137,7 +156,11 @@ export function sendRequest(
       {
         method,
         agent: false,
-        headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) },
+        headers: {
+          ...headers,
+          ...(body ? { "content-length": Buffer.byteLength(body) } : {}),
+          ...(onAccepted ? { expect: "100-continue" } : {}),
+        },
       },
       (res) => {
         let text = "";
@@ -147,14 +170,19 @@ export function sendRequest(
       },
     );
     req.on("error", reject);
-    void (async () => {
+    // With an Expect header the head goes out now; the body waits for the server's 100 Continue.
+    if (onAccepted) req.flushHeaders();
+    const sendBody = async () => {
+      onAccepted?.();
       const size = Math.ceil((body?.length ?? 0) / pieces);
       for (let i = 0; body && i < pieces; i++) {
         req.write(body.slice(i * size, (i + 1) * size));
         await sleep(delayMs);
       }
       req.end();
-    })();
+    };
+    if (onAccepted) req.once("continue", () => void sendBody());
+    else void sendBody();
   });
 }
 

@@ -48,5 +48,5 @@ export function seriesLegendProps<K extends string>(series: readonly MoneySeries
 /** An axis of amounts, in short form ($1.2K). */
 export const MONEY_AXIS = {
   tickFormatter: (v: number) => formatMoney(v, { compact: true }),
-  tick: { fontSize: 12, fill: "#475569" },
+  tick: { fontSize: 12, fill: "var(--color-slate-600)" },
 };

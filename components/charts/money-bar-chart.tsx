@@ -72,7 +72,7 @@ export function MoneyBarChart<K extends string>({
             >
               <CartesianGrid
                 strokeDasharray="3 3"
-                stroke="#e2e8f0"
+                stroke="var(--color-slate-200)"
                 horizontal={!horizontal}
                 vertical={horizontal}
               />
@@ -83,7 +83,7 @@ export function MoneyBarChart<K extends string>({
                     type="category"
                     dataKey="name"
                     width={112}
-                    tick={{ fontSize: 12, fill: "#334155" }}
+                    tick={{ fontSize: 12, fill: "var(--color-slate-700)" }}
                     tickFormatter={(v: string) => (v.length > 16 ? `${v.slice(0, 15)}…` : v)}
                   />
                 </>
@@ -91,7 +91,7 @@ export function MoneyBarChart<K extends string>({
                 <>
                   <XAxis
                     dataKey="name"
-                    tick={{ fontSize: 12, fill: "#334155" }}
+                    tick={{ fontSize: 12, fill: "var(--color-slate-700)" }}
                     interval={0}
                     tickFormatter={(v: string) => (v.length > 12 ? `${v.slice(0, 11)}…` : v)}
                   />

@@ -39,11 +39,11 @@ export function MoneyTimeChart<K extends string>({
     <div role="img" aria-label={label} style={{ height }} className="w-full min-w-0">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data as TimeRow<K>[]} margin={{ top: 4, right: 12, bottom: 4, left: 4 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--color-slate-200)" vertical={false} />
           <XAxis
             dataKey="period"
             tickFormatter={(v: string) => formatPeriod(v, granularity)}
-            tick={{ fontSize: 12, fill: "#334155" }}
+            tick={{ fontSize: 12, fill: "var(--color-slate-700)" }}
             minTickGap={16}
           />
           <YAxis width={64} {...MONEY_AXIS} />

@@ -17,6 +17,8 @@ export const customerColumns: ColumnDef<Customer>[] = [
     // own would be mostly dashes); a company-only customer is named by the company.
     id: "name",
     header: "Name",
+    // What the header's sort orders by (last name, then first, then company), not what is shown.
+    accessorFn: (customer) => customer.last_name ?? "",
     enableHiding: false,
     meta: { alwaysVisible: true, wrap: true, cellClassName: "min-w-40" },
     cell: ({ row }) => {

@@ -13,7 +13,7 @@ import {
   RecordIdLine,
   RecordQueryState,
   addressLines,
-  recordBack,
+  useRecordBack,
 } from "@/components/records/record-detail";
 import { SaveOutcome } from "@/components/records/save-outcome";
 import { PageHeader } from "@/components/shell/page-header";
@@ -52,6 +52,7 @@ export function CustomerDetail({ id }: { id: string }) {
   const { data: session } = useSession();
   const canWrite = session?.scopes.includes("customers:write") ?? false;
   const [outcome, setOutcome] = useState<CustomerSaveResult | null>(null);
+  const back = useRecordBack("customer");
 
   if (!query.isSuccess) return <RecordQueryState kind="customer" query={query} />;
 
@@ -63,7 +64,7 @@ export function CustomerDetail({ id }: { id: string }) {
   return (
     <div>
       <PageHeader
-        back={recordBack("customer")}
+        back={back}
         title={
           <span className="flex flex-wrap items-center gap-2">
             {customerName(customer)}
@@ -140,7 +141,7 @@ export function CustomerDetail({ id }: { id: string }) {
       </div>
       <RecordIdLine kind="customer" id={customer.id}>
         {" · "}
-        <Link href="/customers" className="text-brand-700 hover:underline">
+        <Link href="/customers" className="text-brand-700 underline">
           All customers
         </Link>
       </RecordIdLine>

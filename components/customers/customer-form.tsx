@@ -21,10 +21,13 @@ import {
   type CustomerRecord,
   type CustomerSaveResult,
   type CustomerUpsertBody,
+  dryRunCustomer,
   useSaveCustomer,
 } from "@/lib/query/customers";
+import { useSafeSave } from "@/components/records/safe-save";
 import type { SaveOutcomeProps } from "@/components/records/save-outcome";
 import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
+import { CUSTOMER_CHANGE_FIELDS, customerView } from "./customer-changes";
 import { CUSTOMER_SOURCES, SERVICE_FREQUENCIES, STATUS_OPTIONS, customerName } from "./customer-options";
 
 /**
@@ -133,13 +136,21 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
   const [initialSame, setInitialSame] = useState(customer?.billing_same_as_property ?? false);
   const [same, setSame] = useState(initialSame);
   const save = useSaveCustomer();
+  // New: a dry run first, and a choice when it matches an existing customer; updates offer Undo.
+  const safe = useSafeSave<CustomerUpsertBody, CustomerSaveResult>({
+    kind: "customer",
+    fields: CUSTOMER_CHANGE_FIELDS,
+    viewOf: customerView,
+    nameOf: (record) => customerName(record),
+    dryRun: dryRunCustomer,
+    save: save.mutateAsync,
+    recordOf: (result) => result.customer,
+    editing: customer,
+    onUndone: (result) => showSaved(result.customer),
+  });
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const built = buildBody(values, initial, same, initialSame, tagsText, customer?.id);
-    const result = await form.submit(event.currentTarget, built, save.mutateAsync);
-    if (!result) return;
-    const saved = result.customer;
+  /** The saved customer is the form's new starting point. */
+  function showSaved(saved: CustomerSaveResult["customer"]) {
     const next = { ...values };
     for (const field of TEXT_FIELDS) {
       const value = (saved as Record<string, unknown>)[field];
@@ -148,6 +159,14 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
     form.reset(next);
     setInitialSame(saved.billing_same_as_property);
     setSame(saved.billing_same_as_property);
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const built = buildBody(values, initial, same, initialSame, tagsText, customer?.id);
+    const result = await form.submit(event.currentTarget, built, safe.save);
+    if (!result) return;
+    showSaved(result.customer);
     onSaved?.(result);
   }
 
@@ -233,10 +252,11 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
 
       <FormActions
         onCancel={onCancel}
-        saving={save.isPending}
+        saving={save.isPending || safe.checking}
         disabled={isEdit && !dirty}
         submitLabel={isEdit ? "Save changes" : "Save customer"}
       />
+      {safe.dialog}
     </form>
   );
 }

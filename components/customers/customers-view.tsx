@@ -4,6 +4,7 @@ import { RecordList, useRecordListView } from "@/components/records/record-list"
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { type CustomerStatus, useCustomers } from "@/lib/query/customers";
 import { useSession } from "@/lib/query/session";
+import { CUSTOMER_SORT_FIELDS } from "@/lib/schemas/customers";
 import { customerColumns } from "./customer-columns";
 import { CustomerForm, customerSaveOutcome } from "./customer-form";
 import { STATUS_OPTIONS } from "./customer-options";
@@ -16,7 +17,7 @@ export function CustomersView() {
 }
 
 function CustomersList({ canWrite }: { canWrite: boolean }) {
-  const view = useRecordListView("status");
+  const view = useRecordListView("status", CUSTOMER_SORT_FIELDS);
   // Only the two values the API accepts; anything else in a hand-edited URL means "all".
   const status: CustomerStatus | "" =
     view.filter === "active" || view.filter === "inactive" ? view.filter : "";

@@ -170,9 +170,13 @@ export function DataTable<TData>({
         </div>
       ) : null}
 
+      {/* A scrolling region: focusable so that keyboard users can scroll it, named by the table. */}
       <div
         className="relative max-h-[calc(100dvh-15rem)] min-h-48 overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm"
         aria-busy={isFetching || isLoading}
+        role="region"
+        aria-label={label}
+        tabIndex={0}
       >
         {isFetching && !showSkeleton ? (
           <div

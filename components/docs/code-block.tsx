@@ -5,7 +5,7 @@ export function CodeBlock({ code, label = "curl" }: { code: string; label?: stri
   return (
     <div className="overflow-hidden rounded-lg bg-slate-900 ring-1 ring-slate-800">
       <div className="flex items-center justify-between border-b border-slate-700/60 px-3 py-1.5">
-        <span className="text-xs font-medium text-slate-400">{label}</span>
+        <span className="text-xs font-medium text-slate-300">{label}</span>
         <CopyButton
           value={code}
           label="Copy"
@@ -13,7 +13,11 @@ export function CodeBlock({ code, label = "curl" }: { code: string; label?: stri
           aria-label={`Copy the ${label} example`}
         />
       </div>
-      <pre className="overflow-x-auto p-3 font-mono text-[12.5px] leading-relaxed text-slate-100">
+      {/* Focusable, so that keyboard users can scroll a long line (a scrollable region). */}
+      <pre
+        tabIndex={0}
+        className="overflow-x-auto p-3 font-mono text-[12.5px] leading-relaxed text-slate-100"
+      >
         <code>{code}</code>
       </pre>
     </div>

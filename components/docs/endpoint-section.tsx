@@ -23,7 +23,7 @@ function AccessLine({ endpoint }: { endpoint: ReferenceEndpoint }) {
       ) : null}
       {endpoint.scopes.map((scope, i) => (
         <span key={scope} className="flex items-center gap-2">
-          {i > 0 ? <span className="text-xs text-slate-400">or</span> : null}
+          {i > 0 ? <span className="text-xs text-slate-500">or</span> : null}
           <span className="rounded-full bg-brand-50 px-2 py-0.5 font-mono text-xs text-brand-700 ring-1 ring-brand-600/20 ring-inset">
             {scope}
           </span>
@@ -119,7 +119,7 @@ export function EndpointSection({ endpoint }: { endpoint: ReferenceEndpoint }) {
           {endpoint.responses.map((response) => (
             <div key={response.status} className="space-y-2">
               <p className="flex flex-wrap items-center gap-2 text-sm">
-                <span className="rounded bg-emerald-600 px-1.5 py-px font-mono text-xs font-semibold text-white">
+                <span className="rounded bg-emerald-700 px-1.5 py-px font-mono text-xs font-semibold text-white">
                   {response.status}
                 </span>
                 <span className="text-slate-700">

@@ -6,7 +6,7 @@ import { RecordLink, recordColumns } from "@/components/records/record-columns";
 import { Badge, type BadgeTone } from "@/components/ui";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { Lead } from "@/lib/query/leads";
-import { stageLabel } from "./lead-options";
+import { StageBadge } from "./stage-badge";
 
 const PRIORITY_TONES: Record<NonNullable<Lead["priority"]>, BadgeTone> = {
   high: "danger",
@@ -41,8 +41,7 @@ export const leadColumns: ColumnDef<Lead>[] = [
     header: "Stage",
     accessorKey: "stage",
     meta: { cellClassName: "whitespace-nowrap" },
-    cell: ({ row }) =>
-      row.original.stage ? <Badge tone="info">{stageLabel(row.original.stage)}</Badge> : dash,
+    cell: ({ row }) => (row.original.stage ? <StageBadge stage={row.original.stage} /> : dash),
   },
   {
     id: "priority",

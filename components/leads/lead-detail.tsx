@@ -11,15 +11,16 @@ import {
   RecordIdLine,
   RecordQueryState,
   addressLines,
-  recordBack,
+  useRecordBack,
 } from "@/components/records/record-detail";
 import { SaveOutcome } from "@/components/records/save-outcome";
 import { PageHeader } from "@/components/shell/page-header";
 import { Badge } from "@/components/ui";
 import { formatDate, formatMoney } from "@/lib/format";
 import { type Lead, type LeadSaveResult, useLead } from "@/lib/query/leads";
+import { OwnerName } from "./lead-owner";
 import { LeadForm, leadSaveOutcome } from "./lead-form";
-import { stageLabel } from "./lead-options";
+import { StageBadge } from "./stage-badge";
 
 function propertyOf(lead: Lead) {
   return {
@@ -36,6 +37,7 @@ function propertyOf(lead: Lead) {
 export function LeadDetail({ id }: { id: string }) {
   const query = useLead(id);
   const [outcome, setOutcome] = useState<LeadSaveResult | null>(null);
+  const back = useRecordBack("lead");
 
   if (!query.isSuccess) return <RecordQueryState kind="lead" query={query} />;
 
@@ -43,11 +45,11 @@ export function LeadDetail({ id }: { id: string }) {
   return (
     <div>
       <PageHeader
-        back={recordBack("lead")}
+        back={back}
         title={
           <span className="flex flex-wrap items-center gap-2">
             {lead.name || "(no name)"}
-            {lead.stage ? <Badge tone="info">{stageLabel(lead.stage)}</Badge> : null}
+            {lead.stage ? <StageBadge stage={lead.stage} /> : null}
             {lead.priority ? (
               <Badge
                 tone={
@@ -86,6 +88,7 @@ export function LeadDetail({ id }: { id: string }) {
           <Fact label="Projected value">{formatMoney(lead.projected_value)}</Fact>
           <Fact label="Follow-up date">{formatDate(lead.follow_up_date)}</Fact>
           <Fact label="Service type">{lead.service_type ?? "—"}</Fact>
+          <Fact label="Owner">{lead.assigned_to ? <OwnerName id={lead.assigned_to} /> : "—"}</Fact>
           <Fact label="Source">{lead.lead_source ?? "—"}</Fact>
           <Fact label="Created">{formatDate(lead.created_at)}</Fact>
           {lead.archived ? <Fact label="Archived">{formatDate(lead.archived_at)}</Fact> : null}

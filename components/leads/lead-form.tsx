@@ -19,11 +19,23 @@ import {
   TagsField,
   useRecordForm,
 } from "@/components/records/record-form";
+import { useSafeSave } from "@/components/records/safe-save";
 import type { SaveOutcomeProps } from "@/components/records/save-outcome";
 import { Field, Input, Select } from "@/components/ui";
-import { type Lead, type LeadSaveResult, type LeadUpsertBody, useSaveLead } from "@/lib/query/leads";
+import { LoadingBlock } from "@/components/ui/spinner";
+import {
+  type Lead,
+  type LeadSaveResult,
+  type LeadUpsertBody,
+  dryRunLead,
+  useSaveLead,
+} from "@/lib/query/leads";
+import { usePipeline } from "@/lib/query/pipeline";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
-import { LEAD_SOURCES, LEAD_STAGES, PRIORITY_OPTIONS, SERVICE_TYPES } from "./lead-options";
+import { DEFAULT_PIPELINE, findStage, type Stage } from "@/lib/schemas/pipeline";
+import { LEAD_CHANGE_FIELDS } from "./lead-changes";
+import { OwnerField } from "./lead-owner";
+import { LEAD_SOURCES, PRIORITY_OPTIONS, SERVICE_TYPES } from "./lead-options";
 
 /**
  * Create-or-update form of a lead. Both "New lead" and the edit form on a lead's page post to
@@ -52,12 +64,18 @@ const TEXT_FIELDS = [
   "stage",
   "notes",
   "follow_up_date",
+  "assigned_to",
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 type Values = Record<TextField, string>;
 const FORM_FIELDS: readonly string[] = [...TEXT_FIELDS, "tags"];
 
-function valuesOf(lead?: Lead): Values {
+/**
+ * The form's values. The stage is picked from the pipeline: a stored value naming a stage (its key,
+ * or its label in any case) shows as that stage; a new lead starts in the first stage.
+ */
+function valuesOf(pipeline: readonly Stage[], lead?: Lead): Values {
+  const stage = lead ? (lead.stage && (findStage(pipeline, lead.stage)?.key ?? lead.stage)) || "" : "";
   return {
     name: lead?.name ?? "",
     email: lead?.email ?? "",
@@ -72,9 +90,10 @@ function valuesOf(lead?: Lead): Values {
     projected_value: lead?.projected_value == null ? "" : String(lead.projected_value),
     service_type: lead?.service_type ?? "",
     source: lead?.lead_source ?? "",
-    stage: lead?.stage ?? "",
+    stage: lead ? stage : (pipeline[0]?.key ?? ""),
     notes: lead?.notes ?? "",
     follow_up_date: isoToDateInput(lead?.follow_up_date),
+    assigned_to: lead?.assigned_to ?? "",
   };
 }
 
@@ -120,18 +139,51 @@ export interface LeadFormProps {
   onCancel?: () => void;
 }
 
-export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
-  const form = useRecordForm(() => valuesOf(lead));
+/** The stage choices: the pipeline's stages, and a stored value outside it kept as it is. */
+function stageOptions(pipeline: readonly Stage[], current: string) {
+  const options = pipeline.map((s) => ({ value: s.key, label: s.label }));
+  if (current && !pipeline.some((s) => s.key === current)) {
+    options.push({ value: current, label: `${current} (not in pipeline)` });
+  }
+  return options;
+}
+
+export function LeadForm(props: LeadFormProps) {
+  const pipeline = usePipeline();
+  if (pipeline.isPending) return <LoadingBlock label="Loading the pipeline" />;
+  // Without the pipeline (an error), the default one still offers the usual stages.
+  return <LeadFormFields {...props} pipeline={pipeline.data ?? DEFAULT_PIPELINE} />;
+}
+
+function LeadFormFields({
+  lead,
+  onSaved,
+  onCancel,
+  pipeline,
+}: LeadFormProps & { pipeline: readonly Stage[] }) {
+  const form = useRecordForm(() => valuesOf(pipeline, lead));
   const { values, initial, tagsText, errors, set, err, binding } = form;
   const save = useSaveLead();
   const isEdit = Boolean(lead);
+  // New: a dry run first, and a choice when it matches an existing lead; updates offer Undo.
+  const safe = useSafeSave<LeadUpsertBody, LeadSaveResult>({
+    kind: "lead",
+    fields: LEAD_CHANGE_FIELDS,
+    viewOf: (record) => record,
+    nameOf: (record) => String(record.name ?? ""),
+    dryRun: dryRunLead,
+    save: save.mutateAsync,
+    recordOf: (result) => result.lead,
+    editing: lead,
+    onUndone: (result) => form.reset(valuesOf(pipeline, result.lead)),
+  });
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const built = buildBody(values, initial, tagsText, lead?.id);
-    const result = await form.submit(event.currentTarget, built, save.mutateAsync);
+    const result = await form.submit(event.currentTarget, built, safe.save);
     if (!result) return;
-    form.reset(valuesOf(result.lead));
+    form.reset(valuesOf(pipeline, result.lead));
     onSaved?.(result);
   }
 
@@ -163,7 +215,16 @@ export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
       </FormSection>
 
       <FormSection legend="Pipeline">
-        <SuggestField form={binding} name="stage" label="Stage" suggestions={LEAD_STAGES} />
+        <Field label="Stage" error={err("stage")}>
+          <Select
+            name="stage"
+            value={values.stage}
+            onChange={set("stage")}
+            placeholder="No stage"
+            options={stageOptions(pipeline, initial.stage)}
+          />
+        </Field>
+        <OwnerField value={values.assigned_to} onChange={set("assigned_to")} error={err("assigned_to")} />
         <Field label="Priority" error={err("priority")}>
           <Select
             name="priority"
@@ -200,10 +261,11 @@ export function LeadForm({ lead, onSaved, onCancel }: LeadFormProps) {
 
       <FormActions
         onCancel={onCancel}
-        saving={save.isPending}
+        saving={save.isPending || safe.checking}
         disabled={isEdit && !dirty}
         submitLabel={isEdit ? "Save changes" : "Save lead"}
       />
+      {safe.dialog}
     </form>
   );
 }

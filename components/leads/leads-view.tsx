@@ -1,14 +1,22 @@
 "use client";
 
-import { RecordList, useRecordListView } from "@/components/records/record-list";
+import { RecordList, formatSort, useRecordListView } from "@/components/records/record-list";
 import { NotAllowed } from "@/components/shell/not-allowed";
+import { cn } from "@/components/ui";
 import { useLeads } from "@/lib/query/leads";
 import { useSession } from "@/lib/query/session";
+import { useUrlState } from "@/lib/query/url-state";
+import { LEAD_SORT_FIELDS } from "@/lib/schemas/leads";
+import { useFollowUpView } from "./follow-up-filter";
 import { leadColumns } from "./lead-columns";
 import { LeadForm, leadSaveOutcome } from "./lead-form";
-import { LEAD_STAGES } from "./lead-options";
+import { LeadBulkBar } from "./lead-bulk-bar";
+import { OwnerFilter, withOwnerColumn } from "./lead-owner";
+import { selectionColumn, useLeadSelection } from "./lead-selection";
+import { LeadsBoard } from "./leads-board";
+import { useStageFilterOptions } from "./stage-badge";
 
-/** /leads: filters, the leads table and "New lead", all state in the URL. */
+/** /leads: filters, the leads table or board and "New lead", all state in the URL. */
 export function LeadsView() {
   const { data: session } = useSession();
   // Technicians have no leads:read (contract section 9); the API would answer 403 anyway.
@@ -17,15 +25,23 @@ export function LeadsView() {
 }
 
 function LeadsList({ canWrite }: { canWrite: boolean }) {
-  const view = useRecordListView("stage");
+  const view = useRecordListView("stage", LEAD_SORT_FIELDS);
   const stage = view.filter;
-  const query = useLeads({ ...view.params, stage });
+  // The owner filter (a user id, none or me), in the URL beside the list's own filters.
+  const [owner, setOwner] = useUrlState({ assigned_to: "" });
+  const assignedTo = owner.assigned_to;
+  const followUp = useFollowUpView();
+  // A follow-up view without a sort of the user's lists the soonest first.
+  const sort = view.params.sort || formatSort(followUp.defaultSorting ?? []);
+  const query = useLeads({ ...view.params, stage, assigned_to: assignedTo, ...followUp.range, sort });
+  const selection = useLeadSelection(JSON.stringify([view.params, stage, assignedTo, followUp.range]));
+  const pageIds = query.data?.data.map((lead) => lead.id) ?? [];
+  const columns = withOwnerColumn(leadColumns);
 
-  // Stage is a free string: keep a stage from a shared link selectable even if not in our list.
-  const stageOptions = [
-    ...LEAD_STAGES,
-    ...(stage && !LEAD_STAGES.some((s) => s.value === stage) ? [{ value: stage, label: stage }] : []),
-  ];
+  const stageOptions = useStageFilterOptions(stage);
+  const [layout, setLayout] = useUrlState({ view: "table" });
+  const board = layout.view === "board";
+  const { search, tags, archived } = view.params;
 
   return (
     <RecordList
@@ -34,11 +50,91 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
       canWrite={canWrite}
       view={view}
       query={query}
-      columns={leadColumns}
+      columns={canWrite ? [selectionColumn(selection, pageIds), ...columns] : columns}
       searchPlaceholder="Name, email or phone"
       filter={{ label: "Stage", placeholder: "All stages", value: stage, options: stageOptions }}
       outcomeOf={leadSaveOutcome}
       renderForm={(props) => <LeadForm {...props} />}
+      extraFilters={{
+        node: (
+          <>
+            <OwnerFilter
+              value={assignedTo}
+              onChange={(value) => {
+                setOwner({ assigned_to: value || null });
+                // Back to page 1 in the same history entry as the owner change.
+                view.update({ page: null }, { history: "replace" });
+              }}
+            />
+            {followUp.extraFilters.node}
+          </>
+        ),
+        active: Boolean(assignedTo) || followUp.extraFilters.active,
+        clear: () => {
+          setOwner({ assigned_to: null });
+          followUp.extraFilters.clear();
+        },
+      }}
+      defaultSorting={followUp.defaultSorting}
+      beforeTable={
+        canWrite ? (
+          <LeadBulkBar
+            selection={selection.selection}
+            total={query.data?.pagination.total ?? 0}
+            pageCount={pageIds.length}
+            filter={{ ...view.params, stage, assigned_to: assignedTo, ...followUp.range }}
+            stageOptions={stageOptions}
+            onSelectAllMatching={selection.selectAllMatching}
+            onClear={selection.clear}
+          />
+        ) : null
+      }
+      headerActions={
+        <ViewSwitch board={board} onChange={(next) => setLayout({ view: next }, { history: "push" })} />
+      }
+      alternateView={
+        board ? (
+          <LeadsBoard
+            filters={{
+              search,
+              tags,
+              archived,
+              stage: stage || undefined,
+              assigned_to: assignedTo || undefined,
+              ...followUp.range,
+            }}
+            canWrite={canWrite}
+          />
+        ) : undefined
+      }
     />
+  );
+}
+/** Table or board: two toggle buttons, the pressed one is the view shown. */
+function ViewSwitch({ board, onChange }: { board: boolean; onChange: (view: "table" | "board") => void }) {
+  return (
+    <div
+      role="group"
+      aria-label="View"
+      className="inline-flex rounded-lg border border-slate-300 bg-white p-0.5"
+    >
+      {(["table", "board"] as const).map((value) => {
+        const pressed = (value === "board") === board;
+        return (
+          <button
+            key={value}
+            type="button"
+            aria-pressed={pressed}
+            onClick={() => onChange(value)}
+            className={cn(
+              "rounded-md px-3 py-1.5 text-sm font-medium capitalize focus-visible:outline-2 focus-visible:outline-brand-600",
+              pressed ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100",
+            )}
+          >
+            {value}
+          </button>
+        );
+      })}
+    </div>
   );
 }

@@ -230,7 +230,7 @@ function popupContent(pin: Pin): HTMLElement {
   by.textContent = `Created by ${pin.created_by.name || pin.created_by.email}`;
   const at = document.createElement("div");
   at.textContent = formatDateTime(pin.created_at);
-  at.style.color = "#475569";
+  at.style.color = "var(--color-slate-600)";
   root.append(title, by, at);
   return root;
 }

@@ -50,7 +50,7 @@ export default function PinMap({
       preferCanvas
       worldCopyJump
       className="h-full w-full"
-      style={{ background: "#e2e8f0" }}
+      style={{ background: "var(--color-slate-200)" }}
       aria-label="Map of pins"
     >
       <TileLayer

@@ -75,6 +75,14 @@ describe("what a create-or-update sends", () => {
     expect("errors" in built && built.errors.projected_value).not.toBe("must be a number");
     expect("errors" in built && built.errors.email).toBe("must be a valid email address");
   });
+
+  it("stops a phone without a digit, which the API would take in any format", () => {
+    const built = checkedBody(upsertLeadBodySchema, { name: "Pat", phone: "abc" }, "", {});
+    expect(built).toEqual({ errors: { phone: "A phone number needs digits" } });
+    expect(checkedBody(upsertLeadBodySchema, { phone: "(512) 555-0199 ext. 2" }, "", {})).toEqual({
+      body: { phone: "(512) 555-0199 ext. 2" },
+    });
+  });
 });
 
 describe("date inputs", () => {

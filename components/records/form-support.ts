@@ -62,7 +62,11 @@ export function checkedBody<Body>(
   const tags = parseTagList(tagsText);
   if (tags.length > 0) body.tags = tags;
   const parsed = schema.safeParse(body);
-  const all = parsed.success ? errors : { ...errors, ...zodFieldErrors(parsed.error) };
+  const all = parsed.success ? { ...errors } : { ...errors, ...zodFieldErrors(parsed.error) };
+  // The API takes a phone in any format; one without a digit is surely a typo (it matches nothing).
+  if (typeof body.phone === "string" && body.phone.trim() && !/\d/.test(body.phone)) {
+    all.phone ??= "A phone number needs digits";
+  }
   if (Object.keys(all).length > 0) return { errors: all };
   return { body: body as Body };
 }

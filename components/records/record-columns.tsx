@@ -21,7 +21,11 @@ interface ContactRow {
 
 const dash = <EmptyCell />;
 
-/** A link to the record's page, for the name column (rows open on click; keyboards need a link). */
+/**
+ * A link to the record's page, for the name column (rows open on click; keyboards need a link).
+ * A long name is cut to the column's width with an ellipsis; the whole of it is in its title
+ * and on the record's page.
+ */
 export function RecordLink({
   kind,
   id,
@@ -34,10 +38,20 @@ export function RecordLink({
   return (
     <Link
       href={recordHref(kind, id)}
-      className="font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+      title={typeof children === "string" ? children : undefined}
+      className="inline-block max-w-72 truncate align-bottom font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
     >
       {children}
     </Link>
+  );
+}
+
+/** A value cut to a cell's width, whole in its title. */
+function Truncated({ text }: { text: string }) {
+  return (
+    <span className="block max-w-64 truncate" title={text}>
+      {text}
+    </span>
   );
 }
 
@@ -47,7 +61,7 @@ export function recordColumns<T extends ContactRow>() {
     id: "email",
     header: "Email",
     accessorFn: (row) => row.email,
-    cell: ({ row }) => row.original.email ?? dash,
+    cell: ({ row }) => (row.original.email ? <Truncated text={row.original.email} /> : dash),
   };
   const phone: ColumnDef<T> = {
     id: "phone",

@@ -1,19 +1,30 @@
 "use client";
 
 import type { UseQueryResult } from "@tanstack/react-query";
+import { useSyncExternalStore } from "react";
 import { PageHeader } from "@/components/shell/page-header";
 import { Card, CardBody, CardHeader, ErrorState, LoadingBlock, cn } from "@/components/ui";
 import { ApiClientError } from "@/lib/query/api-client";
-import { type RecordKind, RECORD_WORDS, recordListHref } from "./record-kind";
+import { lastListView, type RecordKind, RECORD_WORDS, recordListHref } from "./record-kind";
 
 /**
  * The parts of a lead's and a customer's page: the loading and error states, the "Details" card
  * of facts, the edit card, and the id line under them. Each page arranges its own facts.
  */
 
-/** The "All leads" / "All customers" link above the title. */
-export function recordBack(kind: RecordKind) {
-  return { href: recordListHref(kind), label: `All ${RECORD_WORDS[kind].many}` };
+const noSubscription = () => () => {};
+
+/**
+ * The "All leads" / "All customers" link above the title: back to the list as this tab last
+ * showed it (filters, page, sort). The server renders the plain list; the browser reads the view.
+ */
+export function useRecordBack(kind: RecordKind) {
+  const href = useSyncExternalStore(
+    noSubscription,
+    () => lastListView(kind),
+    () => recordListHref(kind),
+  );
+  return { href, label: `All ${RECORD_WORDS[kind].many}` };
 }
 
 /**
@@ -29,10 +40,11 @@ export function RecordQueryState({
   query: Pick<UseQueryResult, "isPending" | "error" | "refetch">;
 }) {
   const words = RECORD_WORDS[kind];
+  const back = useRecordBack(kind);
   if (query.isPending) {
     return (
       <div>
-        <PageHeader title={words.One} back={recordBack(kind)} />
+        <PageHeader title={words.One} back={back} />
         <LoadingBlock label={`Loading ${words.one}`} />
       </div>
     );
@@ -40,7 +52,7 @@ export function RecordQueryState({
   const notFound = query.error instanceof ApiClientError && query.error.status === 404;
   return (
     <div>
-      <PageHeader title={words.One} back={recordBack(kind)} />
+      <PageHeader title={words.One} back={back} />
       <Card>
         <ErrorState
           title={notFound ? `${words.One} not found` : `Could not load this ${words.one}`}
@@ -66,7 +78,7 @@ export function Fact({
   return (
     <div className={cn("min-w-0", className)}>
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
-      <dd className="mt-0.5 break-words text-sm text-slate-900">{children}</dd>
+      <dd className="mt-0.5 text-sm text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
     </div>
   );
 }
@@ -160,7 +172,7 @@ export function RecordIdLine({
 }) {
   return (
     <p className="mt-4 text-xs text-slate-500">
-      {RECORD_WORDS[kind].One} id <code className="rounded bg-slate-100 px-1">{id}</code>
+      {RECORD_WORDS[kind].One} id <code className="rounded bg-slate-100 px-1 text-slate-700">{id}</code>
       {children}
     </p>
   );

@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import { TagList } from "@/components/data-table/cells";
 import { Button, Field, Input, Notice, type SelectOption, Textarea } from "@/components/ui";
 import { parseTagList } from "@/lib/domain/normalize";
+import { NOTES_MAX, SHORT_TEXT_MAX } from "@/lib/schemas/upsert-fields";
 import { type FieldErrors, focusFirstError, serverFieldErrors, unplacedErrors } from "./form-support";
 
 /**
@@ -141,6 +142,7 @@ export function EmailPhoneFields({ form }: { form: FormBinding<"email" | "phone"
       <Field label="Email" error={form.err("email")}>
         <Input
           name="email"
+          maxLength={SHORT_TEXT_MAX}
           type="email"
           value={form.values.email}
           onChange={form.set("email")}
@@ -150,6 +152,7 @@ export function EmailPhoneFields({ form }: { form: FormBinding<"email" | "phone"
       <Field label="Phone" error={form.err("phone")}>
         <Input
           name="phone"
+          maxLength={SHORT_TEXT_MAX}
           type="tel"
           value={form.values.phone}
           onChange={form.set("phone")}
@@ -194,7 +197,12 @@ export function AddressFields<P extends string>({
         error={form.err(field)}
         className={part.startsWith("street") ? "col-span-2 sm:col-span-1" : undefined}
       >
-        <Input name={field} value={form.values[field]} onChange={form.set(field)} />
+        <Input
+          name={field}
+          value={form.values[field]}
+          onChange={form.set(field)}
+          maxLength={SHORT_TEXT_MAX}
+        />
       </Field>
     );
   });
@@ -216,7 +224,13 @@ export function SuggestField<F extends string>({
   return (
     <>
       <Field label={label} error={form.err(name)}>
-        <Input name={name} value={form.values[name]} onChange={form.set(name)} list={listId} />
+        <Input
+          name={name}
+          value={form.values[name]}
+          onChange={form.set(name)}
+          list={listId}
+          maxLength={SHORT_TEXT_MAX}
+        />
       </Field>
       <datalist id={listId}>
         {suggestions.map((s) =>
@@ -284,7 +298,7 @@ export function NotesField({ form }: { form: FormBinding<"notes"> }) {
         value={form.values.notes}
         onChange={form.set("notes")}
         rows={4}
-        maxLength={10000}
+        maxLength={NOTES_MAX}
       />
     </Field>
   );

@@ -1,7 +1,8 @@
 "use client";
 
-import type { ColumnDef } from "@tanstack/react-table";
-import { useState } from "react";
+import type { ColumnDef, SortingState } from "@tanstack/react-table";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { FilterBar, FilterField, SearchFilter, TagsFilter } from "@/components/data-table/table-filters";
@@ -11,7 +12,7 @@ import { Button, Checkbox, Dialog, EmptyState, Notice, Select, type SelectOption
 import { parseTagList } from "@/lib/domain/normalize";
 import { type SetUrlStateOptions, parseBoolParam, parseIntParam, useUrlState } from "@/lib/query/url-state";
 import { MAX_PAGE_SIZE } from "@/lib/schemas/common";
-import { type RecordKind, RECORD_WORDS, recordHref } from "./record-kind";
+import { type RecordKind, RECORD_WORDS, recordHref, recordListHref, rememberListView } from "./record-kind";
 import { SaveOutcome, type SaveOutcomeProps } from "./save-outcome";
 
 /**
@@ -21,12 +22,15 @@ import { SaveOutcome, type SaveOutcomeProps } from "./save-outcome";
  * filter, query and form.
  */
 
-type ViewKey = "page" | "limit" | "search" | "tags" | "archived";
+type ViewKey = "page" | "limit" | "search" | "tags" | "archived" | "sort";
 /** A change of the view; `filter` is the page's select filter, null puts a value back to its default. */
 export type RecordListPatch = Partial<Record<ViewKey | "filter", string | number | boolean | null>>;
 
-/** Everything a record list keeps in the URL, with the defaults left out of it. */
-export function useRecordListView(filterKey: string) {
+/**
+ * Everything a record list keeps in the URL, with the defaults left out of it. `sortFields`: the
+ * fields the list's API sorts by (its `sort`), whose columns sort on a click of their header.
+ */
+export function useRecordListView(filterKey: string, sortFields: readonly string[]) {
   const [view, setView] = useUrlState({
     page: "1",
     limit: "50",
@@ -34,11 +38,13 @@ export function useRecordListView(filterKey: string) {
     [filterKey]: "",
     tags: "",
     archived: "false",
+    sort: "",
     // The filter's own key (stage, status) is in the URL too; it is read below as `filter`.
   } as Record<ViewKey, string>);
   const page = parseIntParam(view.page, 1);
   const limit = parseIntParam(view.limit, 50, 1, MAX_PAGE_SIZE);
   const archived = parseBoolParam(view.archived);
+  const sorting = parseSort(view.sort, sortFields);
   const update = (patch: RecordListPatch, options?: SetUrlStateOptions) => {
     const { filter, ...rest } = patch;
     setView(filter === undefined ? rest : { ...rest, [filterKey]: filter }, options);
@@ -53,13 +59,40 @@ export function useRecordListView(filterKey: string) {
     page,
     limit,
     archived,
+    /** The order as the URL names it (fields the list does not sort by left out); empty: newest first. */
+    sorting,
+    sortFields,
     /** The list query's parameters, but for the select filter. */
-    params: { page, limit, search: view.search.trim(), tags: parseTagList(view.tags).join(","), archived },
+    params: {
+      page,
+      limit,
+      search: view.search.trim(),
+      tags: parseTagList(view.tags).join(","),
+      archived,
+      sort: formatSort(sorting),
+    },
     update,
   };
 }
 
 export type RecordListView = ReturnType<typeof useRecordListView>;
+
+/** The API's `sort` (`stage,-projected_value`) as the table's sorting, unknown or repeated fields left out. */
+export function parseSort(sort: string, fields: readonly string[]): SortingState {
+  const sorting: SortingState = [];
+  for (const item of sort.split(",")) {
+    const id = item.trim().replace(/^-/, "");
+    if (fields.includes(id) && !sorting.some((s) => s.id === id)) {
+      sorting.push({ id, desc: item.trim().startsWith("-") });
+    }
+  }
+  return sorting;
+}
+
+/** The table's sorting as the API's `sort`. */
+export function formatSort(sorting: SortingState): string {
+  return sorting.map((s) => `${s.desc ? "-" : ""}${s.id}`).join(",");
+}
 
 /** What the page needs of its list query (TanStack Query's result). */
 interface ListQuery<T> {
@@ -85,9 +118,20 @@ export interface RecordListProps<T extends { id: string }, Result> {
   outcomeOf: (result: Result) => SaveOutcomeProps["result"];
   /** The create form of the "New …" dialog. */
   renderForm: (props: { onCancel: () => void; onSaved: (result: Result) => void }) => React.ReactNode;
+  /** Shown right above the table (the leads' bulk bar). */
+  beforeTable?: React.ReactNode;
+  /** Beside "New …" in the header (the leads' Table/Board switch). */
+  headerActions?: React.ReactNode;
+  /** Shown instead of the table, under the same filters (the leads board). */
+  alternateView?: React.ReactNode;
+  /** More filters of the page's own, after the others, and whether one is set and how to clear them. */
+  extraFilters?: { node: React.ReactNode; active: boolean; clear: () => void };
+  /** The order when the URL names none (default: newest first). */
+  defaultSorting?: SortingState;
 }
 
-const SORTING = [{ id: "created_at", desc: true }];
+/** The order without a `sort`: newest first. */
+const NEWEST_FIRST: SortingState = [{ id: "created_at", desc: true }];
 
 export function RecordList<T extends { id: string }, Result>({
   kind,
@@ -101,14 +145,35 @@ export function RecordList<T extends { id: string }, Result>({
   tagsPlaceholder,
   outcomeOf,
   renderForm,
+  beforeTable,
+  headerActions,
+  alternateView,
+  extraFilters,
+  defaultSorting = NEWEST_FIRST,
 }: RecordListProps<T, Result>) {
   const words = RECORD_WORDS[kind];
   const [creating, setCreating] = useState(false);
   const [outcome, setOutcome] = useState<Result | null>(null);
   const { page, limit, archived, params, update } = view;
+  const searchParams = useSearchParams();
+  useEffect(() => {
+    const query = searchParams.toString();
+    rememberListView(kind, `${recordListHref(kind)}${query ? `?${query}` : ""}`);
+  }, [kind, searchParams]);
 
-  const filtered = Boolean(params.search || filter.value || params.tags || archived);
-  const clearFilters = () => update({ search: null, filter: null, tags: null, archived: null, page: null });
+  const filtered = Boolean(params.search || filter.value || params.tags || archived || extraFilters?.active);
+  const clearFilters = () => {
+    update({ search: null, filter: null, tags: null, archived: null, page: null });
+    extraFilters?.clear();
+  };
+  // The headers of the fields the API sorts by are buttons; a click sorts on the server.
+  // The column of the default order starts the other way on its first click (else the click
+  // would clear the sort, back to the very same order).
+  const sortableColumns = columns.map((column) => ({
+    ...column,
+    enableSorting: view.sortFields.includes(column.id ?? ""),
+    sortDescFirst: defaultSorting.some((s) => s.id === column.id && s.desc) ? true : column.sortDescFirst,
+  }));
   const newButton = <Button onClick={() => setCreating(true)}>New {words.one}</Button>;
 
   const toolbar = (
@@ -140,6 +205,7 @@ export function RecordList<T extends { id: string }, Result>({
         checked={archived}
         onChange={(e) => update({ archived: e.target.checked, page: null })}
       />
+      {extraFilters?.node}
       {filtered ? (
         <Button variant="ghost" size="sm" className="mb-1" onClick={clearFilters}>
           Clear filters
@@ -150,7 +216,18 @@ export function RecordList<T extends { id: string }, Result>({
 
   return (
     <div>
-      <PageHeader title={words.Many} description={description} actions={canWrite ? newButton : null} />
+      <PageHeader
+        title={words.Many}
+        description={description}
+        actions={
+          headerActions || canWrite ? (
+            <>
+              {headerActions}
+              {canWrite ? newButton : null}
+            </>
+          ) : null
+        }
+      />
 
       {outcome ? (
         <SaveOutcome
@@ -170,50 +247,66 @@ export function RecordList<T extends { id: string }, Result>({
         </Notice>
       ) : null}
 
-      <DataTable
-        label={words.Many}
-        columns={columns}
-        {...listQueryProps(query)}
-        getRowId={(record) => record.id}
-        storageKey={words.many}
-        sorting={SORTING}
-        rowHref={(record) => recordHref(kind, record.id)}
-        toolbar={toolbar}
-        pagination={{
-          page,
-          pageSize: limit,
-          total: query.data?.pagination.total,
-          pageSizes: DEFAULT_PAGE_SIZES,
-          noun: words.many,
-          onChange: (nextPage, nextSize) =>
-            update({ page: nextPage, limit: nextSize }, { history: nextSize === limit ? "push" : "replace" }),
-        }}
-        emptyState={
-          filtered ? (
-            <EmptyState
-              title={`No ${words.many} match these filters`}
-              description="Try another search, or clear the filters."
-              action={
-                <Button variant="secondary" size="sm" onClick={clearFilters}>
-                  Clear filters
-                </Button>
-              }
-            />
-          ) : (
-            <EmptyState
-              title={`No ${words.many} yet`}
-              description={`${words.Many} you add, or that your other tools send through the API, show up here.`}
-              action={canWrite ? newButton : undefined}
-            />
-          )
-        }
-      />
+      {alternateView ? (
+        <section aria-label={`${words.Many} filters`} className="mb-4 flex min-w-0">
+          {toolbar}
+        </section>
+      ) : null}
+      {alternateView ?? (
+        <>
+          {beforeTable}
+          <DataTable
+            label={words.Many}
+            columns={sortableColumns}
+            {...listQueryProps(query)}
+            getRowId={(record) => record.id}
+            storageKey={words.many}
+            sorting={view.sorting.length > 0 ? view.sorting : defaultSorting}
+            onSortingChange={(sorting) =>
+              update({ sort: formatSort(sorting) || null, page: null }, { history: "push" })
+            }
+            rowHref={(record) => recordHref(kind, record.id)}
+            toolbar={toolbar}
+            pagination={{
+              page,
+              pageSize: limit,
+              total: query.data?.pagination.total,
+              pageSizes: DEFAULT_PAGE_SIZES,
+              noun: words.many,
+              onChange: (nextPage, nextSize) =>
+                update(
+                  { page: nextPage, limit: nextSize },
+                  { history: nextSize === limit ? "push" : "replace" },
+                ),
+            }}
+            emptyState={
+              filtered ? (
+                <EmptyState
+                  title={`No ${words.many} match these filters`}
+                  description="Try another search, or clear the filters."
+                  action={
+                    <Button variant="secondary" size="sm" onClick={clearFilters}>
+                      Clear filters
+                    </Button>
+                  }
+                />
+              ) : (
+                <EmptyState
+                  title={`No ${words.many} yet`}
+                  description={`${words.Many} you add, or that your other tools send through the API, show up here.`}
+                  action={canWrite ? newButton : undefined}
+                />
+              )
+            }
+          />
+        </>
+      )}
 
       <Dialog
         open={creating}
         onClose={() => setCreating(false)}
         title={`New ${words.one}`}
-        description={`If a ${words.one} with the same phone or email exists, it is updated instead (tags are merged).`}
+        description={`If a ${words.one} with the same phone or email exists, you are asked whether to update it.`}
         size="lg"
       >
         {renderForm({

@@ -39,8 +39,8 @@ const URL_DEFAULTS = {
 };
 
 const SERIES = [
-  { key: "total_received", label: "Received", color: "#1f5bc4" },
-  { key: "total_outstanding", label: "Outstanding", color: "#f59e0b" },
+  { key: "total_received", label: "Received", color: "var(--color-chart-received)" },
+  { key: "total_outstanding", label: "Outstanding", color: "var(--color-chart-outstanding)" },
 ] as const;
 
 export function JobsReport() {

@@ -24,7 +24,7 @@ export function TotalLabel({ count, noun }: { count: number | undefined; noun: s
     <span className="font-semibold">
       Total
       {count !== undefined ? (
-        <span className="font-normal text-slate-500">
+        <span className="font-normal text-slate-600">
           {" "}
           ({formatNumber(count)} {noun})
         </span>

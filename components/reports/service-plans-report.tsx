@@ -47,8 +47,8 @@ const FILTER_KEYS = [
 ] as const;
 
 const SERIES = [
-  { key: "sale_value", label: "Sale value", color: "#93b4ec" },
-  { key: "total_received", label: "Received", color: "#1f5bc4" },
+  { key: "sale_value", label: "Sale value", color: "var(--color-chart-sale)" },
+  { key: "total_received", label: "Received", color: "var(--color-chart-received)" },
 ] as const;
 
 export function ServicePlansReport() {

@@ -34,8 +34,15 @@ export function navItemsFor(access: NavAccess): NavItem[] {
   );
 }
 
-/** Where "/" leads a signed-in user: their first section (technicians have no leads). */
-export function homePathFor(access: NavAccess): string {
+/** A sales rep's start page: their own leads ("My leads"). */
+export const MY_LEADS_PATH = "/leads?assigned_to=me";
+
+/**
+ * Where "/" leads a signed-in user: a sales rep to their own leads, others to their first
+ * section (technicians have no leads).
+ */
+export function homePathFor(access: NavAccess & { user?: { role: string } }): string {
+  if (access.user?.role === "sales_rep" && access.scopes.includes("leads:read")) return MY_LEADS_PATH;
   return navItemsFor(access)[0]?.href ?? "/settings";
 }
 

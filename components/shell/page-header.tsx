@@ -23,7 +23,9 @@ export function PageHeader({ title, description, actions, back }: PageHeaderProp
             <span aria-hidden="true">←</span> {back.label}
           </Link>
         ) : null}
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
+          {title}
+        </h1>
         {description ? <p className="mt-1 text-sm text-slate-500">{description}</p> : null}
       </div>
       {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}

@@ -21,6 +21,8 @@ export function Label({ required, className, children, ...props }: LabelProps) {
 
 type ControlProps = {
   id?: string;
+  value?: unknown;
+  maxLength?: number;
   invalid?: boolean;
   "aria-describedby"?: string;
   "aria-invalid"?: boolean;
@@ -40,19 +42,32 @@ export interface FieldProps {
   className?: string;
 }
 
-/** A labelled form control with optional hint and error text, wired for screen readers. */
+/** From this share of a text control's `maxLength` on, the field shows how much is left. */
+const NEAR_LIMIT = 0.8;
+
+/**
+ * A labelled form control with optional hint and error text, wired for screen readers. A text
+ * control's `maxLength` is shown, not enforced by the browser, which would cut pasted text without
+ * a word: near the limit the field counts the characters, past it it says so and is invalid.
+ */
 export function Field({ label, children, error, hint, required, id, className }: FieldProps) {
   const autoId = useId();
   const controlId = id ?? children.props.id ?? autoId;
+  const { maxLength, value } = children.props;
+  const length = typeof value === "string" ? value.length : undefined;
+  const counted = maxLength !== undefined && length !== undefined && length >= maxLength * NEAR_LIMIT;
+  const overLimit = counted && length > maxLength;
   const hintId = hint ? `${controlId}-hint` : undefined;
+  const countId = counted ? `${controlId}-count` : undefined;
   const errorId = error ? `${controlId}-error` : undefined;
   const describedBy =
-    [children.props["aria-describedby"], hintId, errorId].filter(Boolean).join(" ") || undefined;
+    [children.props["aria-describedby"], hintId, countId, errorId].filter(Boolean).join(" ") || undefined;
   const control = isValidElement(children)
     ? cloneElement(children, {
         id: controlId,
-        invalid: Boolean(error) || children.props.invalid,
+        invalid: Boolean(error) || overLimit || children.props.invalid,
         "aria-describedby": describedBy,
+        maxLength: undefined,
       })
     : children;
   return (
@@ -64,6 +79,17 @@ export function Field({ label, children, error, hint, required, id, className }:
       {hint ? (
         <p id={hintId} className="text-xs text-slate-500">
           {hint}
+        </p>
+      ) : null}
+      {counted ? (
+        <p
+          id={countId}
+          aria-live="polite"
+          className={cn("text-xs tabular-nums", overLimit ? "font-medium text-red-600" : "text-slate-500")}
+        >
+          {overLimit
+            ? `${(length - maxLength).toLocaleString()} characters over the limit of ${maxLength.toLocaleString()}: shorten it to save`
+            : `${length.toLocaleString()} / ${maxLength.toLocaleString()} characters`}
         </p>
       ) : null}
       {error ? (

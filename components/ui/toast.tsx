@@ -9,6 +9,10 @@ export interface ToastInput {
   title: string;
   description?: string;
   tone?: ToastTone;
+  /** One button beside the text (e.g. Undo); a click runs it and dismisses the toast. */
+  action?: { label: string; onClick: () => void };
+  /** How long the toast stays (default 5 s, 8 s for errors). */
+  durationMs?: number;
 }
 
 interface Toast extends ToastInput {
@@ -36,7 +40,7 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
     (toast: ToastInput) => {
       const id = nextId.current++;
       setToasts((list) => [...list.slice(-3), { ...toast, id }]);
-      setTimeout(() => dismiss(id), toast.tone === "danger" ? 8000 : 5000);
+      setTimeout(() => dismiss(id), toast.durationMs ?? (toast.tone === "danger" ? 8000 : 5000));
     },
     [dismiss],
   );
@@ -63,6 +67,18 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
               <p className="font-medium text-slate-900">{toast.title}</p>
               {toast.description ? <p className="mt-0.5 text-slate-600">{toast.description}</p> : null}
             </div>
+            {toast.action ? (
+              <button
+                type="button"
+                onClick={() => {
+                  dismiss(toast.id);
+                  toast.action!.onClick();
+                }}
+                className="rounded px-2 py-0.5 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                {toast.action.label}
+              </button>
+            ) : null}
             <button
               type="button"
               onClick={() => dismiss(toast.id)}

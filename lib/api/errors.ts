@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION_ERROR: 400,
   CONFLICT: 409,
+  STAGE_IN_USE: 409,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   SERVICE_UNAVAILABLE: 503,
@@ -39,6 +40,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERN
   PAYLOAD_TOO_LARGE: "The body is larger than 1 MiB.",
   VALIDATION_ERROR: "A field or query value is invalid; details names every bad field.",
   CONFLICT: "The request conflicts with existing data.",
+  STAGE_IN_USE:
+    "Pipeline settings: a stage left out of the new pipeline is still used by leads; the message names it.",
   NOT_FOUND: "No such path under /api.",
   METHOD_NOT_ALLOWED: "The path exists but not with this method; the Allow header lists the methods.",
   SERVICE_UNAVAILABLE: "The database is unreachable or did not answer in time; retry later.",

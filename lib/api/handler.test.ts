@@ -153,7 +153,13 @@ describe(`request pipeline (${testEngine()})`, () => {
     const res = await call(authTest, apiRequest("/auth/test", { cookie }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ auth_method: "session", user_id: rep.id, company_id: company.id });
-    expect(res.body.scopes).toEqual(["customers:read", "jobs:read", "pins:read", "pin_types:read"]);
+    expect(res.body.scopes).toEqual([
+      "customers:read",
+      "jobs:read",
+      "pins:read",
+      "pin_types:read",
+      "pins:write",
+    ]);
     expect(res.headers.get("X-RateLimit-Limit")).toBeNull();
     const denied = await call(probe, apiRequest("/x", { cookie, body: { name: "a" } }));
     expect(denied.status).toBe(403);

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
@@ -14,6 +14,7 @@ import {
   ForbiddenError,
   InvalidCredentialsError,
   NotFoundError,
+  StageInUseError,
   TooManyAttemptsError,
   ValidationError,
 } from "@/lib/domain/errors";
@@ -342,10 +343,25 @@ function toResponse(result: HandlerResult): Response {
 }
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return new Response(toJson(body), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", ...headers },
   });
+}
+
+/**
+ * JSON text of a body whose bigints (a page number past 2^53) are exact JSON integers. JSON.stringify
+ * refuses a bigint, and Node 20 has no JSON.rawJSON: each is written as a string tagged with a
+ * random nonce, which no string of the body can carry, and the tag is then unquoted.
+ */
+function toJson(body: unknown): string {
+  let nonce: string | undefined;
+  const text = JSON.stringify(body, (_key, value: unknown) => {
+    if (typeof value !== "bigint") return value;
+    nonce ??= randomBytes(12).toString("hex");
+    return `${nonce}:${value}`;
+  });
+  return nonce ? text.replace(new RegExp(`"${nonce}:(-?\\d+)"`, "g"), "$1") : text;
 }
 
 /** Maps any error to its response. Unexpected errors are logged and answered without detail. */
@@ -365,6 +381,7 @@ function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof NotFoundError) return new ApiError(404, undefined, error.message);
   if (error instanceof ValidationError) return validationError(error.details);
   if (error instanceof ForbiddenError) return ApiError.coded("FORBIDDEN", error.message);
+  if (error instanceof StageInUseError) return ApiError.coded("STAGE_IN_USE", error.message);
   if (error instanceof ConflictError) return ApiError.coded("CONFLICT", error.message);
   if (error instanceof InvalidCredentialsError) return ApiError.coded("INVALID_CREDENTIALS", error.message);
   if (error instanceof TooManyAttemptsError) {

@@ -2,7 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
-import { customers, leads } from "@/lib/db/schema";
+import { customers, leadBulkOperations, leads } from "@/lib/db/schema";
+import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { createSessionCookie } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { discoverApiRoutes, invoke, type ApiRouteVerb, type InvokeResult } from "@/lib/security/api-routes";
@@ -24,6 +25,8 @@ let database: Database;
 let a: SeededCompany;
 let b: SeededCompany;
 let routes: ApiRouteVerb[];
+/** A bulk change of A's leads (it changed none), for B to try to undo. */
+const aBulkId = "blk_isolation_a";
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -31,6 +34,14 @@ beforeAll(async () => {
   a = await seedCompanyWithEverything(database.db, "A");
   b = await seedCompanyWithEverything(database.db, "B");
   routes = await discoverApiRoutes();
+  await database.db.insert(leadBulkOperations).values({
+    companyId: a.companyId,
+    id: aBulkId,
+    action: { type: "archive" },
+    changed: 0,
+    actorKind: "user",
+    actorId: a.admin.id,
+  });
 });
 afterAll(async () => {
   useDatabaseForTests(undefined);
@@ -58,6 +69,17 @@ const emptyList: Check = (res) => {
   expect(dataOf(res)).toEqual([]);
   const pagination = json(res).pagination as { total: number } | undefined;
   if (pagination) expect(pagination.total).toBe(0);
+};
+/** The board's totals over a filter only A's leads match: nothing counted. */
+const noTotals: Check = (res) => {
+  expect(res.status, res.text).toBe(200);
+  expect(dataOf(res)).toEqual([]);
+  expect(json(res).totals).toEqual({ count: 0, projected_value: 0 });
+};
+/** The board's totals over a filter B's lead matches: proves the filter counts, so zero for A means something. */
+const countsOne: Check = (res) => {
+  expect(res.status, res.text).toBe(200);
+  expect((json(res).totals as { count: number }).count).toBe(1);
 };
 const ok: Check = (res) => {
   expect([200, 201], res.text).toContain(res.status);
@@ -146,7 +168,18 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "B's token", query: { search: b.token }, check: seesB(() => b.lead.id) },
     { label: "B's tag", query: { tags: b.tag }, check: seesB(() => b.lead.id) },
     { label: "B's stage", query: { stage: b.lead.stage }, check: seesB(() => b.lead.id) },
+    { label: "A's rep", query: { assigned_to: a.userIds[1]!, archived: "true" }, check: emptyList },
+    { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: seesB(() => b.lead.id) },
     { label: "no filter", check: seesB(() => b.lead.id) },
+  ],
+  "GET /api/leads/stage-totals": () => [
+    { label: "search A's name", query: { search: a.lead.name, archived: "true" }, check: noTotals },
+    { label: "A's stage", query: { stage: a.lead.stage, archived: "true" }, check: noTotals },
+    { label: "A's tag", query: { tags: a.tag, archived: "true" }, check: noTotals },
+    { label: "B's token", query: { search: b.token }, check: countsOne },
+    { label: "B's tag", query: { tags: b.tag }, check: countsOne },
+    { label: "A's rep", query: { assigned_to: a.userIds[1]!, archived: "true" }, check: noTotals },
+    { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: countsOne },
   ],
   "POST /api/leads": () => [
     { label: "A's lead id", body: { id: a.lead.id, name: "Taken over" }, check: notFound },
@@ -156,6 +189,68 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
       label: "A's email in capitals",
       body: { email: a.lead.email.toUpperCase() },
       check: upsertedInB(leads),
+    },
+    {
+      label: "assigned to A's rep",
+      body: { id: b.lead.id, assigned_to: a.userIds[1]! },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+  ],
+  "POST /api/leads/bulk": () => {
+    const archive = { type: "archive" };
+    const matchesNone = (res: InvokeResult) => {
+      expect(res.status, res.text).toBe(200);
+      expect([json(res).matched, json(res).changed]).toEqual([0, 0]);
+    };
+    return [
+      {
+        label: "A's lead ids",
+        body: { ids: [a.lead.id, a.lead.archivedId], action: archive },
+        check: status(400),
+      },
+      {
+        label: "A's and B's ids",
+        body: { ids: [b.lead.id, a.lead.id], action: archive },
+        check: status(400),
+      },
+      ...[
+        { search: a.token },
+        { search: digits(a.lead.phone) },
+        { stage: a.lead.stage },
+        { tags: [a.tag] },
+        { assigned_to: a.userIds[1]! },
+      ].map((filter) => ({
+        label: `filter ${Object.keys(filter)[0]} of A`,
+        body: { filter: { ...filter, archived: true }, action: archive },
+        check: matchesNone,
+      })),
+      {
+        label: "B's lead to A's rep",
+        body: { ids: [b.lead.id], action: { type: "assign", assigned_to: a.userIds[1]! } },
+        check: status(400, "VALIDATION_ERROR"),
+      },
+      {
+        label: "B's tag",
+        body: { filter: { tags: [b.tag] }, action: { type: "add_tags", tags: ["bulk"] } },
+        check: (res) => {
+          ok(res);
+          expect(json(res).matched).toBe(1);
+        },
+      },
+    ];
+  },
+  "POST /api/leads/bulk/[id]/undo": () => [
+    { label: "A's bulk change", params: { id: aBulkId }, check: notFound },
+  ],
+  "GET /api/users": () => [{ label: "B's users", check: seesB(() => b.userIds[1]!) }],
+
+  "GET /api/pipeline": () => [{ label: "B's pipeline", check: seesB(() => b.pipeline[0]!.label) }],
+  "GET /api/settings/pipeline": () => [{ label: "B's pipeline", check: seesB(() => b.pipeline[0]!.label) }],
+  "PUT /api/settings/pipeline": () => [
+    {
+      label: "B's stages and A's stage key",
+      body: { stages: [...b.pipeline, { ...a.pipeline[0]!, label: "Copied key" }] },
+      check: seesB(() => b.pipeline[1]!.label),
     },
   ],
 
@@ -347,6 +442,7 @@ describe(`tenant isolation matrix (${testEngine()})`, () => {
     // A's rows, every table: not one byte changed.
     const after = snapshotHash(await snapshotTables(database.db, { companyIds: [a.companyId] }));
     expect(after).toBe(before);
+    expect(await loadPipeline(database.db, a.companyId)).toEqual(a.pipeline);
     // A's phones now also live in B, as B's own records, exactly once each.
     for (const [table, phone] of [
       ["leads", a.lead.phone],

@@ -18,7 +18,9 @@ import {
   createUser,
 } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
-import { keyScopesGranting, scopesAcceptedFromKeys } from "./scopes";
+import { POST as createKey } from "@/app/api/settings/api-keys/route";
+import { GET as authTest } from "@/app/api/auth/test/route";
+import { keyScopesGranting, ROLE_SCOPES, SCOPES, scopesAcceptedFromKeys } from "./scopes";
 
 let database: Database;
 beforeAll(async () => {
@@ -104,5 +106,35 @@ describe(`scopes (${testEngine()})`, () => {
     const techCookie = await createSessionCookie(database.db, technician);
     expect((await get(getServicedJobs, "/serviced-jobs", { cookie: techCookie })).status).toBe(200);
     expect((await get(getJobReport, "/reports/serviced-jobs", { cookie: techCookie })).status).toBe(200);
+  });
+
+  it("gives the roles the scopes extensions.md adds: pins:write, reports:read, pipeline:read", () => {
+    const added = ["pins:write", "reports:read", "pipeline:read"] as const;
+    const has = (role: keyof typeof ROLE_SCOPES) => added.filter((s) => ROLE_SCOPES[role].includes(s));
+    expect(has("admin")).toEqual(added);
+    expect(has("manager")).toEqual(added);
+    expect(has("sales_rep")).toEqual(["pins:write", "pipeline:read"]);
+    expect(has("technician")).toEqual(["pins:write"]);
+    // Additive: no existing scope was taken from a role, and no key scope grants a new one.
+    expect(ROLE_SCOPES.admin).toEqual(SCOPES);
+    for (const scope of added) expect(keyScopesGranting(scope)).toEqual([]);
+  });
+
+  it("lets an admin create a key with the new scopes, and the key carries them", async () => {
+    const company = await createCompany(database.db);
+    const admin = await createUser(database.db, company.id, { role: "admin" });
+    const cookie = await createSessionCookie(database.db, admin);
+    const scopes = ["pins:write", "reports:read", "pipeline:read"];
+    const created = await call<{ key: string; scopes: string[] }>(
+      createKey,
+      apiRequest("/settings/api-keys", { method: "POST", cookie, body: { name: "Field app", scopes } }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.scopes).toEqual(scopes);
+    const test = await call<{ scopes: string[] }>(
+      authTest,
+      apiRequest("/auth/test", { key: created.body.key }),
+    );
+    expect(test.body.scopes).toEqual(scopes);
   });
 });

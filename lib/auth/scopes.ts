@@ -9,6 +9,10 @@ export const SCOPES = [
   "jobs:read",
   "pins:read",
   "pin_types:read",
+  // Added by extensions.md: additive, no existing endpoint changes what it accepts.
+  "pins:write",
+  "reports:read",
+  "pipeline:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -27,8 +31,10 @@ export const ROLE_SCOPES: Record<UserRole, readonly Scope[]> = {
     "customers:write",
     "pins:read",
     "pin_types:read",
+    "pins:write",
+    "pipeline:read",
   ],
-  technician: ["customers:read", "jobs:read", "pins:read", "pin_types:read"],
+  technician: ["customers:read", "jobs:read", "pins:read", "pin_types:read", "pins:write"],
 };
 
 /**

@@ -49,3 +49,18 @@ export class TooManyAttemptsError extends DomainError {
     super(message);
   }
 }
+
+/** A pipeline change that leaves out stages leads still use (extensions.md E2: 409 STAGE_IN_USE). */
+export class StageInUseError extends ConflictError {
+  override name = "StageInUseError";
+  constructor(readonly stages: { stage: { key: string; label: string }; count: number }[]) {
+    super(
+      stages
+        .map(
+          ({ stage, count }) =>
+            `The stage "${stage.label}" (${stage.key}) is used by ${count} lead${count === 1 ? "" : "s"}`,
+        )
+        .join("; ") + ": move those leads to another stage first",
+    );
+  }
+}

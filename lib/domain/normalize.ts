@@ -49,6 +49,12 @@ export function mergedTags(stored: AnyColumn | SQL, incoming: Param | SQL): SQL 
     where t <> all(${stored}) order by n))`;
 }
 
+/** `tags` without those of `removed`, in their order (`remove_tags` of create-or-update). */
+export function withoutTags(tags: SQL, removed: Param | SQL): SQL {
+  return sql`array(select t from unnest(${tags}) with ordinality as u(t, n)
+    where t <> all(${removed}::text[]) order by n)`;
+}
+
 /** `tags` query parameter: comma-separated, trimmed, empty entries ignored. */
 export function parseTagList(value: string): string[] {
   return [

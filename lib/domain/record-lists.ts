@@ -10,7 +10,14 @@ import {
 } from "@/lib/db/schema/columns";
 import { listCountTotal, listTagCountTotal, type TagCountEntity } from "./list-counts";
 import { containsPattern, renderedOnce, textArray } from "./lists/sql-fragments";
-import { newestList, type ListQueries, type ListQueryTotal, type NewestListing } from "./lists/newest-list";
+import type { SortItem } from "@/lib/schemas/common";
+import {
+  newestList,
+  type ListOrderKey,
+  type ListQueries,
+  type ListQueryTotal,
+  type NewestListing,
+} from "./lists/newest-list";
 import { phoneSearchDigits } from "./normalize";
 
 /** The columns a lead or customer list filters on, each with an index of its own expression. */
@@ -33,6 +40,8 @@ export interface RecordListSpec<T extends ListedRecordTable, R extends object> {
   counters: { list: "leads" | "customers"; tags: TagCountEntity };
   /** The fields a search matches, as the table's search index is built (searchDocument). */
   searchFields: readonly SQL[];
+  /** The keys of each field the list sorts by, as the table's sort indexes are built (sortIndexes). */
+  sortKeys: Readonly<Record<string, readonly ListOrderKey["key"][]>>;
 }
 
 /** A lead or customer list (recordList): its declaration and the SQL no request changes. */
@@ -58,12 +67,17 @@ export function recordList<T extends ListedRecordTable, R extends object>(
   };
 }
 
-/** What a lead or customer list request filters by (`key`: its stage or status). */
+/**
+ * What a lead or customer list request filters by (`key`: its stage or status; `conditions`: the
+ * list's own other filters, which the counters do not keep).
+ */
 export interface RecordListFilter {
   archived?: boolean;
   key?: string;
   tags?: readonly string[];
   search?: string;
+  /** Further conditions, on columns the counters are not kept by: with any, the total is counted. */
+  conditions?: readonly (SQL | undefined)[];
 }
 
 /**
@@ -82,6 +96,7 @@ export function recordListWhere<T extends ListedRecordTable, R extends object>(
   if (filter.key) conditions.push(eq(list.key, filter.key));
   if (filter.tags && filter.tags.length > 0) conditions.push(sql`${table.tags} && ${textArray(filter.tags)}`);
   if (filter.search) conditions.push(searchCondition(list, companyId, filter.search));
+  conditions.push(...(filter.conditions ?? []));
   return and(...conditions) as SQL;
 }
 
@@ -139,8 +154,8 @@ interface SearchSql {
 }
 
 /**
- * The statements of a lead or customer list request (newestList): its page, newest first, and its
- * total. Without a search the total is kept by the counters (archived and the key, or with tags
+ * The statements of a lead or customer list request (newestList): its page, in its sort order or
+ * newest first, and its total. Without a search the total is kept by the counters (archived and the key, or with tags
  * the tag sets'), read by the page's statement; a search too short to share its matches with the
  * page counts them beside it.
  */
@@ -148,15 +163,21 @@ export function recordListQueries<T extends ListedRecordTable, R extends object>
   db: DbOrTx,
   list: RecordList<T, R>,
   companyId: string,
-  request: RecordListFilter & { page: number; limit: number },
+  request: RecordListFilter & { page: bigint; limit: number; sort?: readonly SortItem[] },
 ): ListQueries<R> {
   const where = recordListWhere(list, companyId, request);
-  return newestList(db, list.listing, companyId, where, request, () =>
+  const order = request.sort?.flatMap(({ field, descending }) =>
+    (list.sortKeys[field] ?? []).map((key) => ({ key, descending })),
+  );
+  return newestList(db, list.listing, companyId, where, { ...request, order }, () =>
     recordListTotal(db, list, companyId, request, where),
   );
 }
 
-/** The request's total: kept (the list's or the tag sets' counters), or counted for a search. */
+/**
+ * The request's total: kept (the list's or the tag sets' counters), or counted for a search or a
+ * filter the counters do not keep.
+ */
 function recordListTotal<T extends ListedRecordTable, R extends object>(
   db: DbOrTx,
   list: RecordList<T, R>,
@@ -164,7 +185,7 @@ function recordListTotal<T extends ListedRecordTable, R extends object>(
   filter: RecordListFilter,
   where: SQL,
 ): ListQueryTotal {
-  if (filter.search) {
+  if (filter.search || filter.conditions?.some(Boolean)) {
     return {
       counted: db
         .select({ total: sql<number>`count(*)::int` })

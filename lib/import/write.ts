@@ -14,12 +14,14 @@ import {
   leads,
   pins,
   pinTypes,
+  pipelineStages,
   servicePlans,
   users,
 } from "@/lib/db/schema";
 import { newCustomerColumns } from "@/lib/domain/customers/customer-record";
 import { leadColumns } from "@/lib/domain/leads/lead-record";
 import { normalizeEmail } from "@/lib/domain/normalize";
+import { DEFAULT_PIPELINE, storedStage, type Stage } from "@/lib/schemas/pipeline";
 import { SECTION_NAMES, type ParsedDocument, type SectionName } from "./format";
 import { childId, type PreparedIds } from "./ids";
 
@@ -331,8 +333,41 @@ async function passwordHashes(
 
 type SectionTables = { [S in SectionName]: SectionTable<S> };
 
-/** Each section's table and rows. `hashes`: the users' password hashes, known before users are written. */
-function sectionTables(now: Date, ids: PreparedIds, hashes: Map<number, string>): SectionTables {
+/**
+ * The pipelines of the leads' companies not read yet, into `out`: a lead's stage is stored as
+ * create-or-update stores it (a stage's key for its key or label in any case; extensions.md E2).
+ */
+async function readPipelines(
+  tx: Tx,
+  entries: ParsedDocument["leads"],
+  out: Map<string, Stage[]>,
+  settle: () => Promise<void>,
+) {
+  const missing = [...new Set(entries.map((e) => e.record.company_id))].filter((id) => !out.has(id));
+  if (missing.length === 0) return;
+  // A read: the statement in flight goes first. Once per company, so slices keep overlapping.
+  await settle();
+  const rows = await tx
+    .select()
+    .from(pipelineStages)
+    .where(inArray(pipelineStages.companyId, missing))
+    .orderBy(pipelineStages.companyId, pipelineStages.position);
+  for (const id of missing) out.set(id, []);
+  for (const { companyId, key, label, color, kind } of rows)
+    out.get(companyId)!.push({ key, label, color, kind });
+  for (const id of missing) if (out.get(id)!.length === 0) out.set(id, [...DEFAULT_PIPELINE]);
+}
+
+/**
+ * Each section's table and rows. `hashes`: the users' password hashes, known before users are
+ * written; `pipelines`: the leads' companies' pipelines, read before leads are written.
+ */
+function sectionTables(
+  now: Date,
+  ids: PreparedIds,
+  hashes: Map<number, string>,
+  pipelines: Map<string, Stage[]>,
+): SectionTables {
   return {
     companies: {
       table: companies,
@@ -462,6 +497,7 @@ function sectionTables(now: Date, ids: PreparedIds, hashes: Map<number, string>)
             companyId: l.company_id,
             id: ids.recordId("leads", index),
             ...leadColumns(l, "null"),
+            stage: typeof l.stage === "string" ? storedStage(pipelines.get(l.company_id)!, l.stage) : null,
             tags: l.tags ?? [],
             archived,
             archivedAt: archivedAtOf(archived, l.archived_at, now, soft),
@@ -546,6 +582,7 @@ export class DocumentWriter {
   private readonly pipeline = new StatementPipeline();
   private readonly tables: SectionTables;
   private readonly hashes = new Map<number, string>();
+  private readonly stagePipelines = new Map<string, Stage[]>();
   private current: { section: SectionName; upsert: SectionUpsert<SectionName> } | undefined;
   private jobEntries: ParsedDocument["jobs"] = [];
   private started = false;
@@ -557,7 +594,7 @@ export class DocumentWriter {
     private readonly ids: PreparedIds,
     private readonly progress: WriteProgress,
   ) {
-    this.tables = sectionTables(new Date(), ids, this.hashes);
+    this.tables = sectionTables(new Date(), ids, this.hashes, this.stagePipelines);
     this.counts = Object.fromEntries(
       SECTION_NAMES.map((name) => [name, { total: 0, inserted: 0, updated: 0, unchanged: 0 }]),
     ) as unknown as ImportCounts;
@@ -582,6 +619,11 @@ export class DocumentWriter {
           this.ids,
         ))
           this.hashes.set(index, hash);
+      }
+      if (section === "leads") {
+        await readPipelines(this.tx, entries as ParsedDocument["leads"], this.stagePipelines, () =>
+          this.pipeline.settle(),
+        );
       }
       if (section === "jobs") this.jobEntries = this.jobEntries.concat(entries as ParsedDocument["jobs"]);
       this.current ??= {

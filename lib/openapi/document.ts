@@ -17,7 +17,7 @@ import {
   type JsonObject,
 } from "./json-schema";
 import { RESOURCES } from "./resources";
-import type { EndpointSpec, NamedSchema, ResourceSpec } from "./types";
+import type { EndpointExample, EndpointSpec, NamedSchema, ResourceSpec } from "./types";
 
 export const DOCUMENT_TITLE = "FieldCRM API";
 /** The document describes this version of the interface (the service-api-version header). */
@@ -273,7 +273,12 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
           requestBody: {
             required: true,
             description: descriptionOf(endpoint.body.schema),
-            content: { "application/json": { schema: { $ref: componentRef(endpoint.body.name) } } },
+            content: {
+              "application/json": {
+                schema: { $ref: componentRef(endpoint.body.name) },
+                ...(endpoint.moreExamples ? { examples: bodyExamples(endpoint) } : {}),
+              },
+            },
           },
         }
       : {}),
@@ -284,7 +289,14 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
     ...(scopes.length > 0 ? { "x-scope-named": endpoint.scopeNamed ?? scopes[0] } : {}),
     ...(endpoint.roles ? { "x-roles": [...endpoint.roles] } : {}),
     "x-error-codes": errors,
-    "x-codeSamples": [{ lang: "curl", label: "curl", source: curlExample(endpoint) }],
+    "x-codeSamples": [
+      { lang: "curl", label: "curl", source: curlExample(endpoint) },
+      ...(endpoint.moreExamples ?? []).map((example) => ({
+        lang: "curl",
+        label: `curl: ${example.summary}`,
+        source: curlExample(endpoint, example),
+      })),
+    ],
   };
   return clean(op);
 }
@@ -333,7 +345,9 @@ export function accessText(endpoint: EndpointSpec): string {
   else {
     const named = endpoint.scopeNamed ?? scopes[0];
     parts.push(`**Scopes:** ${scopes.map((s) => `\`${s}\``).join(" or ")}; a 403 names \`${named}\`.`);
-    if (scopes.length > 1 && scopes.includes("leads:read") && scopes[0] !== "leads:read") {
+    // Legacy: leads:read stands in for the endpoint's own scope, and the 403 names it (GET /pipeline
+    // accepts leads:read in its own right, and names pipeline:read).
+    if (named === "leads:read" && scopes[0] !== "leads:read") {
       parts.push(
         "`leads:read` is accepted too so that keys made for the original interface keep working (legacy rule).",
       );
@@ -343,14 +357,32 @@ export function accessText(endpoint: EndpointSpec): string {
   return parts.join(" ");
 }
 
+/** The request bodies of the example and of the further examples, by name. */
+function bodyExamples(endpoint: EndpointSpec): JsonObject {
+  const examples: JsonObject = {
+    default: { summary: endpoint.summary, value: endpoint.example?.body ?? {} },
+  };
+  for (const example of endpoint.moreExamples ?? []) {
+    const query = new URLSearchParams(example.query ?? {}).toString();
+    examples[example.name] = {
+      summary: query ? `${example.summary} (?${query})` : example.summary,
+      value: example.body ?? {},
+    };
+  }
+  return examples;
+}
+
 /** A curl command that works against the dev server (with the key in $FIELDCRM_API_KEY). */
-export function curlExample(endpoint: EndpointSpec): string {
+export function curlExample(
+  endpoint: EndpointSpec,
+  example: EndpointExample | undefined = endpoint.example,
+): string {
   let path = endpoint.path;
-  for (const [name, value] of Object.entries(endpoint.example?.params ?? {})) {
+  for (const [name, value] of Object.entries(example?.params ?? {})) {
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
   path = path.replace(/\{(\w+)\}/g, (_, name: string) => `<${name}>`);
-  const query = new URLSearchParams(endpoint.example?.query ?? {}).toString();
+  const query = new URLSearchParams(example?.query ?? {}).toString();
   const url = `${EXAMPLE_BASE_URL}${path}${query ? `?${query}` : ""}`;
   const lines = [`curl ${endpoint.method === "GET" ? "" : `-X ${endpoint.method} `}"${url}"`];
   if (endpoint.requireVersion !== false) lines.push(`-H "${VERSION_HEADER}: ${API_VERSION}"`);
@@ -359,7 +391,7 @@ export function curlExample(endpoint: EndpointSpec): string {
   if (auth === "session") lines.push(`-b "${SESSION_COOKIE}=$FIELDCRM_SESSION"`);
   if (endpoint.body) {
     lines.push(`-H "content-type: application/json"`);
-    lines.push(`-d '${JSON.stringify(endpoint.example?.body ?? {}).replace(/'/g, "'\\''")}'`);
+    lines.push(`-d '${JSON.stringify(example?.body ?? {}).replace(/'/g, "'\\''")}'`);
   }
   if (endpoint.responses.some((r) => r.contentType === "text/csv")) {
     lines.push(`-o "${endpoint.path.split("/").slice(-2, -1)[0] ?? "export"}.csv"`);

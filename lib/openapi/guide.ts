@@ -31,10 +31,7 @@ export interface GuideSection {
 function legacyEndpoints(resources: readonly ResourceSpec[]): string[] {
   return resources
     .flatMap((r) => r.endpoints)
-    .filter(
-      (e) =>
-        e.scopes && e.scopes.length > 1 && e.scopes.includes("leads:read") && e.scopes[0] !== "leads:read",
-    )
+    .filter((e) => e.scopeNamed === "leads:read" && e.scopes?.[0] !== "leads:read")
     .map((e) => `\`${e.method} ${e.path}\``);
 }
 

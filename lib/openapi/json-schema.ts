@@ -4,7 +4,22 @@ import type { NamedSchema } from "./types";
 /** A JSON Schema (2020-12) or OpenAPI object, as plain JSON. */
 export type JsonObject = { [key: string]: unknown };
 
-const BASE = { target: "draft-2020-12", unrepresentable: "any" } as const;
+const BASE = {
+  target: "draft-2020-12",
+  unrepresentable: "any",
+  override: ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonObject }) => {
+    // A bigint (a page number) is sent as a JSON integer (lib/api/handler.ts jsonResponse); a
+    // number-or-bigint is one integer.
+    const def = zodSchema._zod.def;
+    const integers =
+      def.type === "bigint" ||
+      (def.type === "union" &&
+        def.options.every((o) => o._zod.def.type === "bigint" || o._zod.def.type === "number"));
+    if (!integers) return;
+    delete jsonSchema.anyOf;
+    Object.assign(jsonSchema, { type: "integer", format: "int64" });
+  },
+} as const;
 export const componentRef = (name: string) => `#/components/schemas/${name}`;
 
 /**
@@ -72,7 +87,8 @@ function representative(schema: z.ZodType): JsonObject | undefined {
     case "default":
     case "prefault": {
       const inner = def.innerType ? representative(def.innerType) : undefined;
-      return inner ? { ...inner, default: def.defaultValue } : undefined;
+      const value = typeof def.defaultValue === "bigint" ? Number(def.defaultValue) : def.defaultValue;
+      return inner ? { ...inner, default: value } : undefined;
     }
     case "pipe":
       return (def.out && representative(def.out)) ?? (def.in && representative(def.in));

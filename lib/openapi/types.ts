@@ -57,7 +57,15 @@ export interface EndpointSpec {
   /** The messages this endpoint gives for some errors, for the examples (default: the pipeline's). */
   errorMessages?: Partial<Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERNAL", string>>;
   /** A realistic request for the curl example. */
-  example?: { query?: Record<string, string>; params?: Record<string, string>; body?: unknown };
+  example?: EndpointExample;
+  /** Further requests worth showing (another curl sample each, and request-body examples). */
+  moreExamples?: (EndpointExample & { name: string; summary: string })[];
+}
+
+export interface EndpointExample {
+  query?: Record<string, string>;
+  params?: Record<string, string>;
+  body?: unknown;
 }
 
 export interface ResourceSpec {

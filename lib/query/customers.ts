@@ -7,6 +7,7 @@ import {
   CUSTOMER_MESSAGES,
   type Customer,
   type CustomerDetail,
+  type CustomerDryRunResponse,
   type CustomerUpsertResponse,
   type GetCustomerResponse,
   type ListCustomersResponse,
@@ -52,6 +53,8 @@ export interface CustomerListParams {
   /** Comma-separated; a customer matches if it has any of them. */
   tags?: string;
   archived?: boolean;
+  /** The API's `sort`: comma-separated fields, `-` for descending; empty: newest first. */
+  sort?: string;
 }
 
 export const customerKeys = {
@@ -74,6 +77,7 @@ export function useCustomers(params: CustomerListParams) {
           status: params.status || undefined,
           tags: params.tags || undefined,
           archived: params.archived ? true : undefined,
+          sort: params.sort || undefined,
         },
         signal,
       }),
@@ -124,6 +128,11 @@ export function useSaveCustomer() {
       await queryClient.invalidateQueries({ queryKey: customerKeys.lists() });
     },
   });
+}
+
+/** What POST /api/customers would do with this body (?dry_run=true): nothing is written. */
+export function dryRunCustomer(body: CustomerUpsertBody): Promise<CustomerDryRunResponse> {
+  return apiFetch<CustomerDryRunResponse>("/customers", { method: "POST", body, query: { dry_run: true } });
 }
 
 const EXTRA_FIELDS = [

@@ -7,6 +7,8 @@ import {
   LEAD_MESSAGES,
   type GetLeadResponse,
   type Lead,
+  type LeadDryRunResponse,
+  type LeadStageTotalsResponse,
   type LeadUpsertResponse,
   type ListLeadsResponse,
   type upsertLeadBodySchema,
@@ -17,7 +19,7 @@ import {
  * Query keys hold every filter, so each view is cached on its own and paging back is instant.
  */
 
-export type { Lead, LeadUpsertResponse };
+export type { Lead, LeadStageTotalsResponse, LeadUpsertResponse };
 
 /** The body of POST /api/leads as the form sends it (before the schema's transforms). */
 export type LeadUpsertBody = z.input<typeof upsertLeadBodySchema>;
@@ -30,15 +32,40 @@ export interface LeadListParams {
   /** Comma-separated; a lead matches if it has any of them. */
   tags?: string;
   archived?: boolean;
+  /** A user id, `none` (unassigned) or `me`. */
+  assigned_to?: string;
+  /** Follow-up date range, ISO 8601 date-times, both ends inclusive. */
+  follow_up_from?: string;
+  follow_up_to?: string;
+  /** The API's `sort`: comma-separated fields, `-` for descending; empty: newest first. */
+  sort?: string;
 }
+
+/** The filters of the board's totals: the list's, without its paging and order. */
+export type LeadFilters = Omit<LeadListParams, "page" | "limit" | "sort">;
 
 export const leadKeys = {
   all: ["leads"] as const,
+  // Under lists(): a saved lead refreshes the board's totals with the lists.
   lists: () => [...leadKeys.all, "list"] as const,
   list: (params: LeadListParams) => [...leadKeys.lists(), params] as const,
+  stageTotals: (filters: LeadFilters) => [...leadKeys.lists(), "stage-totals", filters] as const,
   details: () => [...leadKeys.all, "detail"] as const,
   detail: (id: string) => [...leadKeys.details(), id] as const,
 };
+
+/** The filters as query parameters, shared by the list and the board (empty ones left out). */
+function filterQuery(filters: LeadFilters) {
+  return {
+    search: filters.search?.trim() || undefined,
+    stage: filters.stage || undefined,
+    tags: filters.tags || undefined,
+    archived: filters.archived ? true : undefined,
+    assigned_to: filters.assigned_to || undefined,
+    follow_up_from: filters.follow_up_from || undefined,
+    follow_up_to: filters.follow_up_to || undefined,
+  };
+}
 
 export function useLeads(params: LeadListParams) {
   return useQuery({
@@ -48,14 +75,25 @@ export function useLeads(params: LeadListParams) {
         query: {
           page: params.page,
           limit: params.limit,
-          search: params.search?.trim() || undefined,
-          stage: params.stage || undefined,
-          tags: params.tags || undefined,
-          archived: params.archived ? true : undefined,
+          ...filterQuery(params),
+          sort: params.sort || undefined,
         },
         signal,
       }),
     // While the next page or filter loads, keep showing the previous rows (no flash of empty table).
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The board's columns: each stage's count and summed projected value, and the totals, over the
+ * leads matching the filters (GET /api/leads/stage-totals).
+ */
+export function useLeadStageTotals(filters: LeadFilters) {
+  return useQuery({
+    queryKey: leadKeys.stageTotals(filters),
+    queryFn: ({ signal }) =>
+      apiFetch<LeadStageTotalsResponse>("/leads/stage-totals", { query: filterQuery(filters), signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -93,6 +131,11 @@ export function useSaveLead() {
   });
 }
 
+/** What POST /api/leads would do with this body (?dry_run=true): nothing is written. */
+export function dryRunLead(body: LeadUpsertBody): Promise<LeadDryRunResponse> {
+  return apiFetch<LeadDryRunResponse>("/leads", { method: "POST", body, query: { dry_run: true } });
+}
+
 /** The list/get record inside a create-or-update answer (drops address_*, source, status, message). */
 function toLeadRecord(response: LeadUpsertResponse): Lead {
   const record: Record<string, unknown> = { ...response };
@@ -102,5 +145,6 @@ function toLeadRecord(response: LeadUpsertResponse): Lead {
   delete record.source;
   delete record.status;
   delete record.message;
+  delete record.matched_on;
   return record as unknown as Lead;
 }

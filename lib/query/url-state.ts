@@ -8,7 +8,8 @@ import { useCallback, useMemo, useState } from "react";
  * a shared link shows the same view.
  *
  * Every key has a string default; a value equal to its default is left out of the URL so links
- * stay short. Updates go through the native History API, which Next.js folds into its router:
+ * stay short. Each change is a history entry (Back returns to the previous view). Updates go
+ * through the native History API, which Next.js folds into its router:
  * `useSearchParams` re-renders, but no server round trip happens (router.replace would refetch
  * the page's server components on every keystroke).
  *
@@ -21,7 +22,10 @@ export type UrlStatePatch<D extends UrlStateDefaults> = Partial<
 >;
 
 export interface SetUrlStateOptions {
-  /** "push" adds a history entry (the Back button returns to the previous view); default "replace". */
+  /**
+   * "push" (the default) adds a history entry, so Back and Forward walk the views; "replace"
+   * corrects the current one (a page size that moves the page, say).
+   */
   history?: "push" | "replace";
 }
 
@@ -67,8 +71,8 @@ export function useUrlState<D extends UrlStateDefaults>(
       const url = `${pathname}${query ? `?${query}` : ""}`;
       if (url === `${window.location.pathname}${window.location.search}`) return;
       setPending({ query, base: live });
-      if (options.history === "push") window.history.pushState(null, "", url);
-      else window.history.replaceState(null, "", url);
+      if (options.history === "replace") window.history.replaceState(null, "", url);
+      else window.history.pushState(null, "", url);
     },
     [pathname, defaultsKey, live],
   );

@@ -15,10 +15,10 @@ import {
 
 describe("paginationQuerySchema", () => {
   it("defaults to page 1, limit 50", () => {
-    expect(paginationQuerySchema.parse({})).toEqual({ page: 1, limit: 50 });
+    expect(paginationQuerySchema.parse({})).toEqual({ page: 1n, limit: 50 });
   });
   it("accepts the edges", () => {
-    expect(paginationQuerySchema.parse({ page: "1", limit: "1" })).toEqual({ page: 1, limit: 1 });
+    expect(paginationQuerySchema.parse({ page: "1", limit: "1" })).toEqual({ page: 1n, limit: 1 });
     expect(paginationQuerySchema.parse({ limit: "1000" }).limit).toBe(1000);
   });
   it.each([
@@ -35,11 +35,13 @@ describe("paginationQuerySchema", () => {
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual([field]);
   });
-  it("takes every page up to MAX_PAGE exactly, and refuses the next one by its exact value", () => {
-    expect(MAX_PAGE).toBe(Number.MAX_SAFE_INTEGER);
-    expect(paginationQuerySchema.parse({ page: String(MAX_PAGE) }).page).toBe(MAX_PAGE);
-    // Both round to 2^53 as JS numbers: compared as written, they are past the bound.
-    for (const page of ["9007199254740992", "9007199254740993", "9223372036854775808", "1".repeat(40)]) {
+  it("takes every page the database's bigint OFFSET can count to, exactly, and refuses the next", () => {
+    expect(MAX_PAGE).toBe(2n ** 63n - 1n);
+    // Past 2^53: as JS numbers these would round to one value.
+    for (const page of ["9007199254740992", "9007199254740993", String(MAX_PAGE)]) {
+      expect(paginationQuerySchema.parse({ page }).page).toBe(BigInt(page));
+    }
+    for (const page of ["9223372036854775808", "1".repeat(40)]) {
       const result = paginationQuerySchema.safeParse({ page });
       expect(
         result.error?.issues.map((i) => [i.path, i.message]),
@@ -47,21 +49,21 @@ describe("paginationQuerySchema", () => {
       ).toEqual([[["page"], `page must be at most ${MAX_PAGE}`]]);
     }
   });
-  it("computes the offset exactly, within the database's bigint", () => {
-    expect(pageOffset({ page: 1, limit: 50 })).toBe(0n);
-    expect(pageOffset({ page: 3, limit: 50 })).toBe(100n);
-    const deepest = pageOffset({ page: MAX_PAGE, limit: MAX_PAGE_SIZE });
-    expect(deepest).toBe(9_007_199_254_740_990_000n);
-    expect(deepest).toBeLessThanOrEqual(2n ** 63n - 1n);
+  it("computes the offset exactly, clamped to the database's bigint", () => {
+    expect(pageOffset({ page: 1n, limit: 50 })).toBe(0n);
+    expect(pageOffset({ page: 3n, limit: 50 })).toBe(100n);
+    expect(pageOffset({ page: 9_007_199_254_740_993n, limit: 1 })).toBe(9_007_199_254_740_992n);
+    expect(pageOffset({ page: MAX_PAGE, limit: 1 })).toBe(MAX_PAGE - 1n);
+    expect(pageOffset({ page: MAX_PAGE, limit: MAX_PAGE_SIZE })).toBe(2n ** 63n - 1n);
     expect(paginationOf({ page: MAX_PAGE, limit: MAX_PAGE_SIZE }, 10).has_more).toBe(false);
   });
   it("computes has_more as page * limit < total", () => {
-    expect(paginationOf({ page: 2, limit: 10 }, 21).has_more).toBe(true);
-    expect(paginationOf({ page: 2, limit: 10 }, 20).has_more).toBe(false);
-    expect(paginationOf({ page: 9, limit: 10 }, 20)).toEqual({
+    expect(paginationOf({ page: 2n, limit: 10 }, 21).has_more).toBe(true);
+    expect(paginationOf({ page: 2n, limit: 10 }, 20).has_more).toBe(false);
+    expect(paginationOf({ page: 9n, limit: 10 }, 20)).toEqual({
       has_more: false,
       limit: 10,
-      page: 9,
+      page: 9n,
       total: 20,
     });
   });

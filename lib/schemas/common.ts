@@ -3,14 +3,9 @@ import { z } from "zod";
 /** Page and limit of every paginated list (contract section 5). */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
-/** The largest offset the database takes (OFFSET is a bigint). */
+/** The largest offset and the last page the database takes: OFFSET is a bigint. */
 const MAX_OFFSET = 2n ** 63n - 1n;
-/**
- * The last page a request may ask for: its offset at the largest page size fits the database's
- * bigint, and the page itself is a JS number exactly, so that `pagination.page` echoes it
- * unchanged. A page past the data answers an empty page with the true total (contract section 5).
- */
-export const MAX_PAGE = Math.min(Number.MAX_SAFE_INTEGER, Number(MAX_OFFSET / BigInt(MAX_PAGE_SIZE) + 1n));
+export const MAX_PAGE = MAX_OFFSET;
 
 /**
  * A whole number from a query string, compared exactly (as a bigint) with its bounds; the pipe
@@ -21,13 +16,7 @@ const wholeNumber = (name: string, min: number, max: number) =>
     .string()
     .trim()
     .transform((value, ctx) => {
-      const problem = !/^\d+$/.test(value)
-        ? `${name} must be a whole number`
-        : BigInt(value) < BigInt(min)
-          ? `${name} must be at least ${min}`
-          : BigInt(value) > BigInt(max)
-            ? `${name} must be at most ${max}`
-            : undefined;
+      const problem = wholeNumberProblem(name, value, BigInt(min), BigInt(max));
       if (problem) {
         ctx.addIssue({ code: "custom", message: problem });
         return z.NEVER;
@@ -36,8 +25,35 @@ const wholeNumber = (name: string, min: number, max: number) =>
     })
     .pipe(z.number().int().min(min).max(max));
 
+function wholeNumberProblem(name: string, value: string, min: bigint, max: bigint): string | undefined {
+  if (!/^\d+$/.test(value)) return `${name} must be a whole number`;
+  if (BigInt(value) < min) return `${name} must be at least ${min}`;
+  if (BigInt(value) > max) return `${name} must be at most ${max}`;
+  return undefined;
+}
+
+/**
+ * The page: any whole number the database's OFFSET can count to, held as a bigint (past 2^53 a JS
+ * number would round it) so that `pagination.page` echoes it exactly. A page past the data answers
+ * an empty page with the true total (contract section 5).
+ */
+const pageNumber = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const problem = wholeNumberProblem("page", value, 1n, MAX_PAGE);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    }
+    return BigInt(value);
+  })
+  // The lower bound for the API reference; the upper one is in the description (past 2^53, a
+  // JSON number in JavaScript would not hold it exactly).
+  .pipe(z.bigint().min(1n).max(MAX_PAGE).meta({ minimum: 1 }));
+
 export const paginationQuerySchema = z.object({
-  page: wholeNumber("page", 1, MAX_PAGE).default(1).describe("Page number, 1-based (default 1)."),
+  page: pageNumber.default(1n).describe(`Page number, 1-based (default 1, at most ${MAX_PAGE}).`),
   limit: wholeNumber("limit", 1, MAX_PAGE_SIZE)
     .default(DEFAULT_PAGE_SIZE)
     .describe(`Results per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`),
@@ -45,18 +61,23 @@ export const paginationQuerySchema = z.object({
 export type PaginationQuery = z.output<typeof paginationQuerySchema>;
 
 /**
- * The number of rows before a page, exact (a bigint: past 2^53 a JS number would round it) and
- * within the database's OFFSET for every page and limit the schema accepts.
+ * The number of rows before a page, exact and sent to the database as it is. Past the largest
+ * OFFSET (a late page at a large page size) it is clamped there: no table holds that many rows, so
+ * the page is just as empty.
  */
 export function pageOffset({ page, limit }: PaginationQuery): bigint {
-  return (BigInt(page) - 1n) * BigInt(limit);
+  const offset = (page - 1n) * BigInt(limit);
+  return offset > MAX_OFFSET ? MAX_OFFSET : offset;
 }
 
 export const paginationSchema = z
   .object({
     has_more: z.boolean().describe("Whether more pages are available (page * limit < total)."),
     limit: z.number().int().describe("Page size used."),
-    page: z.number().int().describe("Page number returned."),
+    // A bigint as the server sends it, a number once a JSON client has read it.
+    page: z
+      .union([z.number().int(), z.bigint()])
+      .describe("Page number returned, exactly as asked (a JSON integer, beyond 2^53 too)."),
     total: z.number().int().describe("Total number of matching records."),
   })
   .describe("Pagination of a list response.");
@@ -150,9 +171,10 @@ export function rangeInOrder<Start extends string, End extends string>(start: St
 }
 
 /** A query date bound: ISO 8601 date or date-time; a bare end date includes its whole UTC day. */
-export const isoDateQuery = (bound: "start" | "end", description: string) =>
+export const isoDateQuery = (bound: "start" | "end", description: string, examples?: string[]) =>
   z
     .string()
+    .meta(examples ? { examples } : {})
     .trim()
     .transform((value, ctx) => toIsoDate(value, ctx, bound))
     .describe(description);
@@ -179,3 +201,48 @@ export const errorBodySchema = z
       .describe("VALIDATION_ERROR: one entry per bad field."),
   })
   .describe("Every error response.");
+
+/** One field of a list's `sort`: the field, and whether it runs descending (`-field`). */
+export interface SortItem<F extends string = string> {
+  field: F;
+  descending: boolean;
+}
+
+/**
+ * A list's `sort` (extensions.md E2): comma-separated fields of `fields`, each ascending or, with a
+ * leading `-`, descending; `id` descending is always the final tie-break. An unknown, repeated or
+ * empty item is a 400 naming `sort`.
+ */
+export const sortQuery = <F extends string>(
+  fields: readonly [F, ...F[]],
+  description: string,
+  examples: string[],
+) =>
+  z
+    .string()
+    .meta({ examples })
+    .transform((value, ctx): SortItem<F>[] => {
+      const items = value.split(",").map((item) => item.trim());
+      const known: ReadonlySet<string> = new Set(fields);
+      const seen = new Set<string>();
+      const sort: SortItem<F>[] = [];
+      for (const item of items) {
+        const descending = item.startsWith("-");
+        const field = descending ? item.slice(1) : item;
+        const problem = !item
+          ? "must not hold an empty field"
+          : !known.has(field)
+            ? `unknown sort field "${item}": use ${fields.join(", ")}, each with "-" for descending`
+            : seen.has(field)
+              ? `"${field}" is sorted by twice`
+              : undefined;
+        if (problem) {
+          ctx.addIssue({ code: "custom", message: problem });
+          return z.NEVER;
+        }
+        seen.add(field);
+        sort.push({ field: field as F, descending });
+      }
+      return sort;
+    })
+    .describe(description);

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES } from "./enums";
 import { parseTagList } from "@/lib/domain/normalize";
-import { booleanQuery, paginationQuerySchema, paginationSchema } from "./common";
+import { booleanQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 import {
+  DRY_RUN_MESSAGE,
   idParamsSchema,
   locationSchema,
+  matchedOnSchema,
+  matchInput,
   nullableEmail,
   nullableNotes,
   nullableText,
@@ -18,6 +21,10 @@ import {
 
 // ---------------------------------------------------------------------------------------------
 // GET /api/customers
+
+/** The fields GET /customers sorts by (extensions.md E2). */
+export const CUSTOMER_SORT_FIELDS = ["created_at", "updated_at", "name", "status"] as const;
+export type CustomerSortField = (typeof CUSTOMER_SORT_FIELDS)[number];
 
 export const getCustomersQuerySchema = paginationQuerySchema.extend({
   archived: booleanQuery("Include archived customers (true or false, default false).").default(false),
@@ -34,6 +41,14 @@ export const getCustomersQuerySchema = paginationQuerySchema.extend({
     .transform(parseTagList)
     .optional()
     .describe("Comma-separated tags; a customer matches if it has any of them (exact, case-sensitive)."),
+  sort: sortQuery(
+    CUSTOMER_SORT_FIELDS,
+    "Comma-separated fields to order by, each ascending or with a leading `-` descending: " +
+      `${CUSTOMER_SORT_FIELDS.join(", ")}. \`name\` is the last name, then the first name, then the ` +
+      "company name, each case-insensitive (on its first 100 characters). Empty values come last either way, and `id` descending " +
+      "breaks ties. Default: newest first (-created_at).",
+    ["name", "status,-updated_at"],
+  ).optional(),
 });
 export type GetCustomersQuery = z.output<typeof getCustomersQuerySchema>;
 
@@ -80,6 +95,10 @@ export const upsertCustomerBodySchema = z
       .optional()
       .describe("active or inactive; a new customer is active unless told otherwise."),
     tags: tagsInput("Tags to add: merged with the existing tags (existing first, then new ones)."),
+    remove_tags: tagsInput(
+      "Tags to take out of the customer's tags, after adding `tags` (one in both is taken out); others are ignored.",
+    ),
+    match: matchInput("customer"),
   })
   .describe(
     "Create or update a customer. Absent fields are kept, null (or an empty string) clears a field, " +
@@ -176,14 +195,30 @@ export const customerUpsertResponseSchema = z
     message: z
       .enum([CUSTOMER_MESSAGES.created, CUSTOMER_MESSAGES.updated])
       .describe("Customer created (201) or Customer updated (200)."),
+    matched_on: matchedOnSchema,
   })
   .describe("The created or updated customer, flat; status is the customer's status, not 'success'.");
 export type CustomerUpsertResponse = z.output<typeof customerUpsertResponseSchema>;
 
+export const customerDryRunResponseSchema = z
+  .object({
+    status: z.literal("success"),
+    message: z.literal(DRY_RUN_MESSAGE),
+    matched_on: matchedOnSchema,
+    existing: customerDetailSchema
+      .nullable()
+      .describe("The matched customer as GET /customers/{id} returns it, or null."),
+    result: customerUpsertResponseSchema.describe("The answer the call would give without dry_run."),
+  })
+  .describe("What POST /customers would do (?dry_run=true): nothing was written.");
+export type CustomerDryRunResponse = z.output<typeof customerDryRunResponseSchema>;
+
 export const listCustomersResponseSchema = z
   .object({
     status: z.literal("success"),
-    data: z.array(customerSchema).describe("Customers, newest first (created_at, then id, descending)."),
+    data: z
+      .array(customerSchema)
+      .describe("Customers in `sort` order, by default newest first (created_at, then id, descending)."),
     pagination: paginationSchema,
   })
   .describe("A page of customers.");

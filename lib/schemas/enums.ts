@@ -8,3 +8,7 @@ export type LeadPriority = (typeof LEAD_PRIORITIES)[number];
 
 export const CUSTOMER_STATUSES = ["active", "inactive"] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+
+/** What reaching a pipeline stage means (extensions.md E2). */
+export const STAGE_KINDS = ["open", "won", "lost"] as const;
+export type StageKind = (typeof STAGE_KINDS)[number];

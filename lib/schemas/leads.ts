@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { LEAD_PRIORITIES } from "./enums";
 import { parseTagList } from "@/lib/domain/normalize";
-import { booleanQuery, paginationQuerySchema, paginationSchema } from "./common";
+import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 import {
+  DRY_RUN_MESSAGE,
   idParamsSchema,
   locationSchema,
+  matchedOnSchema,
+  matchInput,
   nullableEmail,
   nullableIsoDate,
   nullableNotes,
@@ -13,12 +16,25 @@ import {
   searchQuery,
   tagsInput,
 } from "./upsert-fields";
+import { assignedToInput, assignedToQuery } from "./lead-owners";
 
 /** Largest amount numeric(12,2) holds. */
 const MAX_MONEY = 9_999_999_999.99;
 
 // ---------------------------------------------------------------------------------------------
 // GET /api/leads
+
+/** The fields GET /leads sorts by (extensions.md E2). */
+export const LEAD_SORT_FIELDS = [
+  "created_at",
+  "updated_at",
+  "name",
+  "stage",
+  "priority",
+  "projected_value",
+  "follow_up_date",
+] as const;
+export type LeadSortField = (typeof LEAD_SORT_FIELDS)[number];
 
 export const getLeadsQuerySchema = paginationQuerySchema.extend({
   archived: booleanQuery("Include archived leads (true or false, default false).").default(false),
@@ -31,8 +47,38 @@ export const getLeadsQuerySchema = paginationQuerySchema.extend({
     .transform(parseTagList)
     .optional()
     .describe("Comma-separated tags; a lead matches if it has any of them (exact, case-sensitive)."),
+  follow_up_from: isoDateQuery(
+    "start",
+    "Only leads with a follow-up date on or after this ISO 8601 date or date-time (a date: from its start in UTC).",
+    ["2026-03-01"],
+  ).optional(),
+  follow_up_to: isoDateQuery(
+    "end",
+    "Only leads with a follow-up date on or before this ISO 8601 date or date-time (a date: its whole UTC day).",
+    ["2026-03-31", "2026-03-31T17:00:00-05:00"],
+  ).optional(),
+  sort: sortQuery(
+    LEAD_SORT_FIELDS,
+    "Comma-separated fields to order by, each ascending or with a leading `-` descending: " +
+      `${LEAD_SORT_FIELDS.join(", ")}. Empty values come last either way, and \`id\` descending ` +
+      "breaks ties. Names compare case-insensitively, priority as low < medium < high, stages as text. " +
+      "Default: newest first (-created_at).",
+    ["follow_up_date,-priority", "-projected_value"],
+  ).optional(),
+  assigned_to: assignedToQuery,
 });
 export type GetLeadsQuery = z.output<typeof getLeadsQuerySchema>;
+
+/**
+ * GET /api/leads/stage-totals: the list's filters without its paging and order (a board counts
+ * every matching lead).
+ */
+export const getLeadStageTotalsQuerySchema = getLeadsQuerySchema.omit({
+  page: true,
+  limit: true,
+  sort: true,
+});
+export type GetLeadStageTotalsQuery = z.output<typeof getLeadStageTotalsQuerySchema>;
 
 export const leadIdParamsSchema = idParamsSchema("The lead's id.");
 export type LeadIdParams = z.output<typeof leadIdParamsSchema>;
@@ -69,8 +115,13 @@ export const upsertLeadBodySchema = z
     source: nullableText("Where the lead came from (returned as source and lead_source)."),
     stage: nullableText("Pipeline stage."),
     tags: tagsInput("Tags to add: merged with the existing tags (existing first, then new ones)."),
+    remove_tags: tagsInput(
+      "Tags to take out of the lead's tags, after adding `tags` (one in both is taken out); others are ignored.",
+    ),
     notes: nullableNotes("Notes, at most 10,000 characters."),
     follow_up_date: nullableIsoDate("When to follow up: ISO 8601 date or date-time."),
+    match: matchInput("lead"),
+    assigned_to: assignedToInput("Owner: a user id of the company (GET /users lists them); null unassigns."),
   })
   .describe(
     "Create or update a lead. Absent fields are kept, null (or an empty string) clears a field, " +
@@ -128,14 +179,28 @@ export const leadUpsertResponseSchema = leadSchema
     message: z
       .enum([LEAD_MESSAGES.created, LEAD_MESSAGES.updated])
       .describe("Lead created (201) or Lead updated (200)."),
+    matched_on: matchedOnSchema,
   })
   .describe("The created or updated lead, flat, with both the address_* and property_* names.");
 export type LeadUpsertResponse = z.output<typeof leadUpsertResponseSchema>;
 
+export const leadDryRunResponseSchema = z
+  .object({
+    status: z.literal("success"),
+    message: z.literal(DRY_RUN_MESSAGE),
+    matched_on: matchedOnSchema,
+    existing: leadSchema.nullable().describe("The matched lead as GET /leads/{id} returns it, or null."),
+    result: leadUpsertResponseSchema.describe("The answer the call would give without dry_run."),
+  })
+  .describe("What POST /leads would do (?dry_run=true): nothing was written.");
+export type LeadDryRunResponse = z.output<typeof leadDryRunResponseSchema>;
+
 export const listLeadsResponseSchema = z
   .object({
     status: z.literal("success"),
-    data: z.array(leadSchema).describe("Leads, newest first (created_at, then id, descending)."),
+    data: z
+      .array(leadSchema)
+      .describe("Leads in `sort` order, by default newest first (created_at, then id, descending)."),
     pagination: paginationSchema,
   })
   .describe("A page of leads.");
@@ -145,3 +210,35 @@ export const getLeadResponseSchema = z
   .object({ status: z.literal("success"), data: leadSchema })
   .describe("One lead.");
 export type GetLeadResponse = z.output<typeof getLeadResponseSchema>;
+
+const stageTotalFields = {
+  count: z.number().int().describe("Number of matching leads (exact)."),
+  projected_value: z
+    .number()
+    .describe("Sum of their projected_value in dollars, exact to the cent (a lead without one adds 0)."),
+};
+
+export const leadStageTotalSchema = z
+  .object({
+    stage: z
+      .string()
+      .nullable()
+      .describe("The stage as stored: a pipeline stage's key, any other string, or null (no stage)."),
+    ...stageTotalFields,
+  })
+  .describe("The matching leads of one stage.");
+export type LeadStageTotal = z.output<typeof leadStageTotalSchema>;
+
+export const leadStageTotalsResponseSchema = z
+  .object({
+    status: z.literal("success"),
+    data: z
+      .array(leadStageTotalSchema)
+      .describe(
+        "One row per stage value held by a matching lead (null and strings outside the pipeline " +
+          "included, none for a stage without matching leads), by stage (null last).",
+      ),
+    totals: z.object(stageTotalFields).describe("All matching leads: the sums of data."),
+  })
+  .describe("The matching leads counted and their projected values summed, per stage.");
+export type LeadStageTotalsResponse = z.output<typeof leadStageTotalsResponseSchema>;

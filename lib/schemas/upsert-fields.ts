@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toIsoDate } from "./common";
+import { booleanQuery, toIsoDate } from "./common";
 
 /**
  * Body fields shared by the lead and customer create-or-update schemas (contract section 6):
@@ -91,3 +91,30 @@ export const locationSchema = z
 /** Path parameter of the get-by-id endpoints. */
 export const idParamsSchema = (description: string) =>
   z.object({ id: z.string().min(1).describe(description) });
+
+/** `match` of create-or-update (extensions E1): "none" always creates, even when phone or email match. */
+export const matchInput = (record: string) =>
+  z
+    .enum(["auto", "none"], { error: "must be auto or none" })
+    .optional()
+    .describe(
+      `"auto" (default): update the ${record} named by id, else the one with the same phone, else email. ` +
+        `"none": always create a new ${record}, even when the phone or email matches (not allowed with id).`,
+    );
+
+/** What a create-or-update matched (extensions E1). */
+export const matchedOnSchema = z
+  .enum(["id", "phone", "email"])
+  .nullable()
+  .describe("What the call matched the existing record on: id, phone or email; null when it created one.");
+
+/** Query of POST /leads and POST /customers. */
+export const upsertQuerySchema = z.object({
+  dry_run: booleanQuery(
+    "true: validate and match exactly as the real call would, write nothing, and answer 200 with " +
+      "matched_on, existing (the matched record, or null) and result (the record as it would be).",
+  ).default(false),
+});
+
+/** The `message` of a dry run's answer. */
+export const DRY_RUN_MESSAGE = "Dry run";

@@ -199,6 +199,19 @@ export function fieldValue(field: string): fc.Arbitrary<unknown> {
     plausible.push(fc.constantFrom("admin", "manager", "sales_rep", "technician", "root"));
   if (field === "billing_same_as_property") plausible.push(fc.boolean(), fc.constantFrom("true", 1, 0));
   if (field === "location") plausible.push(fc.tuple(fc.double(), fc.double()));
+  if (field === "stages") {
+    // Pipeline stages: often valid enough to be saved, with hostile labels and keys.
+    const stage = fc.record(
+      {
+        key: fc.oneof(hostileString, fc.constantFrom("new", "won", "Lost", "a-b", "a--b", "")),
+        label: fc.oneof(hostileString, fc.constantFrom("New", "new ", "Quoted", "")),
+        color: fc.oneof(hostileString, fc.constantFrom("#2563eb", "#ABCDEF", "#fff", "red")),
+        kind: fc.constantFrom("open", "won", "lost", "OPEN", "maybe"),
+      },
+      { requiredKeys: ["label", "color", "kind"] },
+    );
+    plausible.push(fc.array(stage, { maxLength: 8 }));
+  }
   return fc.oneof(
     { weight: 3, arbitrary: hostileString },
     { weight: 2, arbitrary: hostileJson },

@@ -3,14 +3,16 @@ import { and, eq } from "drizzle-orm";
 import { SCOPES } from "@/lib/auth/scopes";
 import { generateApiKey } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db/client";
-import { apiKeys, users } from "@/lib/db/schema";
+import { apiKeys, pipelineStages, users } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { importDocument, type ImportDocument } from "@/lib/import";
+import type { Stage } from "@/lib/schemas/pipeline";
 
 /**
  * A company with a record of every kind (users, API key, pin types, pins, leads and customers,
  * archived ones too, a service plan, jobs with visits, crew, line items and payments), written
- * through the import (lib/import) like real data. Every string it holds contains the company's
+ * through the import (lib/import) like real data, and a pipeline of its own (stored directly: the
+ * import file has none). Every string it holds contains the company's
  * random `token`, and every phone is random, so a response can be scanned for any trace of it.
  */
 export interface SeededCompany {
@@ -24,6 +26,8 @@ export interface SeededCompany {
   userIds: string[];
   pinTypeId: string;
   pinId: string;
+  /** Its stored pipeline. */
+  pipeline: Stage[];
   lead: { id: string; archivedId: string; name: string; email: string; phone: string; stage: string };
   customer: {
     id: string;
@@ -224,6 +228,13 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
     ],
   } satisfies ImportDocument;
   await importDocument(db, doc);
+  const pipeline: Stage[] = [
+    { key: `open-${token}`, label: `Open stage ${token}`, color: "#2563eb", kind: "open" },
+    { key: `won-${token}`, label: `Won stage ${token}`, color: "#15803d", kind: "won" },
+  ];
+  await db
+    .insert(pipelineStages)
+    .values(pipeline.map((stage, position) => ({ ...stage, companyId: co, position })));
 
   const [keyRow] = await db
     .select({ id: apiKeys.id, keyHash: apiKeys.keyHash })
@@ -244,6 +255,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
     userIds: [adminId, repId, techId],
     pinTypeId,
     pinId,
+    pipeline,
     lead: {
       id: leadId,
       archivedId: archivedLeadId,
@@ -312,6 +324,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
       `Every ${token}`,
       `Treatment ${token}`,
       `Work ${token}`,
+      ...pipeline.flatMap((stage) => [stage.key, stage.label]),
     ],
     contacts: [
       ...["admin", "rep", "tech", "customer", "archived-customer", "lead", "archived-lead"].map(email),

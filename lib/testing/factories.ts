@@ -101,9 +101,14 @@ export async function call<T = Record<string, unknown>>(
   handler: RouteHandler,
   request: Request,
   params: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; body: T }> {
+): Promise<{ status: number; headers: Headers; body: T; text: string }> {
   const context: RouteContext = { params: Promise.resolve(params) };
   const response = await handler(request, context);
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (text ? JSON.parse(text) : null) as T,
+    text,
+  };
 }

@@ -24,8 +24,11 @@ export interface ListPlanExpectation {
   count?: string[];
   /** The page may sort (filters no created_at index serves); otherwise no Sort at all. */
   sorted?: true;
-  /** A deep page (newestPage): the ids from `<table>_active_created_idx` alone, then the rows by key. */
-  deferred?: true;
+  /**
+   * A deep page (newestPage): the ids from `<table>_active_created_idx` (or the named index of its
+   * sort order) alone, then the rows by key.
+   */
+  deferred?: true | string;
 }
 
 /**
@@ -67,7 +70,9 @@ export async function expectListPlans(
       // The skipped rows come in index order, unsorted: the page's limit reads the scan itself
       // (the page's own rows may be sorted again, by key and for the answer: 100 rows).
       expect(plans.page, name).toMatch(
-        new RegExp(`Limit[^\\n]*\\n\\s*->\\s+Index Only Scan using ${table}_active_created_idx`),
+        new RegExp(
+          `Limit[^\\n]*\\n\\s*->\\s+Index Only Scan using ${expected.deferred === true ? `${table}_active_created_idx` : expected.deferred}\\b`,
+        ),
       );
     } else if (!expected.sorted) expect(plans.page, name).not.toMatch(/\bSort\b/);
     const listed = expected.count ?? [];

@@ -98,6 +98,7 @@ describe(`POST /api/customers (${testEngine()})`, () => {
       tags: ["vip", "north"],
       created_at: expect.any(String),
       message: "Customer created",
+      matched_on: null,
     });
     expect(Date.parse(customer.created_at)).toBeGreaterThan(Date.now() - 60_000);
   });

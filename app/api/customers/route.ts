@@ -1,6 +1,7 @@
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
-import { listCustomers, upsertCustomer } from "@/lib/domain/customers";
+import { dryRunUpsertCustomer, listCustomers, upsertCustomer } from "@/lib/domain/customers";
 import { getCustomersQuerySchema, upsertCustomerBodySchema } from "@/lib/schemas/customers";
+import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 
 // GET /api/customers – list customers
 export const GET = apiRoute({
@@ -9,11 +10,14 @@ export const GET = apiRoute({
   handler: ({ ctx, query }) => listCustomers({ ctx, input: query }),
 });
 
-// POST /api/customers – create or update a customer (201 created, 200 updated)
+// POST /api/customers – create or update a customer (201 created, 200 updated or dry run)
 export const POST = apiRoute({
   scopes: ["customers:write"],
+  query: upsertQuerySchema,
   body: upsertCustomerBodySchema,
-  handler: async ({ ctx, body }) => {
+  handler: async ({ ctx, query, body }) => {
+    // ?dry_run=true: what the call would do, nothing written (200).
+    if (query.dry_run) return dryRunUpsertCustomer({ ctx, input: body });
     const { created, customer } = await upsertCustomer({ ctx, input: body });
     return respond(customer, created ? 201 : 200);
   },

@@ -95,7 +95,7 @@ describe(`POST /api/leads (${testEngine()})`, () => {
       service_type: "Pest control",
       source: "Website",
       lead_source: "Website",
-      stage: "New",
+      stage: "new", // the default pipeline's "New" stage, stored by its key
       tags: ["vip", "spring"],
       notes: "Call after 5pm",
       follow_up_date: "2026-04-01T00:00:00.000Z",
@@ -447,7 +447,7 @@ describe(`GET /api/leads (${testEngine()})`, () => {
       active,
     ]);
     expect(ids(await list(key, "?tags=,"))).toEqual([won, active]);
-    const unknown = await list(key, "?colour=red&sort=name");
+    const unknown = await list(key, "?colour=red&order=name");
     expect(unknown.status).toBe(200);
     expect(ids(unknown)).toEqual([won, active]);
   });

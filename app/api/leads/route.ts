@@ -1,19 +1,24 @@
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
-import { listLeads, upsertLead } from "@/lib/domain/leads";
+import { dryRunUpsertLead, listLeads, upsertLead } from "@/lib/domain/leads";
+import { withOwnerResolved } from "@/lib/domain/leads/owners";
 import { getLeadsQuerySchema, upsertLeadBodySchema } from "@/lib/schemas/leads";
+import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 
 // GET /api/leads – list leads
 export const GET = apiRoute({
   scopes: ["leads:read"],
   query: getLeadsQuerySchema,
-  handler: ({ ctx, query }) => listLeads({ ctx, input: query }),
+  handler: ({ ctx, query }) => listLeads({ ctx, input: withOwnerResolved(ctx, query) }),
 });
 
-// POST /api/leads – create or update a lead (201 created, 200 updated)
+// POST /api/leads – create or update a lead (201 created, 200 updated or dry run)
 export const POST = apiRoute({
   scopes: ["leads:write"],
+  query: upsertQuerySchema,
   body: upsertLeadBodySchema,
-  handler: async ({ ctx, body }) => {
+  handler: async ({ ctx, query, body }) => {
+    // ?dry_run=true: what the call would do, nothing written (200).
+    if (query.dry_run) return dryRunUpsertLead({ ctx, input: body });
     const { created, lead } = await upsertLead({ ctx, input: body });
     return respond(lead, created ? 201 : 200);
   },

@@ -96,3 +96,35 @@ export const documentGrams = (companyId: AnyPgColumn, fields: readonly SQL[]): S
 export function searchIndex(name: string, companyId: AnyPgColumn, fields: readonly SQL[]) {
   return index(name).using("gin", documentGrams(companyId, fields));
 }
+
+/**
+ * The indexes of a list's sort orders (extensions.md E2) under its default filter (`not archived`):
+ * for each field's keys, one ascending and one descending, each `nulls last` and then `id desc`, as
+ * the list orders (lib/domain/lists/newest-list.ts, listOrder). A key is written as the list's
+ * query writes it (a column, or the same expression), so the planner reads the page from the index
+ * instead of sorting the tenant's rows. `skip` names orders another index already serves;
+ * `covering` the columns of a field's expressions, appended after `id` (which is unique, so the
+ * order is the same) so that a deep page skips rows by the index alone (an index-only scan needs
+ * the columns, not just the expression).
+ */
+export function sortIndexes(
+  table: string,
+  t: { companyId: AnyPgColumn; id: AnyPgColumn; archived: AnyPgColumn },
+  sorts: Record<string, readonly (AnyPgColumn | SQL)[]>,
+  options: { skip?: readonly string[]; covering?: Record<string, readonly AnyPgColumn[]> } = {},
+) {
+  return Object.entries(sorts).flatMap(([field, keys]) =>
+    (["asc", "desc"] as const)
+      .filter((direction) => !options.skip?.includes(`${direction === "desc" ? "-" : ""}${field}`))
+      .map((direction) =>
+        index(`${table}_active_${field}_${direction}_idx`)
+          .on(
+            t.companyId,
+            ...keys.map((key) => sql`${key} ${sql.raw(direction)} nulls last`),
+            sql`${t.id} desc nulls last`,
+            ...(options.covering?.[field] ?? []),
+          )
+          .where(sql`not ${t.archived}`),
+      ),
+  );
+}

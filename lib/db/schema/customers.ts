@@ -17,6 +17,7 @@ import {
   location,
   searchField,
   searchIndex,
+  sortIndexes,
   tenantKey,
   updatedAt,
 } from "./columns";
@@ -44,6 +45,35 @@ export function customerSearchFields(t: {
     sql`${searchField(t.firstName)} || ' ' || ${searchField(t.lastName)}`,
     ...[t.companyName, t.emailNormalized, t.phone, t.phoneNormalized].map(searchField),
   ];
+}
+
+/**
+ * The characters of each name the name order compares: three whole names (255 characters, up to 4
+ * bytes each) would overflow a btree entry (2,704 bytes) and fail the write.
+ */
+export const SORTED_NAME_LENGTH = 100;
+
+/**
+ * The keys of each field GET /customers sorts by (extensions.md E2), for the list's ORDER BY and
+ * its indexes (sortIndexes) alike: the name is the last name, then the first, then the company
+ * name, each case-insensitive on its first SORTED_NAME_LENGTH characters.
+ */
+export function customerSortKeys(t: {
+  createdAt: AnyPgColumn;
+  updatedAt: AnyPgColumn;
+  firstName: AnyPgColumn;
+  lastName: AnyPgColumn;
+  companyName: AnyPgColumn;
+  status: AnyPgColumn;
+}) {
+  return {
+    created_at: [t.createdAt],
+    updated_at: [t.updatedAt],
+    name: [t.lastName, t.firstName, t.companyName].map(
+      (name) => sql`lower(left(${name}, ${sql.raw(String(SORTED_NAME_LENGTH))}))`,
+    ),
+    status: [t.status],
+  } satisfies Record<string, (AnyPgColumn | SQL)[]>;
 }
 
 export const customers = pgTable(
@@ -106,5 +136,9 @@ export const customers = pgTable(
     index("customers_phone_idx").on(t.companyId, t.phoneNormalized),
     index("customers_email_idx").on(t.companyId, t.emailNormalized),
     searchIndex("customers_search_grams_idx", t.companyId, customerSearchFields(t)),
+    // Each sort order of the list (-created_at is customers_active_created_idx).
+    ...sortIndexes("customers", t, customerSortKeys(t), {
+      skip: ["-created_at"],
+    }),
   ],
 );

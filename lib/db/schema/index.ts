@@ -8,3 +8,5 @@ export * from "./jobs";
 export * from "./pins";
 export * from "./list-counts";
 export * from "./job-report-totals";
+export * from "./pipeline-stages";
+export * from "./lead-bulk";

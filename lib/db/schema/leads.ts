@@ -19,6 +19,7 @@ import {
   money,
   searchField,
   searchIndex,
+  sortIndexes,
   tenantKey,
   updatedAt,
 } from "./columns";
@@ -40,6 +41,31 @@ export function leadSearchFields(t: {
   phoneNormalized: AnyPgColumn;
 }): SQL[] {
   return [t.name, t.emailNormalized, t.phone, t.phoneNormalized].map(searchField);
+}
+
+/**
+ * The keys of each field GET /leads sorts by (extensions.md E2), for the list's ORDER BY and its
+ * indexes (sortIndexes) alike: a name case-insensitive, a priority by rank (low < medium < high),
+ * a stage as text.
+ */
+export function leadSortKeys(t: {
+  createdAt: AnyPgColumn;
+  updatedAt: AnyPgColumn;
+  name: AnyPgColumn;
+  stage: AnyPgColumn;
+  priority: AnyPgColumn;
+  projectedValue: AnyPgColumn;
+  followUpDate: AnyPgColumn;
+}) {
+  return {
+    created_at: [t.createdAt],
+    updated_at: [t.updatedAt],
+    name: [sql`lower(${t.name})`],
+    stage: [t.stage],
+    priority: [sql`(case ${t.priority} when 'low' then 1 when 'medium' then 2 when 'high' then 3 end)`],
+    projected_value: [t.projectedValue],
+    follow_up_date: [t.followUpDate],
+  } satisfies Record<string, (AnyPgColumn | SQL)[]>;
 }
 
 export const leads = pgTable(
@@ -98,10 +124,21 @@ export const leads = pgTable(
     index("leads_active_stage_created_idx")
       .on(t.companyId, t.stage, t.createdAt.desc(), t.id.desc())
       .where(sql`not ${t.archived}`),
+    // The owner filter (assigned_to = a user, or null: unassigned): page and exact count of a
+    // rep's leads by an index range, not a walk of the tenant's leads.
+    index("leads_assigned_created_idx").on(t.companyId, t.assignedTo, t.createdAt.desc(), t.id.desc()),
+    index("leads_active_assigned_created_idx")
+      .on(t.companyId, t.assignedTo, t.createdAt.desc(), t.id.desc())
+      .where(sql`not ${t.archived}`),
     index("leads_tags_idx").using("gin", t.companyId, t.tags),
     // Matching on create-or-update.
     index("leads_phone_idx").on(t.companyId, t.phoneNormalized),
     index("leads_email_idx").on(t.companyId, t.emailNormalized),
     searchIndex("leads_search_grams_idx", t.companyId, leadSearchFields(t)),
+    // Each sort order of the list (-created_at is leads_active_created_idx).
+    ...sortIndexes("leads", t, leadSortKeys(t), {
+      skip: ["-created_at"],
+      covering: { name: [t.name], priority: [t.priority] },
+    }),
   ],
 );

@@ -6,6 +6,7 @@ import {
   foreignKey,
   index,
   integer,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -30,7 +31,7 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * those reads its exact total as sum(n) over a few rows instead of counting up to a million.
  * Kept by statement-level triggers on the counted tables
  * (drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql, 0008_job_day_counts.sql,
- * 0009_list_counts_fold.sql);
+ * 0009_list_counts_fold.sql, 0019_lead_stage_sums.sql);
  * lib/domain/list-counts.ts reads them and names the dimensions:
  *
  * | entity        | rows counted               | flag     | key1               | key2         |
@@ -61,6 +62,11 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * sums its whole days, key1 being the day as a key that sorts as the days do (job_day_key). Both
  * fold through one function, list_counts_fold(list, deltas) (0009), given the statement's change
  * per touched tuple (type list_count_delta).
+ *
+ * The leads' rows ('leads', 'lead_tags') also keep `amount`, the summed projected_value of the
+ * rows counted by n (0019_lead_stage_sums.sql, read by lib/domain/leads/stage-totals.ts): a
+ * change of a lead's value alone writes a row of n = 0, so their rows are folded while n or
+ * amount sums to something (the tag sets through list_counts_fold_sums).
  */
 export const listCounts = pgTable(
   "list_counts",
@@ -72,6 +78,11 @@ export const listCounts = pgTable(
     key1: text("key1"),
     key2: text("key2"),
     n: integer("n").notNull(),
+    /**
+     * The change of the rows' summed amount with n, kept for the leads and lead_tags rows only
+     * (their projected_value, a lead without one adding 0); null for the other lists.
+     */
+    amount: numeric("amount", { mode: "number" }),
   },
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),

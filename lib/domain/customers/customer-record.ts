@@ -8,7 +8,7 @@ import {
   type RecordFieldValues,
 } from "@/lib/domain/records/columns";
 import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
-import type { ColumnValues } from "@/lib/domain/upsert/upsert-record";
+import type { ColumnValues, MatchedOn } from "@/lib/domain/upsert/upsert-record";
 import {
   CUSTOMER_MESSAGES,
   type Customer,
@@ -236,8 +236,11 @@ export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
   };
 }
 
-/** The flat create-or-update answer; `status` is the customer's own status. */
-export function toCustomerUpsertResponse(row: DetailedCustomerRow, created: boolean): CustomerUpsertResponse {
+/** The flat create-or-update answer; `status` is the customer's own status; matched_on null: created. */
+export function toCustomerUpsertResponse(
+  row: DetailedCustomerRow,
+  matchedOn: MatchedOn | null,
+): CustomerUpsertResponse {
   return {
     id: row.id,
     ...present({
@@ -259,6 +262,7 @@ export function toCustomerUpsertResponse(row: DetailedCustomerRow, created: bool
     status: row.status,
     tags: row.tags,
     created_at: row.created_at.toISOString(),
-    message: created ? CUSTOMER_MESSAGES.created : CUSTOMER_MESSAGES.updated,
+    message: matchedOn === null ? CUSTOMER_MESSAGES.created : CUSTOMER_MESSAGES.updated,
+    matched_on: matchedOn,
   };
 }

@@ -1,6 +1,6 @@
 export { listCustomers, customerFilter, customerListQueries } from "./list-customers";
 export { getCustomerOrThrow } from "./get-customer";
-export { upsertCustomer } from "./upsert-customer";
+export { dryRunUpsertCustomer, upsertCustomer } from "./upsert-customer";
 export {
   toCustomer,
   toCustomerDetail,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { customers } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
-import { getCustomersQuerySchema } from "@/lib/schemas/customers";
+import { CUSTOMER_SORT_FIELDS, getCustomersQuerySchema } from "@/lib/schemas/customers";
 import { createCompany } from "@/lib/testing/factories";
 import { expectListPlans, type ListPlanExpectation } from "@/lib/testing/list-plans";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
@@ -78,6 +78,23 @@ describe(`customer list plans (${testEngine()})`, () => {
       // A term under a gram: no index holds it; the page walks the created_at index until it is
       // full, and a count(*) runs beside it.
       [{ search: "23" }, { page: "customers_active_created_idx" }],
+      // Each sort order (extensions.md E2) from its own index, unsorted, deep pages too (the name's
+      // expressions without their columns in the index: its deep page reads the rows it skips).
+      ...CUSTOMER_SORT_FIELDS.flatMap((field) =>
+        [field, `-${field}`].flatMap((sort): [Record<string, string>, ListPlanExpectation][] => {
+          const index =
+            sort === "-created_at"
+              ? "customers_active_created_idx"
+              : `customers_active_${field}_${sort === field ? "asc" : "desc"}_idx`;
+          const deep = { sort, page: "21", limit: "100" };
+          return [
+            [{ sort }, { page: index, count: ["list_counts_entity_idx"] }],
+            field === "name"
+              ? [deep, { page: `Index Scan using ${index}`, count: ["list_counts_entity_idx"], sorted: true }]
+              : [deep, { page: index, count: ["list_counts_entity_idx"], deferred: index }],
+          ];
+        }),
+      ),
     ];
     await expectListPlans(
       database.db,

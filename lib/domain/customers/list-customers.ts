@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import { customers, customerSearchFields } from "@/lib/db/schema";
+import { customers, customerSearchFields, customerSortKeys } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";
 import { recordList, recordListQueries, recordListWhere } from "@/lib/domain/record-lists";
 import { paginationOf } from "@/lib/schemas/common";
@@ -39,6 +39,7 @@ const CUSTOMER_LIST = recordList<typeof customers, ListedCustomerRow>({
   key: customers.status,
   counters: { list: "customers", tags: "customer_tags" },
   searchFields: customerSearchFields(customers),
+  sortKeys: customerSortKeys(customers),
 });
 
 /** The statements of a list request (exported so a test can check their plans). */

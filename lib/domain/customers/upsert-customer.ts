@@ -1,15 +1,25 @@
 import { customers } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
-import { upsertRecord } from "@/lib/domain/upsert/upsert-record";
+import {
+  dryRunUpsertRecord,
+  matchOption,
+  upsertRecord,
+  type UpsertSpec,
+} from "@/lib/domain/upsert/upsert-record";
 import { ID_PREFIX, newId } from "@/lib/ids";
-import type { CustomerUpsertResponse, UpsertCustomerBody } from "@/lib/schemas/customers";
+import type {
+  CustomerDryRunResponse,
+  CustomerUpsertResponse,
+  UpsertCustomerBody,
+} from "@/lib/schemas/customers";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
 import {
   billingOnUpdate,
   customerColumns,
   DETAILED_CUSTOMER_FIELDS,
   newCustomerColumns,
+  toCustomerDetail,
   toCustomerUpsertResponse,
   type CustomerContext,
   type DetailedCustomerRow,
@@ -19,9 +29,9 @@ import {
  * POST /customers (contract section 6): update the customer with the given id (unknown: 404),
  * else the newest customer whose phone digits match, else the newest whose email matches
  * case-insensitively (archived customers too; they stay archived), else create one (status
- * active unless given). Present fields overwrite, absent ones are kept, null clears; tags are
- * merged; while billing_same_as_property is true the billing address is the property address.
- * Matching, locking and writing: upsertRecord.
+ * active unless given); `match: "none"` always creates. Present fields overwrite, absent ones are
+ * kept, null clears; tags are merged; while billing_same_as_property is true the billing address
+ * is the property address. Matching, locking and writing: upsertRecord.
  */
 export async function upsertCustomer({
   ctx,
@@ -30,6 +40,32 @@ export async function upsertCustomer({
   ctx: CustomerContext;
   input: UpsertCustomerBody;
 }): Promise<{ created: boolean; customer: CustomerUpsertResponse }> {
+  const { created, matchedOn, row } = await upsertRecord<typeof customers, DetailedCustomerRow>(
+    ctx.db,
+    customerUpsertSpec(ctx, input),
+  );
+  return { created, customer: toCustomerUpsertResponse(row, matchedOn) };
+}
+
+/** POST /customers?dry_run=true: what upsertCustomer would do and answer, with nothing written. */
+export async function dryRunUpsertCustomer({
+  ctx,
+  input,
+}: {
+  ctx: CustomerContext;
+  input: UpsertCustomerBody;
+}): Promise<CustomerDryRunResponse> {
+  return dryRunUpsertRecord(
+    ctx.db,
+    customerUpsertSpec(ctx, input),
+    toCustomerDetail,
+    toCustomerUpsertResponse,
+  );
+}
+
+/** The create-or-update of a customer as upsertRecord runs it; refuses a body that cannot create. */
+function customerUpsertSpec(ctx: CustomerContext, input: UpsertCustomerBody): UpsertSpec<typeof customers> {
+  const match = matchOption(input);
   const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
   const values = customerColumns(input, "kept");
   // Without an id, phone or email nothing can match: the call creates, and needs one of these.
@@ -47,20 +83,21 @@ export async function upsertCustomer({
       ["first_name", "last_name", "company_name", "email", "phone"].map((field) => ({ field, message })),
     );
   }
-  const { created, row } = await upsertRecord<typeof customers, DetailedCustomerRow>(ctx.db, {
+  return {
     table: customers,
     fields: DETAILED_CUSTOMER_FIELDS,
     companyId: ctx.companyId,
     keys,
+    match,
     update: { ...values, ...billingOnUpdate(values) },
     create: { ...newCustomerColumns(input), id: newId(ID_PREFIX.customer) },
     tags: uniqueTags(input.tags ?? []),
+    removeTags: input.remove_tags ?? [],
     maxTags: TAGS_MAX,
     notFound: () => new NotFoundError("Customer"),
     tooManyTags: (count) =>
       new ValidationError([
         { field: "tags", message: `a customer can have at most ${TAGS_MAX} tags (${count} after merging)` },
       ]),
-  });
-  return { created, customer: toCustomerUpsertResponse(row, created) };
+  };
 }

@@ -1,4 +1,5 @@
 export { listLeads, leadFilter, leadListQueries } from "./list-leads";
 export { getLeadOrThrow } from "./get-lead";
-export { upsertLead } from "./upsert-lead";
+export { dryRunUpsertLead, upsertLead } from "./upsert-lead";
 export { toLead, toLeadUpsertResponse, type LeadContext } from "./lead-record";
+export { leadStageTotals, stageTotalsFromCounters } from "./stage-totals";

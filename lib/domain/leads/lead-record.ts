@@ -9,6 +9,7 @@ import {
   type RecordFieldValues,
 } from "@/lib/domain/records/columns";
 import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
+import type { MatchedOn } from "@/lib/domain/upsert/upsert-record";
 
 /** What the lead rules need of a request: the database and the tenant. */
 export type LeadContext = Pick<DomainContext, "db" | "companyId">;
@@ -106,8 +107,11 @@ export function toLead(row: LeadRecordRow): Lead {
   };
 }
 
-/** The flat create-or-update answer: the lead under both name sets, plus status and message. */
-export function toLeadUpsertResponse(row: LeadRecordRow, created: boolean): LeadUpsertResponse {
+/**
+ * The flat create-or-update answer: the lead under both name sets, plus status, message and what
+ * it matched on (null: created).
+ */
+export function toLeadUpsertResponse(row: LeadRecordRow, matchedOn: MatchedOn | null): LeadUpsertResponse {
   const lead = toLead(row);
   return {
     ...lead,
@@ -119,6 +123,7 @@ export function toLeadUpsertResponse(row: LeadRecordRow, created: boolean): Lead
     address_country: lead.property_country,
     source: lead.lead_source,
     status: "success",
-    message: created ? LEAD_MESSAGES.created : LEAD_MESSAGES.updated,
+    message: matchedOn === null ? LEAD_MESSAGES.created : LEAD_MESSAGES.updated,
+    matched_on: matchedOn,
   };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
-import { getLeadsQuerySchema } from "@/lib/schemas/leads";
+import { getLeadsQuerySchema, LEAD_SORT_FIELDS } from "@/lib/schemas/leads";
 import { createCompany } from "@/lib/testing/factories";
 import { expectListPlans, type ListPlanExpectation } from "@/lib/testing/list-plans";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
@@ -78,6 +78,27 @@ describe(`lead list plans (${testEngine()})`, () => {
       // A term under a gram: no index holds it; the page walks the created_at index until it is
       // full, and a count(*) runs beside it.
       [{ search: "01" }, { page: "leads_active_created_idx" }],
+      // Each sort order (extensions.md E2) from its own index, unsorted, deep pages too; a
+      // follow-up range from the follow_up_date index, counted beside the page.
+      ...LEAD_SORT_FIELDS.flatMap((field) =>
+        [field, `-${field}`].flatMap((sort): [Record<string, string>, ListPlanExpectation][] => {
+          const index =
+            sort === "-created_at"
+              ? "leads_active_created_idx"
+              : `leads_active_${field}_${sort === field ? "asc" : "desc"}_idx`;
+          return [
+            [{ sort }, { page: index, count: ["list_counts_entity_idx"] }],
+            [
+              { sort, page: "21", limit: "100" },
+              { page: index, count: ["list_counts_entity_idx"], deferred: index },
+            ],
+          ];
+        }),
+      ),
+      [
+        { follow_up_from: "2026-01-01", follow_up_to: "2026-01-31", sort: "follow_up_date" },
+        { page: "leads_active_follow_up_date_asc_idx", count: ["leads_active_follow_up_date"] },
+      ],
     ];
     await expectListPlans(
       database.db,

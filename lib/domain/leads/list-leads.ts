@@ -1,10 +1,17 @@
-import type { SQL } from "drizzle-orm";
-import { leads, leadSearchFields } from "@/lib/db/schema";
+import { sql, type SQL } from "drizzle-orm";
+import { leads, leadSearchFields, leadSortKeys } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";
-import { recordList, recordListQueries, recordListWhere } from "@/lib/domain/record-lists";
+import {
+  recordList,
+  recordListQueries,
+  recordListWhere,
+  type RecordListFilter,
+} from "@/lib/domain/record-lists";
+import { timestampParam } from "@/lib/domain/reports/sql";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
 import { LEAD_FIELDS, toLead, type LeadContext, type LeadRecordRow } from "./lead-record";
+import { ownerCondition } from "./owners";
 
 /**
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
@@ -31,17 +38,43 @@ const LEAD_LIST = recordList<typeof leads, LeadRecordRow>({
   key: leads.stage,
   counters: { list: "leads", tags: "lead_tags" },
   searchFields: leadSearchFields(leads),
+  sortKeys: leadSortKeys(leads),
 });
 
 /** The statements of a list request (exported so a test can check their plans). */
 export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<LeadRecordRow> {
-  return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, { ...input, key: input.stage });
+  return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, { ...input, ...leadListFilter(input) });
 }
 
-/** The list's WHERE clause (recordListWhere), also for the tests that count its matches. */
-export function leadFilter(
-  companyId: string,
-  input: Pick<GetLeadsQuery, "archived" | "search" | "stage" | "tags">,
-): SQL {
-  return recordListWhere(LEAD_LIST, companyId, { ...input, key: input.stage });
+/** What the lead filters read of a request; `assigned_to` resolved (withOwnerResolved). */
+export type LeadFilterInput = Pick<
+  GetLeadsQuery,
+  "archived" | "search" | "stage" | "tags" | "follow_up_from" | "follow_up_to" | "assigned_to"
+>;
+
+/**
+ * The list's WHERE clause (recordListWhere), shared with GET /leads/stage-totals and the tests
+ * that count its matches.
+ */
+export function leadFilter(companyId: string, input: LeadFilterInput): SQL {
+  return recordListWhere(LEAD_LIST, companyId, { ...input, ...leadListFilter(input) });
+}
+
+/** The stage as the list's key, and the lead's own filters (owner, follow-up), which the counters do not keep. */
+function leadListFilter(input: LeadFilterInput): RecordListFilter {
+  return { key: input.stage, conditions: [ownerCondition(input.assigned_to), ...followUpConditions(input)] };
+}
+
+/**
+ * The follow-up date range (extensions.md E2), bounds inclusive (a bare end date is its whole UTC
+ * day, as parsed); a reversed range matches nothing. Written as the follow_up_date sort indexes'
+ * column, so the range is read from them.
+ */
+function followUpConditions(input: LeadFilterInput): SQL[] {
+  const conditions: SQL[] = [];
+  if (input.follow_up_from)
+    conditions.push(sql`${leads.followUpDate} >= ${timestampParam(input.follow_up_from)}`);
+  if (input.follow_up_to)
+    conditions.push(sql`${leads.followUpDate} <= ${timestampParam(input.follow_up_to)}`);
+  return conditions;
 }

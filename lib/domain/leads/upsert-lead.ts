@@ -1,24 +1,34 @@
 import { leads } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
-import { upsertRecord } from "@/lib/domain/upsert/upsert-record";
+import {
+  dryRunUpsertRecord,
+  matchOption,
+  upsertRecord,
+  type UpsertSpec,
+} from "@/lib/domain/upsert/upsert-record";
+import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { ID_PREFIX, newId } from "@/lib/ids";
-import type { LeadUpsertResponse, UpsertLeadBody } from "@/lib/schemas/leads";
+import type { LeadDryRunResponse, LeadUpsertResponse, UpsertLeadBody } from "@/lib/schemas/leads";
+import { storedStage } from "@/lib/schemas/pipeline";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
 import {
   LEAD_FIELDS,
   leadColumns,
+  toLead,
   toLeadUpsertResponse,
   type LeadContext,
   type LeadFields,
   type LeadRecordRow,
 } from "./lead-record";
+import { checkAssignee } from "./owners";
 
 /**
  * POST /leads (contract section 6): update the lead with the given id (unknown: 404), else the
  * newest lead whose phone digits match, else the newest whose email matches case-insensitively
- * (archived leads too; they stay archived), else create one. Present fields overwrite, absent
- * ones are kept, null clears; tags are merged. Matching, locking and writing: upsertRecord.
+ * (archived leads too; they stay archived), else create one; `match: "none"` always creates.
+ * Present fields overwrite, absent ones are kept, null clears; tags are merged. Matching, locking
+ * and writing: upsertRecord.
  */
 export async function upsertLead({
   ctx,
@@ -27,30 +37,58 @@ export async function upsertLead({
   ctx: LeadContext;
   input: UpsertLeadBody;
 }): Promise<{ created: boolean; lead: LeadUpsertResponse }> {
+  const { created, matchedOn, row } = await upsertRecord<typeof leads, LeadRecordRow>(
+    ctx.db,
+    await leadUpsertSpec(ctx, input),
+  );
+  return { created, lead: toLeadUpsertResponse(row, matchedOn) };
+}
+
+/** POST /leads?dry_run=true: what upsertLead would do and answer, with nothing written. */
+export async function dryRunUpsertLead({
+  ctx,
+  input,
+}: {
+  ctx: LeadContext;
+  input: UpsertLeadBody;
+}): Promise<LeadDryRunResponse> {
+  return dryRunUpsertRecord(ctx.db, await leadUpsertSpec(ctx, input), toLead, toLeadUpsertResponse);
+}
+
+/** The create-or-update of a lead as upsertRecord runs it; refuses a body that cannot create. */
+async function leadUpsertSpec(ctx: LeadContext, input: UpsertLeadBody): Promise<UpsertSpec<typeof leads>> {
+  const match = matchOption(input);
   const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
-  const fields = fieldsOfBody(input);
+  const given = fieldsOfBody(input);
+  // A pipeline stage named by its key or label, in any case, is stored as its key (extensions.md E2).
+  const fields = given.stage
+    ? { ...given, stage: storedStage(await loadPipeline(ctx.db, ctx.companyId), given.stage) }
+    : given;
   const values = leadColumns(fields, "kept");
   // Without an id, phone or email nothing can match: the call creates, and needs one of these.
   if (keys.id === undefined && !keys.phone && !keys.email && !values.name && !input.phone) {
     const message = "a new lead needs a name, an email or a phone";
     throw new ValidationError(["name", "email", "phone"].map((field) => ({ field, message })));
   }
-  const { created, row } = await upsertRecord<typeof leads, LeadRecordRow>(ctx.db, {
+  // An owner must be a user of the company (extensions.md E2); a dry run checks it as well.
+  await checkAssignee(ctx.db, ctx.companyId, input.assigned_to);
+  return {
     table: leads,
     fields: LEAD_FIELDS,
     companyId: ctx.companyId,
     keys,
+    match,
     update: values,
     create: { ...leadColumns(fields, "null"), id: newId(ID_PREFIX.lead) },
     tags: uniqueTags(input.tags ?? []),
+    removeTags: input.remove_tags ?? [],
     maxTags: TAGS_MAX,
     notFound: () => new NotFoundError("Lead"),
     tooManyTags: (count) =>
       new ValidationError([
         { field: "tags", message: `a lead can have at most ${TAGS_MAX} tags (${count} after merging)` },
       ]),
-  });
-  return { created, lead: toLeadUpsertResponse(row, created) };
+  };
 }
 
 /**
@@ -75,5 +113,6 @@ function fieldsOfBody(input: UpsertLeadBody): LeadFields {
     stage: input.stage,
     notes: input.notes,
     follow_up_date: input.follow_up_date,
+    assigned_to: input.assigned_to,
   };
 }

@@ -35,6 +35,25 @@ export function newestFirst(createdAt: AnyColumn | SQL, id: AnyColumn | SQL): SQ
   return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];
 }
 
+/** One key of a list's order: a column or expression, ascending or descending, empty values last. */
+export interface ListOrderKey {
+  key: AnyColumn | SQL;
+  descending: boolean;
+}
+
+/**
+ * A list's ORDER BY: its keys, each `nulls last` (extensions.md E2), then `id desc`, the
+ * tie-break that keeps pages from repeating or skipping a record. Spelled as the sort indexes are
+ * built (lib/db/schema/leads.ts, customers.ts: drizzle's `.desc()` is `desc nulls last`, an
+ * ascending key's default is `nulls last`), so that the planner reads a page from them.
+ */
+export function listOrder(keys: readonly ListOrderKey[], id: AnyColumn | SQL): SQL[] {
+  return [
+    ...keys.map(({ key, descending }) => sql`${key} ${sql.raw(descending ? "desc" : "asc")} nulls last`),
+    sql`${id} desc nulls last`,
+  ];
+}
+
 /**
  * From this many skipped rows on, a list page is read in two steps (newestPage): below it one index
  * scan is cheaper, above it skipping rows in the index alone wins.
@@ -47,7 +66,7 @@ type Window = { limit: number; offset: number };
  * A page's offset for Drizzle's `.offset()`, which takes a JS number. No table holds 2^53 rows, so
  * a larger offset is clamped to one that leaves the page just as empty and stays an exact integer.
  */
-function windowOffset(request: { page: number; limit: number }): number {
+function windowOffset(request: { page: bigint; limit: number }): number {
   const offset = pageOffset(request);
   return Number(offset > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : offset);
 }
@@ -66,9 +85,10 @@ function newestPage<R extends object>(
   where: SQL,
   window: Window,
   total: ListTotal,
+  keys: readonly ListOrderKey[],
 ): SQLWrapper & PromiseLike<R[]> {
   const table = listing.table as NewestListTable & PgTable;
-  const order = newestFirst(table.createdAt, table.id);
+  const order = listOrder(keys, table.id);
   const fields =
     "kept" in total ? { ...listing.fields, total: sql`${total.kept}`.as("total") } : listing.fields;
   const rows = db.select(fields).from(table);
@@ -102,15 +122,17 @@ export function newestList<R extends object>(
   listing: NewestListing<R>,
   companyId: string,
   where: SQL,
-  request: { page: number; limit: number; search?: string },
+  request: { page: bigint; limit: number; search?: string; order?: readonly ListOrderKey[] },
   total: () => ListQueryTotal,
 ): ListQueries<R> {
   const window = { limit: request.limit, offset: windowOffset(request) };
+  const table = listing.table as NewestListTable;
+  const keys = request.order ?? [{ key: table.createdAt, descending: true }];
   if (sharesMatches(request.search)) {
-    return { matches: newestMatches(db, listing, companyId, where, window) };
+    return { matches: newestMatches(db, listing, companyId, where, window, keys) };
   }
   const listTotal = total();
-  return { page: newestPage(db, listing, companyId, where, window, listTotal), total: listTotal };
+  return { page: newestPage(db, listing, companyId, where, window, listTotal, keys), total: listTotal };
 }
 
 /**
@@ -139,19 +161,30 @@ function newestMatches<R extends object>(
   companyId: string,
   where: SQL,
   window: Window,
+  keys: readonly ListOrderKey[],
 ): SQLWrapper & PromiseLike<MatchRow<R>[]> {
   const table = listing.table as NewestListTable & PgTable;
-  const matched = db
-    .$with("matched")
-    .as(db.select({ id: table.id, createdAt: table.createdAt }).from(table).where(where));
+  // Each match's id and order keys (k0, k1, …), so the page is ordered without reading its rows.
+  const keyOf = (from: object, i: number) => (from as Record<string, SQL.Aliased>)[`k${i}`] as SQL.Aliased;
+  const keyFields = (from: object) => Object.fromEntries(keys.map((_, i) => [`k${i}`, keyOf(from, i)]));
+  const keysOf = (from: object) => keys.map((key, i) => ({ ...key, key: keyOf(from, i) as unknown as SQL }));
+  const matched = db.$with("matched").as(
+    db
+      .select({
+        id: table.id,
+        ...Object.fromEntries(keys.map(({ key }, i) => [`k${i}`, sql`${key}`.as(`k${i}`)])),
+      })
+      .from(table)
+      .where(where),
+  );
   const counted = db
     .$with("counted")
     .as(db.select({ total: sql<number>`count(*)::int`.as("total") }).from(matched));
   const page = db.$with("page").as(
     db
-      .select({ id: matched.id, createdAt: matched.createdAt })
+      .select({ id: matched.id, ...keyFields(matched) })
       .from(matched)
-      .orderBy(...newestFirst(matched.createdAt, matched.id))
+      .orderBy(...listOrder(keysOf(matched), matched.id))
       .limit(window.limit)
       .offset(window.offset),
   );
@@ -161,7 +194,7 @@ function newestMatches<R extends object>(
     .from(counted)
     .leftJoin(page, sql`true`)
     .leftJoin(table, and(eq(table.companyId, companyId), eq(table.id, page.id)))
-    .orderBy(...newestFirst(page.createdAt, page.id)) as unknown as SQLWrapper & PromiseLike<MatchRow<R>[]>;
+    .orderBy(...listOrder(keysOf(page), page.id)) as unknown as SQLWrapper & PromiseLike<MatchRow<R>[]>;
 }
 
 /** A lead or customer list's total, kept or counted, each a query whose plan a test can check. */

@@ -1,8 +1,10 @@
 import { and, eq, getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable, PgTable, SelectedFieldsFlat } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/lib/db/client";
+import { ValidationError } from "@/lib/domain/errors";
 import { newestFirst } from "@/lib/domain/lists/newest-list";
-import { mergedTags } from "@/lib/domain/normalize";
+import { mergedTags, withoutTags } from "@/lib/domain/normalize";
+import { DRY_RUN_MESSAGE } from "@/lib/schemas/upsert-fields";
 
 /**
  * Create-or-update of a lead or customer (contract section 6): matching by id, phone or email,
@@ -45,22 +47,37 @@ export interface UpsertSpec<T extends UpsertTable> {
   create: Omit<T["$inferInsert"], "companyId" | "tags">;
   /** The body's tags, de-duplicated (uniqueTags): appended to an update's stored ones. */
   tags: readonly string[];
+  /** Tags taken out after the merge (the dashboard's Undo of added tags); none: empty or absent. */
+  removeTags?: readonly string[];
   /** At most this many tags after merging; more: tooManyTags(count) is thrown, nothing written. */
   maxTags: number;
+  /** "auto" (default): match as above; "none": always create (keys.id must then be absent). */
+  match?: "auto" | "none";
   notFound: () => Error;
   tooManyTags: (count: number) => Error;
+}
+
+/** What a create-or-update matched: the record named by `id`, or one with the same phone or email. */
+export type MatchedOn = "id" | "phone" | "email";
+
+/** What a create-or-update did (or, in a dry run, would do). */
+export interface UpsertOutcome<R> {
+  created: boolean;
+  /** null when the record was created. */
+  matchedOn: MatchedOn | null;
+  row: R;
 }
 
 /**
  * Create-or-update of one record (contract section 6): the record with keys.id (none: notFound),
  * else the newest of the company's records whose normalized phone matches, else the newest whose
- * normalized email matches (archived ones too), else a new one. An update sets spec.update and
- * appends the new tags (merged in SQL: the stored row as it is when written); a create inserts
- * spec.create. The row returned holds spec.fields.
+ * normalized email matches (archived ones too), else a new one; with `match: "none"` always a new
+ * one. An update sets spec.update and appends the new tags (merged in SQL: the stored row as it is
+ * when written); a create inserts spec.create. The row returned holds spec.fields.
  *
  * - only an id: one `update … returning` (no transaction: its row lock serializes it with other
  *   writers of the row, and it creates nothing);
- * - nothing to match by (no id, phone or email): one `insert … returning`;
+ * - nothing to match by (no id, phone or email, or `match: "none"`): one `insert … returning`;
  * - a phone or an email: in a transaction, lockIdentities, one matching statement, then the update
  *   or the insert. The lock has a statement of its own: a statement's snapshot is taken when it
  *   starts, so a match in the locking statement would miss the record that the call it waited for
@@ -69,24 +86,113 @@ export interface UpsertSpec<T extends UpsertTable> {
 export async function upsertRecord<T extends UpsertTable, R = { id: string }>(
   db: Db,
   spec: UpsertSpec<T>,
-): Promise<{ created: boolean; row: R }> {
-  const { keys } = spec;
-  if (keys.id === undefined && !keys.phone && !keys.email) {
-    return { created: true, row: await insertRecord<R>(db, spec) };
+): Promise<UpsertOutcome<R>> {
+  if (!needsLocks(spec)) return write<R>(db, spec, await findMatch(db, spec));
+  return db.transaction(async (tx) => write<R>(tx, spec, await findMatch(tx, spec)));
+}
+
+/**
+ * The body's `match` (extensions E1), default "auto". "none" creates a new record, so naming the
+ * record to update by `id` as well is a contradiction: a 400 naming `match`.
+ */
+export function matchOption(input: { id?: string | undefined; match?: "auto" | "none" | undefined }) {
+  if (input.match === "none" && input.id !== undefined) {
+    throw new ValidationError([{ field: "match", message: 'must not be "none" when an id is given' }]);
   }
-  if (!keys.phone && !keys.email) return { created: false, row: await updateRecord<R>(db, spec, keys.id!) };
-  return db.transaction(async (tx) => {
-    await lockIdentities(tx, spec.table, spec.companyId, keys);
-    if (keys.id !== undefined) return { created: false, row: await updateRecord<R>(tx, spec, keys.id) };
-    const matched = await findRecordToUpdate(tx, spec.table, spec.companyId, keys);
-    if (matched !== undefined) return { created: false, row: await updateRecord<R>(tx, spec, matched) };
-    return { created: true, row: await insertRecord<R>(tx, spec) };
-  });
+  return input.match ?? "auto";
+}
+
+/** Thrown to roll a dry run's transaction back. */
+class DryRunRollback extends Error {}
+
+/** The answer of a create-or-update's dry run (extensions E1). */
+export interface DryRunAnswer<E, A> {
+  status: "success";
+  message: typeof DRY_RUN_MESSAGE;
+  matched_on: MatchedOn | null;
+  existing: E | null;
+  result: A;
+}
+
+/**
+ * A dry run of upsertRecord: the same matching and the same write, in a transaction that is then
+ * rolled back (with whatever the database's triggers did), so nothing is kept. Answers what was
+ * matched, the matched record as it was before the write (`existing`, spec.fields, as toExisting
+ * maps it; null when none) and the call's answer (toResult). Errors are those of the real call.
+ */
+export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
+  db: Db,
+  spec: UpsertSpec<T>,
+  toExisting: (row: R) => E,
+  toResult: (row: R, matchedOn: MatchedOn | null) => A,
+): Promise<DryRunAnswer<E, A>> {
+  let answer: DryRunAnswer<E, A> | undefined;
+  try {
+    await db.transaction(async (tx) => {
+      const match = await findMatch(tx, spec);
+      const existing = match ? await selectRecord<R>(tx, spec, match.id) : null;
+      const { matchedOn, row } = await write<R>(tx, spec, match);
+      answer = {
+        status: "success",
+        message: DRY_RUN_MESSAGE,
+        matched_on: matchedOn,
+        existing: existing && toExisting(existing),
+        result: toResult(row, matchedOn),
+      };
+      throw new DryRunRollback();
+    });
+  } catch (error) {
+    if (!(error instanceof DryRunRollback)) throw error;
+  }
+  return answer!;
+}
+
+/** Whether matching needs the identity locks (and so a transaction): a phone or email to match by. */
+const needsLocks = (spec: UpsertSpec<UpsertTable>) =>
+  spec.match !== "none" && Boolean(spec.keys.phone || spec.keys.email);
+
+/**
+ * The record the call updates and what it matched on, or undefined: it creates one. With a phone
+ * or an email, takes the identity locks first (tx must be a transaction); an id is taken as given
+ * (unknown: the update finds nothing and throws notFound).
+ */
+async function findMatch(
+  tx: DbOrTx,
+  spec: UpsertSpec<UpsertTable>,
+): Promise<{ id: string; on: MatchedOn } | undefined> {
+  const { keys } = spec;
+  if (spec.match === "none") return undefined;
+  if (needsLocks(spec)) await lockIdentities(tx, spec.table, spec.companyId, keys);
+  if (keys.id !== undefined) return { id: keys.id, on: "id" };
+  if (!needsLocks(spec)) return undefined;
+  return matchByIdentity(tx, spec.table, spec.companyId, keys);
+}
+
+/** The update of the match, or the insert of a new record. */
+async function write<R>(
+  tx: DbOrTx,
+  spec: UpsertSpec<UpsertTable>,
+  match: { id: string; on: MatchedOn } | undefined,
+): Promise<UpsertOutcome<R>> {
+  if (!match) return { created: true, matchedOn: null, row: await insertRecord<R>(tx, spec) };
+  return { created: false, matchedOn: match.on, row: await updateRecord<R>(tx, spec, match.id) };
+}
+
+/** The stored record with that id (spec.fields), or null. */
+async function selectRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>, id: string): Promise<R | null> {
+  const table = spec.table as UpsertTable & PgTable;
+  const [row] = await tx
+    .select(spec.fields)
+    .from(table)
+    .where(and(eq(table.companyId, spec.companyId), eq(table.id, id)));
+  return (row as R | undefined) ?? null;
 }
 
 /** The insert of a new record: spec.create, the tenant and the tags. */
 async function insertRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>): Promise<R> {
-  const values = { ...spec.create, companyId: spec.companyId, tags: spec.tags };
+  const removed = new Set(spec.removeTags);
+  const tags = spec.tags.filter((tag) => !removed.has(tag));
+  const values = { ...spec.create, companyId: spec.companyId, tags };
   const [row] = await tx
     .insert(spec.table as PgTable)
     .values(values as never)
@@ -102,7 +208,8 @@ async function insertRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>): Promi
 async function updateRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>, id: string): Promise<R> {
   const { companyId } = spec;
   const table = spec.table as UpsertTable & PgTable;
-  const merged = mergedTags(table.tags, sql.param(spec.tags, table.tags));
+  const added = mergedTags(table.tags, sql.param(spec.tags, table.tags));
+  const merged = spec.removeTags?.length ? withoutTags(added, sql.param(spec.removeTags, table.tags)) : added;
   const record = and(eq(table.companyId, companyId), eq(table.id, id));
   const [row] = await tx
     .update(table)
@@ -154,37 +261,58 @@ export async function findRecordToUpdate(
   companyId: string,
   keys: MatchKeys,
 ): Promise<string | undefined> {
-  const target = targetDefinition(table, companyId, keys);
-  if (!target) return undefined;
-  const { rows } = await tx.execute<{ id: string }>(sql`with ${target} select id from target`);
-  return rows[0]?.id;
+  if (keys.id !== undefined) {
+    const target = sql`select ${table.id} from ${table}
+      where ${table.companyId} = ${companyId} and ${table.id} = ${keys.id} for update`;
+    const { rows } = await tx.execute<{ id: string }>(target);
+    return rows[0]?.id;
+  }
+  return (await matchByIdentity(tx, table, companyId, keys))?.id;
 }
 
 /**
- * `target as (…)` (and the CTEs it reads): the id of the record to update, locked, or no row.
- * Archived records match. Phone and email are a CTE each: `by_email` only runs when `by_phone`
- * found nothing, so the phone match is chosen and locked exactly as by a query of its own (the
- * `for update` of a `limit 1` query re-checks a row changed concurrently and then takes the
- * next one; one query ordered "phone first" could return a row that matched by phone when the
- * snapshot was taken but only by email once locked: upsert-record.test.ts shows it).
+ * findRecordToUpdate without an id: the record matched by phone or email and which of them it
+ * matched on, locked, or undefined.
+ */
+async function matchByIdentity(
+  tx: DbOrTx,
+  table: UpsertTable,
+  companyId: string,
+  keys: MatchKeys,
+): Promise<{ id: string; on: "phone" | "email" } | undefined> {
+  const target = targetDefinition(table, companyId, keys);
+  if (!target) return undefined;
+  const { rows } = await tx.execute<{ id: string; on: "phone" | "email" }>(
+    sql`with ${target} select id, "on" from target`,
+  );
+  const row = rows[0];
+  return row && { id: row.id, on: row.on };
+}
+
+/**
+ * `target as (…)` (and the CTEs it reads): the id of the record to update, locked, and what it
+ * matched on (`on`), or no row. Archived records match. Phone and email are a CTE each:
+ * `by_email` only runs when `by_phone` found nothing, so the phone match is chosen and locked
+ * exactly as by a query of its own (the `for update` of a `limit 1` query re-checks a row changed
+ * concurrently and then takes the next one; one query ordered "phone first" could return a row
+ * that matched by phone when the snapshot was taken but only by email once locked:
+ * upsert-record.test.ts shows it).
  */
 function targetDefinition(table: UpsertTable, companyId: string, keys: MatchKeys): SQL | undefined {
   const newest = (name: string, where: SQL) =>
     sql`${sql.identifier(name)} as (select ${table.id} from ${table}
       where ${table.companyId} = ${companyId} and ${where}
       order by ${sql.join(newestFirst(table.createdAt, table.id), sql`, `)} limit 1 for update)`;
-  if (keys.id !== undefined) {
-    return sql`target as (select ${table.id} from ${table}
-      where ${table.companyId} = ${companyId} and ${table.id} = ${keys.id} for update)`;
-  }
   const byPhone = keys.phone ? sql`${table.phoneNormalized} = ${keys.phone}` : undefined;
   const byEmail = keys.email ? sql`${table.emailNormalized} = ${keys.email}` : undefined;
   if (byPhone && byEmail) {
     return sql`${newest("by_phone", byPhone)},
       ${newest("by_email", sql`${byEmail} and not exists (select from by_phone)`)},
-      target as (select * from by_phone union all select * from by_email)`;
+      target as (select id, 'phone' as "on" from by_phone union all select id, 'email' from by_email)`;
   }
-  if (byPhone) return newest("target", byPhone);
-  if (byEmail) return newest("target", byEmail);
+  if (byPhone)
+    return sql`${newest("by_phone", byPhone)}, target as (select id, 'phone' as "on" from by_phone)`;
+  if (byEmail)
+    return sql`${newest("by_email", byEmail)}, target as (select id, 'email' as "on" from by_email)`;
   return undefined;
 }

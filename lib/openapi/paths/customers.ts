@@ -2,15 +2,26 @@ import {
   customerDetailSchema,
   customerIdParamsSchema,
   customerSchema,
+  customerDryRunResponseSchema,
   customerUpsertResponseSchema,
   getCustomerResponseSchema,
   getCustomersQuerySchema,
   listCustomersResponseSchema,
   upsertCustomerBodySchema,
 } from "@/lib/schemas/customers";
+import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
+import { z } from "zod";
 import { named, type ResourceSpec } from "../types";
 
 const upsertResponse = named("CustomerUpsertResponse", customerUpsertResponseSchema);
+const dryRunResponse = named("CustomerDryRunResponse", customerDryRunResponseSchema);
+/** 200: an update, or a dry run (?dry_run=true). */
+const updatedOrDryRun = named(
+  "CustomerUpdatedOrDryRunResponse",
+  z
+    .union([upsertResponse.schema, dryRunResponse.schema])
+    .describe("An updated customer, or a dry run's answer."),
+);
 
 export const customersPaths: ResourceSpec = {
   tag: "Customers",
@@ -29,8 +40,17 @@ export const customersPaths: ResourceSpec = {
         "On update, fields present overwrite, absent fields are kept and `null` clears a field; `tags` are " +
           "merged. `billing_same_as_property: true` copies the property address to the billing address. " +
           "The response is flat; its `status` is the customer's own (`active` or `inactive`).",
+        "`remove_tags` takes tags out after the merge (the way to undo an update's added tags).",
+        "`matched_on` says what the call matched: `id`, `phone` or `email`, or `null` when it created " +
+          'the customer. `match: "none"` always creates a new customer, even when the phone or email matches ' +
+          "(with an `id` it is a 400 naming `match`).",
+        "`?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 " +
+          'with `message: "Dry run"`, `matched_on`, `existing` (the matched customer as `GET /customers/{id}` ' +
+          "returns it, or `null`) and `result` (the answer the real call would give). Errors are those of " +
+          "the real call.",
       ].join("\n\n"),
       scopes: ["customers:write"],
+      query: upsertQuerySchema,
       body: named("UpsertCustomerBody", upsertCustomerBodySchema),
       responses: [
         {
@@ -40,8 +60,10 @@ export const customersPaths: ResourceSpec = {
         },
         {
           status: 200,
-          description: "An existing customer was updated (`message`: Customer updated).",
-          schema: upsertResponse,
+          description:
+            "An existing customer was updated (`message`: Customer updated), or, with `?dry_run=true`, what the " +
+            "call would do (`message`: Dry run; nothing written).",
+          schema: updatedOrDryRun,
         },
       ],
       notFound: "Customer",
@@ -60,6 +82,19 @@ export const customersPaths: ResourceSpec = {
           tags: ["quarterly"],
         },
       },
+      moreExamples: [
+        {
+          name: "dry_run",
+          summary: "Dry run: what would this call match and change?",
+          query: { dry_run: "true" },
+          body: { first_name: "Sam", phone: "(512) 555-0199", service_frequency: "monthly" },
+        },
+        {
+          name: "match_none",
+          summary: "Always create a new customer, even if the phone or email matches",
+          body: { first_name: "Sam", last_name: "Rivera", phone: "512.555.0199", match: "none" },
+        },
+      ],
     },
     {
       method: "GET",
@@ -67,8 +102,9 @@ export const customersPaths: ResourceSpec = {
       operationId: "listCustomers",
       summary: "List customers",
       description:
-        "The company's customers, newest first (`created_at`, then `id`, descending). Archived customers are " +
-        "left out unless `archived=true`.",
+        "The company's customers, newest first (`created_at`, then `id`, descending), or in the order of " +
+        "`sort` (`sort=name`: by last name, then first name, then company name; `sort=status,-updated_at`; " +
+        "empty values last, ties by `id` descending). Archived customers are left out unless `archived=true`.",
       scopes: ["customers:read"],
       query: getCustomersQuerySchema,
       responses: [
@@ -78,7 +114,7 @@ export const customersPaths: ResourceSpec = {
           schema: named("ListCustomersResponse", listCustomersResponseSchema),
         },
       ],
-      example: { query: { status: "active", tags: "quarterly" } },
+      example: { query: { status: "active", tags: "quarterly", sort: "name" } },
     },
     {
       method: "GET",

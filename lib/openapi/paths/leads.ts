@@ -1,19 +1,32 @@
 import {
   getLeadResponseSchema,
   getLeadsQuerySchema,
+  getLeadStageTotalsQuerySchema,
   leadIdParamsSchema,
   leadSchema,
+  leadStageTotalsResponseSchema,
+  leadDryRunResponseSchema,
   leadUpsertResponseSchema,
   listLeadsResponseSchema,
   upsertLeadBodySchema,
 } from "@/lib/schemas/leads";
+import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
+import { z } from "zod";
 import { named, type ResourceSpec } from "../types";
+import { leadBulkEndpoints } from "./lead-bulk";
 
 const upsertResponse = named("LeadUpsertResponse", leadUpsertResponseSchema);
+const dryRunResponse = named("LeadDryRunResponse", leadDryRunResponseSchema);
+/** 200: an update, or a dry run (?dry_run=true). */
+const updatedOrDryRun = named(
+  "LeadUpdatedOrDryRunResponse",
+  z.union([upsertResponse.schema, dryRunResponse.schema]).describe("An updated lead, or a dry run's answer."),
+);
 
 export const leadsPaths: ResourceSpec = {
   tag: "Leads",
-  description: "Sales prospects in the pipeline: create-or-update, list with filters, get by id.",
+  description:
+    "Sales prospects in the pipeline: create-or-update, list with filters, get by id, totals per stage.",
   components: [named("Lead", leadSchema)],
   endpoints: [
     {
@@ -30,8 +43,17 @@ export const leadsPaths: ResourceSpec = {
           "merged (the existing ones, then the new ones not yet present). `address_*` is stored as " +
           "`property_*` and `source` as `lead_source`; the response carries both names. Concurrent calls " +
           "with the same new phone or email create one lead.",
+        "`remove_tags` takes tags out after the merge (the way to undo an update's added tags).",
+        "`matched_on` says what the call matched: `id`, `phone` or `email`, or `null` when it created " +
+          'the lead. `match: "none"` always creates a new lead, even when the phone or email matches ' +
+          "(with an `id` it is a 400 naming `match`).",
+        "`?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 " +
+          'with `message: "Dry run"`, `matched_on`, `existing` (the matched lead as `GET /leads/{id}` ' +
+          "returns it, or `null`) and `result` (the answer the real call would give). Errors are those of " +
+          "the real call.",
       ].join("\n\n"),
       scopes: ["leads:write"],
+      query: upsertQuerySchema,
       body: named("UpsertLeadBody", upsertLeadBodySchema),
       responses: [
         {
@@ -41,8 +63,10 @@ export const leadsPaths: ResourceSpec = {
         },
         {
           status: 200,
-          description: "An existing lead was updated (`message`: Lead updated).",
-          schema: upsertResponse,
+          description:
+            "An existing lead was updated (`message`: Lead updated), or, with `?dry_run=true`, what the " +
+            "call would do (`message`: Dry run; nothing written).",
+          schema: updatedOrDryRun,
         },
       ],
       notFound: "Lead",
@@ -57,6 +81,19 @@ export const leadsPaths: ResourceSpec = {
           tags: ["spring-promo"],
         },
       },
+      moreExamples: [
+        {
+          name: "dry_run",
+          summary: "Dry run: what would this call match and change?",
+          query: { dry_run: "true" },
+          body: { name: "Jane Doe", phone: "555.123.4567", stage: "quoted" },
+        },
+        {
+          name: "match_none",
+          summary: "Always create a new lead, even if the phone or email matches",
+          body: { name: "Jane Doe (second property)", phone: "(555) 123-4567", match: "none" },
+        },
+      ],
     },
     {
       method: "GET",
@@ -64,8 +101,12 @@ export const leadsPaths: ResourceSpec = {
       operationId: "listLeads",
       summary: "List leads",
       description:
-        "The company's leads, newest first (`created_at`, then `id`, descending). Archived leads are left " +
-        "out unless `archived=true`.",
+        "The company's leads, newest first (`created_at`, then `id`, descending), or in the order of " +
+        "`sort` (`sort=follow_up_date,-priority`: soonest follow-up first, then high priority first; " +
+        "empty values last, ties by `id` descending). Archived leads are left out unless `archived=true`. " +
+        "`follow_up_from` and `follow_up_to` keep the leads to follow up within a range, both ends " +
+        "inclusive (`follow_up_to=2026-03-31`: due by the end of that UTC day; a range that runs " +
+        "backwards matches nothing).",
       scopes: ["leads:read"],
       query: getLeadsQuerySchema,
       responses: [
@@ -75,7 +116,32 @@ export const leadsPaths: ResourceSpec = {
           schema: named("ListLeadsResponse", listLeadsResponseSchema),
         },
       ],
-      example: { query: { search: "555", limit: "20" } },
+      example: { query: { follow_up_to: "2026-03-31", sort: "follow_up_date,-priority", limit: "20" } },
+    },
+    {
+      method: "GET",
+      path: "/leads/stage-totals",
+      operationId: "getLeadStageTotals",
+      summary: "Lead totals per stage",
+      description: [
+        "For a board of leads by stage: the leads matching the same filters as `GET /leads` (paging " +
+          "aside), counted and their `projected_value` summed per stage, exact. One row per stage value " +
+          "held by a matching lead, in text order with no stage (`null`) last: stages outside the " +
+          "pipeline appear as stored, and a stage without matching leads has no row. `totals` covers " +
+          "every matching lead; a lead without a projected value counts and adds 0.",
+        "`sort` does not apply here. Filtered by `archived`, `stage` and `tags` alone, the answer comes from totals the server keeps " +
+          "as leads are written, whatever the number of leads; other filters count the matching leads.",
+      ].join("\n\n"),
+      scopes: ["leads:read"],
+      query: getLeadStageTotalsQuerySchema,
+      responses: [
+        {
+          status: 200,
+          description: "Counts and projected values per stage, and in all.",
+          schema: named("LeadStageTotalsResponse", leadStageTotalsResponseSchema),
+        },
+      ],
+      example: { query: { tags: "spring-promo" } },
     },
     {
       method: "GET",
@@ -91,5 +157,6 @@ export const leadsPaths: ResourceSpec = {
       notFound: "Lead",
       example: { params: { id: "lead_01jq8m2x4kd7w3a9c5v6r8t0ye" } },
     },
+    ...leadBulkEndpoints,
   ],
 };

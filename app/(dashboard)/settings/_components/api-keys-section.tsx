@@ -30,6 +30,9 @@ const SCOPE_HELP: Record<Scope, string> = {
   "jobs:read": "Serviced jobs report",
   "pins:read": "Map pins",
   "pin_types:read": "Pin types",
+  "pins:write": "Drop and update map pins",
+  "reports:read": "Reports",
+  "pipeline:read": "Read the lead pipeline's stages",
 };
 
 /** Field errors by top-level field ("scopes.1" → "scopes"), first message wins. */
@@ -104,7 +107,7 @@ export function ApiKeysSection() {
                   </Td>
                   <Td className="text-right tabular-nums whitespace-nowrap">
                     {formatNumber(key.used_today)}{" "}
-                    <span className="text-slate-400">/ {formatNumber(key.daily_limit)}</span>
+                    <span className="text-slate-500">/ {formatNumber(key.daily_limit)}</span>
                   </Td>
                   <Td className="whitespace-nowrap">
                     {key.last_used_at ? formatDateTime(key.last_used_at) : "Never"}

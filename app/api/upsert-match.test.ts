@@ -1,0 +1,235 @@
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as getCustomerRoute } from "@/app/api/customers/[id]/route";
+import { GET as listCustomersRoute, POST as upsertCustomerRoute } from "@/app/api/customers/route";
+import { GET as getLeadRoute } from "@/app/api/leads/[id]/route";
+import { GET as listLeadsRoute, POST as upsertLeadRoute } from "@/app/api/leads/route";
+import type { RouteHandler } from "@/lib/api/handler";
+import { useDatabaseForTests, type Database } from "@/lib/db/client";
+import { customers, leads } from "@/lib/db/schema";
+import { customerDryRunResponseSchema, customerUpsertResponseSchema } from "@/lib/schemas/customers";
+import { leadDryRunResponseSchema, leadUpsertResponseSchema } from "@/lib/schemas/leads";
+import { apiRequest, call, createTenant } from "@/lib/testing/factories";
+import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+
+/*
+ * extensions.md E1 on both create-or-update endpoints: what a call matched (`matched_on`), the
+ * `match: "none"` way not to match, and `?dry_run=true`, which matches and computes exactly as
+ * the real call but writes nothing.
+ */
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  useDatabaseForTests(database);
+});
+afterAll(async () => {
+  useDatabaseForTests(undefined);
+  await database?.close();
+});
+
+type Body = Record<string, unknown>;
+type ErrorBody = { details?: { field: string }[] };
+
+const RESOURCES = [
+  {
+    name: "leads",
+    table: leads,
+    upsertRoute: upsertLeadRoute,
+    getRoute: getLeadRoute,
+    listRoute: listLeadsRoute,
+    response: leadUpsertResponseSchema,
+    dryRunResponse: leadDryRunResponseSchema,
+    // A body with a name, and a change of some fields (one of them cleared).
+    named: (name: string) => ({ name }),
+    change: { stage: "quoted", projected_value: 1200, notes: null, tags: ["b", "a"] },
+    created: "Lead created",
+    updated: "Lead updated",
+  },
+  {
+    name: "customers",
+    table: customers,
+    upsertRoute: upsertCustomerRoute,
+    getRoute: getCustomerRoute,
+    listRoute: listCustomersRoute,
+    response: customerUpsertResponseSchema,
+    dryRunResponse: customerDryRunResponseSchema,
+    named: (name: string) => ({ first_name: name }),
+    change: { service_frequency: "monthly", property_city: "Austin", notes: null, tags: ["b", "a"] },
+    created: "Customer created",
+    updated: "Customer updated",
+  },
+] as const;
+
+describe.each(RESOURCES)(`POST /api/$name: matched_on, match and dry_run (${testEngine()})`, (r) => {
+  const upsert = (key: string, body: unknown, query = "") =>
+    call(r.upsertRoute as RouteHandler, apiRequest(`/${r.name}${query}`, { key, body }));
+  const dryRun = (key: string, body: unknown) => upsert(key, body, "?dry_run=true");
+  const getOne = async (key: string, id: string) =>
+    (await call<{ data: Body }>(r.getRoute, apiRequest(`/${r.name}/${id}`, { key }), { id })).body.data;
+  const rows = async (companyId: string) => {
+    const [row] = await database.db
+      .select({ n: count() })
+      .from(r.table)
+      .where(eq(r.table.companyId, companyId));
+    return row?.n ?? 0;
+  };
+  /** The list's total: kept by the database's counters, so it shows a counter a dry run moved. */
+  const listTotal = async (key: string) =>
+    (await call<{ pagination: { total: number } }>(r.listRoute, apiRequest(`/${r.name}`, { key }))).body
+      .pagination.total;
+  const withoutCreation = (record: Body) =>
+    Object.fromEntries(Object.entries(record).filter(([field]) => field !== "id" && field !== "created_at"));
+  const fields = (res: { body: unknown }) => ((res.body as ErrorBody).details ?? []).map((d) => d.field);
+
+  /** A stored record with a phone, an email, notes and a tag. */
+  async function stored(key: string) {
+    const res = await upsert(key, {
+      ...r.named("Pat"),
+      phone: "(512) 555-0199",
+      email: "Pat@Example.com",
+      notes: "Gate code 1234",
+      tags: ["a"],
+    });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+
+  it("says what the call matched on: null when it created, then phone, email, id", async () => {
+    const { key } = await createTenant(database.db);
+    const created = await upsert(key, {
+      ...r.named("Pat"),
+      phone: "(512) 555-0199",
+      email: "Pat@Example.com",
+    });
+    expect(created.status).toBe(201);
+    expect(r.response.strict().parse(created.body)).toMatchObject({ message: r.created, matched_on: null });
+    const id = created.body.id;
+
+    const byPhone = await upsert(key, { phone: "512.555.0199", notes: "phone" });
+    expect([byPhone.status, byPhone.body.id, byPhone.body.matched_on]).toEqual([200, id, "phone"]);
+    expect(r.response.strict().parse(byPhone.body).message).toBe(r.updated);
+
+    const byEmail = await upsert(key, { email: " pat@EXAMPLE.com ", phone: "512-555-0000" });
+    expect([byEmail.status, byEmail.body.id, byEmail.body.matched_on]).toEqual([200, id, "email"]);
+
+    const byId = await upsert(key, { id, phone: "999-999-9999" });
+    expect([byId.status, byId.body.id, byId.body.matched_on]).toEqual([200, id, "id"]);
+    // An id with nothing else to match by takes the one-statement path: the same answer.
+    const byIdAlone = await upsert(key, { id, notes: "id only" });
+    expect([byIdAlone.status, byIdAlone.body.matched_on]).toEqual([200, "id"]);
+  });
+
+  it('match: "none" creates a second record even though the phone and email match', async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const first = await stored(key);
+    const second = await upsert(key, {
+      ...r.named("Pat again"),
+      phone: "512.555.0199",
+      email: "pat@example.com",
+      match: "none",
+    });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ message: r.created, matched_on: null });
+    expect(second.body.id).not.toBe(first);
+    expect(await rows(companyId)).toBe(2);
+    // The default matches again, the newest of the two.
+    const again = await upsert(key, { phone: "5125550199", match: "auto" });
+    expect([again.status, again.body.id, again.body.matched_on]).toEqual([200, second.body.id, "phone"]);
+  });
+
+  it('refuses match "none" with an id, and a match other than auto or none, naming match', async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const id = await stored(key);
+    const withId = await upsert(key, { id, match: "none", notes: "x" });
+    expect(withId.status).toBe(400);
+    expect(withId.body).toMatchObject({ error_code: "VALIDATION_ERROR" });
+    expect(fields(withId)).toEqual(["match"]);
+    expect(fields(await dryRun(key, { id, match: "none" }))).toEqual(["match"]);
+    for (const match of ["never", "", 1, null]) {
+      const res = await upsert(key, { ...r.named("X"), match });
+      expect(res.status, String(match)).toBe(400);
+      expect(fields(res)).toEqual(["match"]);
+    }
+    expect(await rows(companyId)).toBe(1);
+    expect((await getOne(key, id)).notes).toBe("Gate code 1234");
+  });
+
+  it("dry run of an update: the match, the record as stored, the result; nothing written", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const id = await stored(key);
+    const before = await getOne(key, id);
+    const total = await listTotal(key);
+    const body = { phone: "512.555.0199", ...r.change };
+
+    const dry = await dryRun(key, body);
+    expect(dry.status).toBe(200);
+    const answer = r.dryRunResponse.strict().parse(dry.body);
+    expect(answer).toMatchObject({ status: "success", message: "Dry run", matched_on: "phone" });
+    expect(answer.existing).toEqual(before);
+    expect(answer.result).toMatchObject({ id, message: r.updated, matched_on: "phone", tags: ["a", "b"] });
+    expect(answer.result.notes ?? null).toBeNull();
+
+    expect(await getOne(key, id)).toEqual(before);
+    expect(await rows(companyId)).toBe(1);
+    expect(await listTotal(key)).toBe(total);
+
+    const real = await upsert(key, body);
+    expect(real.status).toBe(200);
+    expect(real.body).toEqual(answer.result);
+  });
+
+  it("dry run of a create: nothing matched, no row, the result the real call then answers", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    await stored(key);
+    const total = await listTotal(key);
+    for (const body of [
+      { ...r.named("Sam"), phone: "(512) 555-0100", tags: ["x"] },
+      { ...r.named("Pat twin"), phone: "512.555.0199", match: "none" },
+    ]) {
+      const dry = await dryRun(key, body);
+      expect(dry.status).toBe(200);
+      const answer = r.dryRunResponse.strict().parse(dry.body);
+      expect(answer).toMatchObject({ matched_on: null, existing: null, result: { message: r.created } });
+      expect(await rows(companyId)).toBe(1);
+      expect(await listTotal(key)).toBe(total);
+
+      const real = await upsert(key, body);
+      expect(real.status).toBe(201);
+      // Equal but for what a creation stamps: the id and the creation time.
+      expect(withoutCreation(answer.result)).toEqual(withoutCreation(real.body));
+      await database.db.delete(r.table).where(eq(r.table.id, real.body.id as string));
+    }
+  });
+
+  it("remove_tags takes tags out after the merge: an update's added tags undone, order kept", async () => {
+    const { key } = await createTenant(database.db);
+    const id = await stored(key); // tags ["a"]
+    await upsert(key, { id, tags: ["b", "c"] });
+    const undone = await upsert(key, { id, remove_tags: ["b", "c", "not-there"] });
+    expect(undone.body.tags).toEqual(["a"]);
+    const both = await upsert(key, { id, tags: ["d", "e"], remove_tags: ["a", "e"] });
+    expect(both.body.tags).toEqual(["d"]);
+    const created = await upsert(key, { ...r.named("New"), tags: ["x", "y"], remove_tags: ["x"] });
+    expect([created.status, created.body.tags]).toEqual([201, ["y"]]);
+    const dry = await dryRun(key, { id, remove_tags: ["d"] });
+    expect((dry.body.result as Body).tags).toEqual([]);
+    expect((await getOne(key, id)).tags).toEqual(["d"]);
+  });
+
+  it("dry run answers the real call's errors (404, 400) and sees only the caller's company", async () => {
+    const { key } = await createTenant(database.db);
+    expect((await dryRun(key, { id: "no-such-id", notes: "x" })).status).toBe(404);
+    const invalid = await dryRun(key, { email: "not-an-email" });
+    expect([invalid.status, fields(invalid)]).toEqual([400, ["email"]]);
+    expect((await dryRun(key, { notes: "nobody" })).status).toBe(400);
+    // Another company's record: not found by id, not matched by phone.
+    const other = await createTenant(database.db);
+    const theirs = await stored(other.key);
+    expect((await dryRun(key, { id: theirs, notes: "x" })).status).toBe(404);
+    const byPhone = await dryRun(key, { ...r.named("Pat"), phone: "(512) 555-0199" });
+    expect(byPhone.body).toMatchObject({ matched_on: null, existing: null });
+    const badFlag = await upsert(key, r.named("X"), "?dry_run=maybe");
+    expect([badFlag.status, fields(badFlag)]).toEqual([400, ["dry_run"]]);
+  });
+});

@@ -1,0 +1,283 @@
+"use client";
+
+import { useState } from "react";
+import { Button, Dialog, Field, Input, Notice, Select, type SelectOption } from "@/components/ui";
+import { errorMessage } from "@/components/ui/error-state";
+import { parseTagList } from "@/lib/domain/normalize";
+import {
+  type BulkLeadsInput,
+  type BulkLeadsResponse,
+  useAssignableUsers,
+  useBulkChangeLeads,
+  useUndoBulkChange,
+} from "@/lib/query/lead-owners";
+import { ROLE_LABELS } from "@/lib/schemas/session";
+
+/**
+ * The bulk bar of the leads table: what is selected (ticked rows of the page, or every lead
+ * matching the filters), the actions (assign, change stage, add tag, archive, unarchive), each
+ * confirmed in a dialog that says how many leads it changes; after it, a notice with Undo.
+ */
+
+type ActionKind = "assign" | "set_stage" | "add_tags" | "archive" | "unarchive";
+
+const ACTION_BUTTONS: { kind: ActionKind; label: string }[] = [
+  { kind: "assign", label: "Assign…" },
+  { kind: "set_stage", label: "Change stage…" },
+  { kind: "add_tags", label: "Add tag…" },
+  { kind: "archive", label: "Archive…" },
+  { kind: "unarchive", label: "Unarchive…" },
+];
+
+/** The filters of the list as POST /leads/bulk takes them. */
+export interface BulkFilter {
+  search?: string;
+  stage?: string;
+  tags?: string;
+  archived?: boolean;
+  assigned_to?: string;
+  follow_up_from?: string;
+  follow_up_to?: string;
+}
+
+export interface BulkSelection {
+  /** Ticked rows (of the current page). */
+  ids: string[];
+  /** Every lead matching the list's filters, on every page. */
+  allMatching: boolean;
+}
+
+const plural = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "lead" : "leads"}`;
+
+function filterBody(filter: BulkFilter): NonNullable<BulkLeadsInput["filter"]> {
+  return {
+    search: filter.search || undefined,
+    stage: filter.stage || undefined,
+    tags: filter.tags ? parseTagList(filter.tags) : undefined,
+    archived: filter.archived ?? false,
+    assigned_to: filter.assigned_to || undefined,
+    follow_up_from: filter.follow_up_from || undefined,
+    follow_up_to: filter.follow_up_to || undefined,
+  };
+}
+
+export function LeadBulkBar({
+  selection,
+  total,
+  pageCount,
+  filter,
+  stageOptions,
+  onSelectAllMatching,
+  onClear,
+}: {
+  selection: BulkSelection;
+  /** Leads matching the filters. */
+  total: number;
+  /** Rows on this page. */
+  pageCount: number;
+  filter: BulkFilter;
+  stageOptions: readonly SelectOption[];
+  onSelectAllMatching: () => void;
+  onClear: () => void;
+}) {
+  const [action, setAction] = useState<ActionKind | null>(null);
+  const [done, setDone] = useState<{ result: BulkLeadsResponse; what: string } | null>(null);
+  const [undone, setUndone] = useState<number | null>(null);
+  const bulk = useBulkChangeLeads();
+  const undo = useUndoBulkChange();
+  const count = selection.allMatching ? total : selection.ids.length;
+
+  const outcome = done ? (
+    <Notice tone={undone === null ? "success" : "info"} className="mb-3">
+      {undone === null ? (
+        <>
+          {done.what}: {plural(done.result.changed)} changed.{" "}
+          <Button
+            variant="secondary"
+            size="sm"
+            loading={undo.isPending}
+            onClick={async () => setUndone((await undo.mutateAsync(done.result.id)).restored)}
+          >
+            Undo
+          </Button>
+          {undo.error ? <span className="ml-2 text-red-700">{errorMessage(undo.error)}</span> : null}
+        </>
+      ) : (
+        <>Undone: {plural(undone)} restored.</>
+      )}{" "}
+      <Button variant="ghost" size="sm" onClick={() => setDone(null)}>
+        Dismiss
+      </Button>
+    </Notice>
+  ) : null;
+
+  if (count === 0) return outcome;
+
+  async function apply(body: BulkLeadsInput["action"], what: string) {
+    const selected = selection.allMatching ? { filter: filterBody(filter) } : { ids: selection.ids };
+    const result = await bulk.mutateAsync({ ...selected, action: body });
+    setAction(null);
+    setUndone(null);
+    setDone({ result, what });
+    onClear();
+  }
+
+  return (
+    <>
+      {outcome}
+      <div
+        role="region"
+        aria-label="Bulk actions"
+        className="mb-3 flex flex-wrap items-center gap-2 rounded-lg border border-brand-200 bg-brand-50 px-3 py-2 text-sm"
+      >
+        <span className="font-medium text-slate-900" aria-live="polite">
+          {plural(count)} selected
+        </span>
+        {!selection.allMatching && selection.ids.length === pageCount && total > pageCount ? (
+          <Button variant="ghost" size="sm" onClick={onSelectAllMatching}>
+            Select all {plural(total)} matching the filters
+          </Button>
+        ) : null}
+        <Button variant="ghost" size="sm" onClick={onClear}>
+          Clear selection
+        </Button>
+        <span className="ml-auto flex flex-wrap gap-2">
+          {ACTION_BUTTONS.map((b) => (
+            <Button key={b.kind} variant="secondary" size="sm" onClick={() => setAction(b.kind)}>
+              {b.label}
+            </Button>
+          ))}
+        </span>
+      </div>
+      {action ? (
+        <BulkDialog
+          kind={action}
+          count={count}
+          stageOptions={stageOptions}
+          saving={bulk.isPending}
+          error={bulk.error}
+          onCancel={() => {
+            setAction(null);
+            bulk.reset();
+          }}
+          onConfirm={apply}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The confirmation of one action, with its value (owner, stage, tag) to choose first. */
+function BulkDialog({
+  kind,
+  count,
+  stageOptions,
+  saving,
+  error,
+  onCancel,
+  onConfirm,
+}: {
+  kind: ActionKind;
+  count: number;
+  stageOptions: readonly SelectOption[];
+  saving: boolean;
+  error: unknown;
+  onCancel: () => void;
+  onConfirm: (action: BulkLeadsInput["action"], what: string) => void;
+}) {
+  const users = useAssignableUsers();
+  const [value, setValue] = useState("");
+  const leads = plural(count);
+  const userName = (id: string) => users.data?.find((u) => u.id === id)?.name ?? "a user";
+  const spec = {
+    assign: {
+      title: `Assign ${leads}`,
+      confirm: `Assign ${leads}`,
+      action: { type: "assign" as const, assigned_to: value || null },
+      what: value ? `Assigned to ${userName(value)}` : "Unassigned",
+    },
+    set_stage: {
+      title: `Change the stage of ${leads}`,
+      confirm: `Change ${leads}`,
+      action: { type: "set_stage" as const, stage: value || null },
+      what: "Stage changed",
+    },
+    add_tags: {
+      title: `Add a tag to ${leads}`,
+      confirm: `Tag ${leads}`,
+      action: { type: "add_tags" as const, tags: parseTagList(value) },
+      what: "Tagged",
+    },
+    archive: {
+      title: `Archive ${leads}?`,
+      confirm: `Archive ${leads}`,
+      action: { type: "archive" as const },
+      what: "Archived",
+    },
+    unarchive: {
+      title: `Unarchive ${leads}?`,
+      confirm: `Unarchive ${leads}`,
+      action: { type: "unarchive" as const },
+      what: "Unarchived",
+    },
+  }[kind];
+  const needsValue = kind === "add_tags" && parseTagList(value).length === 0;
+
+  return (
+    <Dialog
+      open
+      onClose={onCancel}
+      title={spec.title}
+      description="You can undo this right after."
+      footer={
+        <>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button
+            loading={saving}
+            disabled={needsValue}
+            variant={kind === "archive" ? "danger" : "primary"}
+            onClick={() => onConfirm(spec.action, spec.what)}
+          >
+            {spec.confirm}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        {kind === "assign" ? (
+          <Field label="Owner">
+            <Select
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              placeholder="Unassigned"
+              options={(users.data ?? []).map((u) => ({
+                value: u.id,
+                label: `${u.name} (${ROLE_LABELS[u.role]})`,
+              }))}
+              autoFocus
+            />
+          </Field>
+        ) : null}
+        {kind === "set_stage" ? (
+          <Field label="Stage">
+            <Select
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              placeholder="No stage"
+              options={stageOptions}
+              autoFocus
+            />
+          </Field>
+        ) : null}
+        {kind === "add_tags" ? (
+          <Field label="Tag" hint="Several: separate them with commas.">
+            <Input value={value} onChange={(e) => setValue(e.target.value)} maxLength={1000} autoFocus />
+          </Field>
+        ) : null}
+        {error ? <Notice tone="danger">{errorMessage(error)}</Notice> : null}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * What an update of a lead or customer changes, field by field, and the one request that writes
+ * the previous values back (Undo). Records are compared in a flat view (each form's `viewOf`):
+ * the get-by-id record and the create-or-update answer name some fields differently.
+ */
+
+/** A field the comparison shows: its key in the flat view, its label, its create-or-update body name. */
+export interface ChangeField {
+  key: string;
+  label: string;
+  /** The body field that sets it (default: key). */
+  body?: string;
+}
+
+export interface FieldChange {
+  key: string;
+  label: string;
+  body: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** A flat record: field → value (string, number, boolean, string[] or nothing). */
+export type RecordView = Record<string, unknown>;
+
+/** Nothing, "" and [] are all "no value". */
+function normalized(value: unknown): unknown {
+  if (value === undefined || value === "") return null;
+  if (Array.isArray(value) && value.length === 0) return null;
+  return value;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(normalized(a)) === JSON.stringify(normalized(b));
+
+/** The fields whose value differs between `before` and `after`, in the order of `fields`. */
+export function recordChanges(
+  fields: readonly ChangeField[],
+  before: RecordView,
+  after: RecordView,
+): FieldChange[] {
+  return fields
+    .filter((field) => !same(before[field.key], after[field.key]))
+    .map((field) => ({
+      key: field.key,
+      label: field.label,
+      body: field.body ?? field.key,
+      before: before[field.key],
+      after: after[field.key],
+    }));
+}
+
+/** A value as the comparison shows it. */
+export function displayValue(value: unknown): string {
+  const v = normalized(value);
+  if (v === null) return "—";
+  if (Array.isArray(v)) return v.join(", ");
+  if (typeof v === "boolean") return v ? "Yes" : "No";
+  return String(v);
+}
+
+/**
+ * The create-or-update body that undoes `changes` on the record `id`: each changed field back to
+ * its previous value (null clears it). Tags are merged on update (contract section 6), so tags
+ * the update added are taken out with `remove_tags`, which restores the previous list and order.
+ */
+export function undoBody(id: string, changes: readonly FieldChange[]): Record<string, unknown> {
+  const body: Record<string, unknown> = { id };
+  for (const change of changes) {
+    if (change.key === "tags") {
+      const before = new Set((change.before as string[] | undefined) ?? []);
+      const added = ((change.after as string[] | undefined) ?? []).filter((tag) => !before.has(tag));
+      if (added.length > 0) body.remove_tags = added;
+    } else {
+      body[change.body] = normalized(change.before);
+    }
+  }
+  return body;
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { ROLE_SCOPES } from "@/lib/auth/scopes";
+import type { UserRole } from "@/lib/db/schema";
+import { homePathFor, MY_LEADS_PATH } from "./nav-items";
+
+const access = (role: UserRole) => ({
+  user: { role },
+  scopes: [...ROLE_SCOPES[role]],
+  can_manage_settings: role === "admin",
+});
+
+describe("homePathFor", () => {
+  it("starts a sales rep on their own leads, the others on their first section", () => {
+    expect(homePathFor(access("sales_rep"))).toBe(MY_LEADS_PATH);
+    expect(MY_LEADS_PATH).toBe("/leads?assigned_to=me");
+    expect(homePathFor(access("admin"))).toBe("/leads");
+    expect(homePathFor(access("manager"))).toBe("/leads");
+    expect(homePathFor(access("technician"))).toBe("/customers");
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "list_counts" ADD COLUMN "amount" numeric;

@@ -1,0 +1,185 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
+
+/*
+ * The lead pipeline: an admin edits it in settings (add, rename, reorder by keyboard, a stage in
+ * use cannot go); a sales rep picks stages in the lead form, and moves leads on the board by
+ * drag and drop and by keyboard, with the table's filters; a sales rep cannot edit the pipeline.
+ */
+
+/** No serious or critical axe violation (WCAG 2.1 A and AA) on the page as it is now. */
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious).toEqual([]);
+}
+
+/** The page does not scroll sideways (only the board's own container may). */
+async function expectNoPageScrollX(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+const saved = (page: Page) =>
+  page.getByRole("region", { name: "Notifications" }).getByText("Pipeline saved").last();
+const pipelineSection = (page: Page) => page.getByRole("region", { name: "Pipeline" });
+const stageNames = (page: Page) => pipelineSection(page).getByRole("textbox", { name: /^Name of stage/ });
+
+async function createLead(page: Page, body: Record<string, unknown>) {
+  const res = await page.request.post("/api/leads", { headers: API_HEADERS, data: body });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as { id: string; stage: string | null };
+}
+
+test("an admin adds, renames and reorders stages; a stage in use cannot be removed", async ({ page }) => {
+  const id = unique();
+  await signIn(page, "admin", { next: "/settings" });
+  const section = pipelineSection(page);
+  await expect(stageNames(page)).toHaveCount(5);
+  await expect(stageNames(page).first()).toHaveValue("New");
+  // The demo leads use every default stage: none can be removed, and each says why.
+  await expect(section.getByRole("button", { name: "Remove Won" })).toBeDisabled();
+  await expect(section.getByText(/^In use by [\d,]+ leads?/).first()).toBeVisible();
+
+  // Add a stage, save; rename it and move it up with the keyboard, save again.
+  await section.getByRole("button", { name: "Add stage" }).click();
+  await expect(stageNames(page).nth(5)).toBeFocused();
+  await page.keyboard.type(`Site visit ${id}`);
+  await section.getByRole("button", { name: "Save pipeline" }).click();
+  await expect(saved(page)).toBeVisible();
+  await expect(stageNames(page)).toHaveCount(6);
+
+  const renamed = `Inspection ${id}`;
+  await stageNames(page).nth(5).fill(renamed);
+  await section.getByRole("button", { name: `Move ${renamed} up` }).focus();
+  await page.keyboard.press("Enter");
+  await expect(section.getByRole("button", { name: `Move ${renamed} up` })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(stageNames(page).nth(3)).toHaveValue(renamed);
+  await screenshotBoth(page, "settings-pipeline");
+  await section.getByRole("button", { name: "Save pipeline" }).click();
+  await expect(saved(page)).toBeVisible();
+
+  await page.reload();
+  await expect(stageNames(page).nth(3)).toHaveValue(renamed);
+  const pipeline = await (await page.request.get("/api/pipeline", { headers: API_HEADERS })).json();
+  expect(pipeline.data[3]).toMatchObject({ key: `site-visit-${id}`, label: renamed, kind: "open" });
+  await expectAccessible(page);
+
+  // A lead moves into it behind the page's back: removing it now is refused by the server.
+  await createLead(page, { name: `In inspection ${id}`, stage: renamed.toUpperCase() });
+  await section.getByRole("button", { name: `Remove ${renamed}` }).click();
+  await expect(stageNames(page)).toHaveCount(5);
+  await section.getByRole("button", { name: "Save pipeline" }).click();
+  await expect(
+    section.getByText(`The stage "${renamed}" (site-visit-${id}) is used by 1 lead`),
+  ).toBeVisible();
+  await page.reload();
+  await expect(section.getByRole("button", { name: `Remove ${renamed}` })).toBeDisabled();
+  await expect(section.getByText("In use by 1 lead")).toBeVisible();
+});
+
+test("a sales rep picks stages in the lead form and moves leads on the board", async ({ page }) => {
+  const id = unique();
+  await signIn(page, "sales_rep");
+
+  // A new lead starts in the first stage; the picker lists the pipeline.
+  await page.goto("/leads");
+  await page.getByRole("button", { name: "New lead" }).click();
+  const dialog = page.getByRole("dialog", { name: "New lead" });
+  const stage = dialog.getByLabel("Stage");
+  await expect(stage).toHaveValue("new");
+  await expect(stage.locator("option")).toContainText([
+    "No stage",
+    "New",
+    "Contacted",
+    "Quoted",
+    "Won",
+    "Lost",
+  ]);
+  await dialog.getByLabel("Name", { exact: true }).fill(`Board lead ${id}`);
+  await dialog.getByLabel("Projected value ($)").fill("4321");
+  await stage.selectOption({ label: "Contacted" });
+  await dialog.getByRole("button", { name: "Save lead" }).click();
+  await expect(dialog).toBeHidden();
+
+  // A stage outside the pipeline is kept and said so.
+  const legacy = await createLead(page, { name: `Legacy lead ${id}`, stage: `  Waiting ${id} ` });
+  expect(legacy.stage).toBe(`Waiting ${id}`);
+  await page.goto(`/leads/${legacy.id}`);
+  await expect(page.getByLabel("Stage")).toHaveValue(`Waiting ${id}`);
+  await expect(page.getByLabel("Stage").locator("option:checked")).toHaveText(
+    `Waiting ${id} (not in pipeline)`,
+  );
+
+  // The whole board, then only this test's leads (the search is shared with the table).
+  await page.goto("/leads");
+  await page.getByRole("button", { name: "Board" }).click();
+  await expect(page).toHaveURL(/view=board/);
+  const column = (name: string) => page.getByRole("region", { name, exact: true });
+  await expect(column("New")).toBeVisible();
+  await expect(column("New").getByRole("listitem").first()).toBeVisible();
+  await screenshotBoth(page, "board");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoPageScrollX(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expectAccessible(page);
+
+  await page.getByLabel("Search", { exact: true }).fill(id);
+  await expect(page).toHaveURL(new RegExp(`search=${id}`));
+  await expect(column("Contacted")).toContainText("1 lead");
+  await expect(column("Contacted")).toContainText("$4,321.00");
+  await expect(column(`Waiting ${id} (not in pipeline)`)).toContainText(`Legacy lead ${id}`);
+
+  // Keyboard: the card's "Move to" menu.
+  await column("Contacted")
+    .getByLabel(`Move Board lead ${id} to another stage`)
+    .selectOption({ label: "Quoted" });
+  await expect(column("Quoted").getByText(`Board lead ${id}`)).toBeVisible();
+  await expect(column("Quoted")).toContainText("$4,321.00");
+  await expect(column("Contacted")).toContainText("0 leads");
+  await expect(page.getByText(`Board lead ${id} moved to Quoted`)).toBeAttached();
+
+  // Drag and drop, on a screen wide enough to show both columns (the board scrolls sideways).
+  await page.setViewportSize({ width: 2560, height: 900 });
+  await column("Quoted")
+    .getByRole("listitem")
+    .filter({ hasText: `Board lead ${id}` })
+    .dragTo(column("Won"));
+  await expect(column("Won").getByText(`Board lead ${id}`)).toBeVisible();
+  await expect(column("Won")).toContainText("1 lead");
+  await expect(column("Quoted")).toContainText("0 leads");
+  const stored = await page.request.get(`/api/leads?search=${encodeURIComponent(`Board lead ${id}`)}`, {
+    headers: API_HEADERS,
+  });
+  expect((await stored.json()).data[0].stage).toBe("won");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshotBoth(page, "board-filtered");
+
+  // The filters are shared: the table shows the same leads, and a stage filter narrows the board.
+  await page.getByRole("button", { name: "Table" }).click();
+  await expect(page).not.toHaveURL(/view=board/);
+  await expect(page.getByRole("table", { name: "Leads" }).getByRole("row")).toHaveCount(3);
+  await page.getByLabel("Stage").selectOption({ label: "Won" });
+  await page.getByRole("button", { name: "Board" }).click();
+  await expect(column("New")).toHaveCount(0);
+  await expect(column("Won")).toContainText(`Board lead ${id}`);
+});
+
+test("a sales rep cannot edit the pipeline", async ({ page }) => {
+  await signIn(page, "sales_rep", { next: "/settings" });
+  await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
+  await expect(pipelineSection(page)).toHaveCount(0);
+  const read = await page.request.get("/api/pipeline", { headers: API_HEADERS });
+  expect(read.status()).toBe(200);
+  const write = await page.request.put("/api/settings/pipeline", {
+    headers: API_HEADERS,
+    data: { stages: [{ label: "Mine", color: "#000000", kind: "open" }] },
+  });
+  expect(write.status()).toBe(403);
+});

@@ -1,0 +1,158 @@
+import { expect, test, type Page } from "@playwright/test";
+import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
+
+/*
+ * "New lead" / "New customer" whose phone matches an existing record (in another format): the
+ * form asks first, with the existing record beside what the update would make of it. Update,
+ * create a separate record, or go back; an update offers Undo, which restores the old values.
+ */
+
+/** A phone number no demo record has, as its digits. */
+const uniqueDigits = () => `9${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+const dotted = (d: string) => `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6)}`;
+const parenthesized = (d: string) => `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
+
+const matchDialog = (page: Page) => page.getByRole("dialog", { name: /already exists/ });
+
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const res = await page.request.get(`/api${path}`, { headers: API_HEADERS });
+  expect(res.ok(), path).toBe(true);
+  return (await res.json()) as T;
+}
+
+async function apiPost(page: Page, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await page.request.post(`/api${path}`, { headers: API_HEADERS, data: body });
+  expect(res.ok(), path).toBe(true);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+test("a new lead matching an existing one: go back, create separately, update and undo", async ({ page }) => {
+  await signIn(page, "sales_rep");
+  const id = unique();
+  const digits = uniqueDigits();
+  const existing = await apiPost(page, "/leads", {
+    name: `Robin Existing ${id}`,
+    phone: parenthesized(digits),
+    stage: "new",
+    tags: [`old-${id}`],
+    notes: "Prefers mornings",
+  });
+
+  await page.goto("/leads");
+  await page.getByRole("button", { name: "New lead" }).click();
+  const form = page.getByRole("dialog", { name: "New lead" });
+  await form.getByLabel("Name", { exact: true }).fill(`Robin New ${id}`);
+  await form.getByLabel("Phone").fill(dotted(digits));
+  await form.getByLabel("Stage").selectOption("quoted");
+  await form.getByLabel("Tags").fill(`new-${id}`);
+  await form.getByRole("button", { name: "Save lead" }).click();
+
+  // The dialog: the existing lead beside the update, the changed fields listed.
+  const ask = matchDialog(page);
+  await expect(ask).toBeVisible();
+  await expect(ask).toContainText("A lead with this phone number already exists");
+  await expect(ask.getByTestId("match-summary")).toHaveText(
+    "The update would change 4 fields: Name, Phone, Stage, Tags.",
+  );
+  const stageRow = ask.getByRole("row", { name: /Stage/ });
+  await expect(stageRow.getByRole("cell")).toHaveText(["new", "quoted"]);
+  await expect(ask.getByRole("row", { name: /Notes/ }).getByRole("cell")).toHaveText([
+    "Prefers mornings",
+    "Prefers mornings",
+  ]);
+  await screenshotBoth(page, "lead-match-dialog", { fullPage: false });
+
+  // Go back: the form with its input, nothing saved.
+  await ask.getByRole("button", { name: "Go back" }).click();
+  await expect(ask).toBeHidden();
+  await expect(form.getByLabel("Name", { exact: true })).toHaveValue(`Robin New ${id}`);
+  await expect(form.getByLabel("Stage")).toHaveValue("quoted");
+  const stored = await apiGet<{ data: Record<string, unknown> }>(page, `/leads/${existing.id}`);
+  expect(stored.data).toMatchObject({ name: `Robin Existing ${id}`, stage: "new" });
+
+  // Create a separate lead: two leads with that phone now.
+  await form.getByRole("button", { name: "Save lead" }).click();
+  await ask.getByRole("button", { name: "Create a separate lead" }).click();
+  await expect(form).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Lead created" })).toBeVisible();
+  const both = await apiGet<{ data: { id: string; name: string }[] }>(page, `/leads?search=${digits}`);
+  expect(both.data.map((l) => l.name).sort()).toEqual([`Robin Existing ${id}`, `Robin New ${id}`]);
+  const separate = both.data.find((l) => l.name === `Robin New ${id}`)!;
+
+  // A third "new" one updates the newest match (the separate lead); Undo restores it.
+  await page.getByRole("button", { name: "New lead" }).click();
+  await form.getByLabel("Name", { exact: true }).fill(`Robin Updated ${id}`);
+  await form.getByLabel("Phone").fill(digits);
+  await form.getByLabel("Tags").fill(`later-${id}`);
+  await form.getByRole("button", { name: "Save lead" }).click();
+  await ask.getByRole("button", { name: `Update Robin New ${id}` }).click();
+  await expect(form).toBeHidden();
+  const toast = page.getByRole("region", { name: "Notifications" });
+  await expect(toast).toContainText(`Updated Robin Updated ${id}`);
+  // The form's stage starts at the pipeline's first one, so the update moves the lead there too
+  // (the match dialog showed it).
+  await expect(toast).toContainText("Changed: Name, Phone, Stage, Tags.");
+  let after = await apiGet<{ data: Record<string, unknown> }>(page, `/leads/${separate.id}`);
+  expect(after.data).toMatchObject({ name: `Robin Updated ${id}`, tags: [`new-${id}`, `later-${id}`] });
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(toast).toContainText(`Undone: Robin Updated ${id} restored`);
+  after = await apiGet<{ data: Record<string, unknown> }>(page, `/leads/${separate.id}`);
+  expect(after.data).toMatchObject({
+    name: `Robin New ${id}`,
+    phone: dotted(digits),
+    stage: "quoted",
+    tags: [`new-${id}`],
+  });
+});
+
+test("the edit form's update offers Undo, which restores the lead", async ({ page }) => {
+  await signIn(page, "sales_rep");
+  const id = unique();
+  const lead = await apiPost(page, "/leads", { name: `Edit Undo ${id}`, stage: "new", tags: ["keep"] });
+  await page.goto(`/leads/${lead.id}`);
+  await page.getByLabel("Stage").selectOption("contacted");
+  await page.getByLabel("Add tags").fill(`added-${id}`);
+  await page.getByRole("button", { name: "Save changes" }).click();
+  const toast = page.getByRole("region", { name: "Notifications" });
+  await expect(toast).toContainText("Changed: Stage, Tags.");
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(toast).toContainText(`Undone: Edit Undo ${id} restored`);
+  const restored = await apiGet<{ data: Record<string, unknown> }>(page, `/leads/${lead.id}`);
+  expect(restored.data).toMatchObject({ stage: "new", tags: ["keep"] });
+  // The form shows the restored values.
+  await expect(page.getByLabel("Stage")).toHaveValue("new");
+});
+
+test("a new customer matching an existing one: the dialog, update and undo", async ({ page }) => {
+  await signIn(page, "manager");
+  const id = unique();
+  const digits = uniqueDigits();
+  const existing = await apiPost(page, "/customers", {
+    first_name: "Sam",
+    last_name: `Existing ${id}`,
+    phone: parenthesized(digits),
+    property_city: "Austin",
+  });
+
+  await page.goto("/customers");
+  await page.getByRole("button", { name: "New customer" }).click();
+  const form = page.getByRole("dialog", { name: "New customer" });
+  await form.getByLabel("First name").fill("Sam");
+  await form.getByLabel("Phone").fill(dotted(digits));
+  await form.getByLabel("City").first().fill("Round Rock");
+  await form.getByRole("button", { name: "Save customer" }).click();
+
+  const ask = matchDialog(page);
+  await expect(ask).toContainText("A customer with this phone number already exists");
+  await expect(ask.getByTestId("match-summary")).toHaveText("The update would change 2 fields: Phone, City.");
+  await screenshotBoth(page, "customer-match-dialog", { fullPage: false });
+
+  await ask.getByRole("button", { name: `Update Sam Existing ${id}` }).click();
+  await expect(form).toBeHidden();
+  const toast = page.getByRole("region", { name: "Notifications" });
+  await expect(toast).toContainText("Changed: Phone, City.");
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(toast).toContainText(`Undone: Sam Existing ${id} restored`);
+  const restored = await apiGet<{ data: Record<string, unknown> }>(page, `/customers/${existing.id}`);
+  expect(restored.data).toMatchObject({ phone: parenthesized(digits), address: { city: "Austin" } });
+});

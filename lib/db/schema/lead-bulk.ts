@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  foreignKey,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { companies } from "./companies";
+import { createdAt, tenantKey } from "./columns";
+
+/**
+ * A bulk change of leads (POST /leads/bulk), kept so that it can be undone
+ * (POST /leads/bulk/{id}/undo): the action as given, who made it, how many leads it changed, and
+ * when it was undone (once at most).
+ */
+export const leadBulkOperations = pgTable(
+  "lead_bulk_operations",
+  {
+    ...tenantKey(),
+    /** The action of the request body, as validated ({ type, ... }). */
+    action: jsonb("action").notNull(),
+    changed: integer("changed").notNull(),
+    actorKind: text("actor_kind").notNull(),
+    actorId: text("actor_id").notNull(),
+    createdAt: createdAt(),
+    undoneAt: timestamp("undone_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * The values a bulk operation replaced, one row per lead it changed: those of every column a bulk
+ * action sets, so that its undo restores them exactly. No foreign key to the lead: the undo joins
+ * the leads anyway, and 10,000 key checks would slow every bulk change.
+ */
+export const leadBulkChanges = pgTable(
+  "lead_bulk_changes",
+  {
+    companyId: text("company_id").notNull(),
+    operationId: text("operation_id").notNull(),
+    leadId: text("lead_id").notNull(),
+    assignedTo: text("assigned_to"),
+    stage: text("stage"),
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    archived: boolean("archived").notNull(),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.operationId, t.leadId] }),
+    foreignKey({
+      columns: [t.companyId, t.operationId],
+      foreignColumns: [leadBulkOperations.companyId, leadBulkOperations.id],
+    }).onDelete("cascade"),
+  ],
+);

@@ -1,0 +1,241 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import { leadBulkChanges, leadBulkOperations, leads } from "@/lib/db/schema";
+import type { DomainContext } from "@/lib/domain/context";
+import { ConflictError, NotFoundError, ValidationError } from "@/lib/domain/errors";
+import { mergedTags, uniqueTags } from "@/lib/domain/normalize";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import type {
+  BulkLeadAction,
+  BulkLeadsBody,
+  BulkLeadsResponse,
+  UndoBulkLeadsResponse,
+} from "@/lib/schemas/lead-bulk";
+import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
+import { leadFilter } from "./list-leads";
+import { checkAssignee, resolveOwnerFilter } from "./owners";
+
+/** Unknown ids listed in a 400, at most (the rest summed up in one more entry). */
+const UNKNOWN_IDS_LISTED = 100;
+
+/** A text[] parameter (encoded as the tags column encodes its arrays, on both engines). */
+const textArrayParam = (values: readonly string[]) => sql`${sql.param(values, leads.tags)}::text[]`;
+
+/**
+ * POST /leads/bulk: one action on the leads selected by ids or by the list's filters, in one
+ * transaction (all or nothing). The selected leads are locked; those the action changes have their
+ * previous values saved (lead_bulk_changes) and are then updated by one set-based statement, so
+ * the kept counters (list_counts, by the leads' statement triggers) follow as for any update.
+ */
+export async function bulkChangeLeads({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: BulkLeadsBody;
+}): Promise<BulkLeadsResponse> {
+  const { action } = input;
+  if (action.type === "assign") {
+    await checkAssignee(ctx.db, ctx.companyId, action.assigned_to, "action.assigned_to");
+  }
+  const selection = input.ids
+    ? sql`${leads.companyId} = ${ctx.companyId} and ${leads.id} = any(${textArrayParam(uniqueTags(input.ids))})`
+    : leadFilter(ctx.companyId, {
+        ...input.filter!,
+        assigned_to: resolveOwnerFilter(ctx.principal, input.filter!.assigned_to, "filter.assigned_to"),
+      });
+  const id = newId(ID_PREFIX.leadBulk);
+  const actor =
+    ctx.principal.kind === "session"
+      ? { kind: "user", id: ctx.principal.userId }
+      : { kind: "api_key", id: ctx.principal.keyId };
+  return ctx.db.transaction(async (tx) => {
+    if (input.ids) await refuseUnknownIds(tx, ctx.companyId, input.ids);
+    await tx.insert(leadBulkOperations).values({
+      companyId: ctx.companyId,
+      id,
+      action,
+      changed: 0,
+      actorKind: actor.kind,
+      actorId: actor.id,
+    });
+    const { matched, changed } = await saveChanged(tx, ctx.companyId, id, selection, action);
+    if (action.type === "add_tags") await refuseTooManyTags(tx, ctx.companyId, id, action.tags);
+    if (changed > 0) {
+      await tx.execute(sql`update ${leads} set ${actionSet(action)}, "updated_at" = now()
+        from ${leadBulkChanges} c
+        where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id}
+          and ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id"`);
+      await tx.execute(sql`update ${leadBulkOperations} set "changed" = ${changed}
+        where "company_id" = ${ctx.companyId} and "id" = ${id}`);
+    }
+    return {
+      status: "success" as const,
+      id,
+      matched,
+      changed,
+      undo: { method: "POST" as const, path: `/leads/bulk/${id}/undo` },
+    };
+  });
+}
+
+/** 400 listing the ids that are no lead of the company (another company's are unknown too). */
+async function refuseUnknownIds(tx: DbOrTx, companyId: string, ids: readonly string[]) {
+  const unknown = (
+    await tx.execute<{ id: string }>(sql`select u.id from unnest(${textArrayParam(uniqueTags(ids))}) as u(id)
+      where not exists (select 1 from ${leads} where ${leads.companyId} = ${companyId} and ${leads.id} = u.id)`)
+  ).rows.map((row) => row.id);
+  if (unknown.length === 0) return;
+  const problems = unknown.slice(0, UNKNOWN_IDS_LISTED).map((unknownId) => ({
+    field: `ids[${ids.indexOf(unknownId)}]`,
+    message: `${unknownId} is not a lead of the company`,
+  }));
+  if (unknown.length > UNKNOWN_IDS_LISTED) {
+    problems.push({ field: "ids", message: `${unknown.length - UNKNOWN_IDS_LISTED} more unknown ids` });
+  }
+  throw new ValidationError(problems);
+}
+
+/**
+ * Locks the selected leads and saves the previous values of those the action changes (a lead that
+ * already has the value is left alone): how many were selected, and how many will change.
+ */
+async function saveChanged(
+  tx: DbOrTx,
+  companyId: string,
+  operationId: string,
+  selection: SQL,
+  action: BulkLeadAction,
+): Promise<{ matched: number; changed: number }> {
+  const [row] = (
+    await tx.execute<{ matched: number | string; changed: number | string }>(sql`
+    with selected as (
+      select ${leads.id} as id, ${leads.assignedTo} as assigned_to, ${leads.stage} as stage,
+        ${leads.tags} as tags, ${leads.archived} as archived, ${leads.archivedAt} as archived_at,
+        ${actionChanges(action)} as changes
+      from ${leads} where ${selection}
+      -- In id order: two bulk changes of the same leads lock them in one order, never deadlock.
+      order by ${leads.id}
+      for update
+    ), saved as (
+      insert into ${leadBulkChanges}
+        ("company_id", "operation_id", "lead_id", "assigned_to", "stage", "tags", "archived", "archived_at")
+      select ${companyId}, ${operationId}, id, assigned_to, stage, tags, archived, archived_at
+      from selected where changes
+      returning 1
+    )
+    select (select count(*) from selected)::int as matched, (select count(*) from saved)::int as changed`)
+  ).rows;
+  return { matched: Number(row?.matched ?? 0), changed: Number(row?.changed ?? 0) };
+}
+
+/** 400 naming the tags when adding them would give a changed lead more than TAGS_MAX tags. */
+async function refuseTooManyTags(tx: DbOrTx, companyId: string, operationId: string, tags: string[]) {
+  const merged = mergedTags(sql`c."tags"`, textArrayParam(uniqueTags(tags)));
+  const [row] = (
+    await tx.execute<{ n: number | string; most: number | string | null }>(sql`
+      select count(*)::int as n, max(cardinality(${merged})) as most from ${leadBulkChanges} c
+      where c."company_id" = ${companyId} and c."operation_id" = ${operationId}
+        and cardinality(${merged}) > ${TAGS_MAX}`)
+  ).rows;
+  const over = Number(row?.n ?? 0);
+  if (over === 0) return;
+  throw new ValidationError([
+    {
+      field: "action.tags",
+      message: `a lead can have at most ${TAGS_MAX} tags: ${over} selected leads would have more (up to ${row?.most})`,
+    },
+  ]);
+}
+
+/** Whether the action changes a lead (the row's values as selected, `leads` unaliased). */
+function actionChanges(action: BulkLeadAction): SQL {
+  switch (action.type) {
+    case "assign":
+      return sql`${leads.assignedTo} is distinct from ${action.assigned_to ?? null}::text`;
+    case "set_stage":
+      return sql`${leads.stage} is distinct from ${action.stage ?? null}::text`;
+    case "add_tags":
+      return sql`not (${leads.tags} @> ${textArrayParam(uniqueTags(action.tags))})`;
+    case "archive":
+      return sql`not ${leads.archived}`;
+    case "unarchive":
+      return sql`${leads.archived}`;
+  }
+}
+
+/** The SET list of the action's update. */
+function actionSet(action: BulkLeadAction): SQL {
+  switch (action.type) {
+    case "assign":
+      return sql`"assigned_to" = ${action.assigned_to ?? null}::text`;
+    case "set_stage":
+      return sql`"stage" = ${action.stage ?? null}::text`;
+    case "add_tags":
+      return sql`"tags" = ${mergedTags(leads.tags, textArrayParam(uniqueTags(action.tags)))}`;
+    case "archive":
+      return sql`"archived" = true, "archived_at" = now()`;
+    case "unarchive":
+      return sql`"archived" = false, "archived_at" = null`;
+  }
+}
+
+/** The SET list restoring what the action changed, from the saved values (`c`). */
+function undoSet(action: BulkLeadAction): SQL {
+  switch (action.type) {
+    case "assign":
+      return sql`"assigned_to" = c."assigned_to"`;
+    case "set_stage":
+      return sql`"stage" = c."stage"`;
+    case "add_tags":
+      return sql`"tags" = c."tags"`;
+    case "archive":
+    case "unarchive":
+      return sql`"archived" = c."archived", "archived_at" = c."archived_at"`;
+  }
+}
+
+/**
+ * POST /leads/bulk/{id}/undo: the leads the operation changed get back the values it replaced
+ * (only the fields its action sets), in one statement; whatever was written to those fields since
+ * is replaced too. Once only: a second undo is a 409.
+ */
+export async function undoBulkChange({
+  ctx,
+  id,
+}: {
+  ctx: DomainContext;
+  id: string;
+}): Promise<UndoBulkLeadsResponse> {
+  return ctx.db.transaction(async (tx) => {
+    const [operation] = (
+      await tx.execute<{ action: BulkLeadAction; undone_at: unknown }>(sql`
+        select "action", "undone_at" from ${leadBulkOperations}
+        where "company_id" = ${ctx.companyId} and "id" = ${id} for update`)
+    ).rows;
+    if (!operation) throw new NotFoundError("Bulk operation");
+    if (operation.undone_at !== null) throw new ConflictError("This bulk operation has already been undone");
+    const action = (
+      typeof operation.action === "string" ? JSON.parse(operation.action) : operation.action
+    ) as BulkLeadAction;
+    // Locked in id order first, as a bulk change locks them: the two never deadlock.
+    await tx.execute(sql`select 1 from ${leads} join ${leadBulkChanges} c
+      on c."company_id" = ${leads.companyId} and c."lead_id" = ${leads.id}
+      where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id}
+      order by ${leads.id} for update of ${leads}`);
+    const [row] = (
+      await tx.execute<{ n: number | string }>(sql`
+        with restored as (
+          update ${leads} set ${undoSet(action)}, "updated_at" = now()
+          from ${leadBulkChanges} c
+          where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id}
+            and ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id"
+          returning 1
+        )
+        select count(*)::int as n from restored`)
+    ).rows;
+    await tx.execute(sql`update ${leadBulkOperations} set "undone_at" = now()
+      where "company_id" = ${ctx.companyId} and "id" = ${id}`);
+    return { status: "success" as const, id, restored: Number(row?.n ?? 0) };
+  });
+}

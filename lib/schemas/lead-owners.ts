@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { ROLES } from "./session";
+import { SHORT_TEXT_MAX } from "./upsert-fields";
+
+/**
+ * A lead's owner (extensions.md E2): `assigned_to` is a user id of the company or null. The schema
+ * checks the shape; whether the user is one of the company's is checked by the rules
+ * (lib/domain/leads/owners.ts), as a 400 naming the field as well.
+ */
+export const assignedToInput = (description: string) =>
+  z
+    .string()
+    .trim()
+    .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+    // A form clears the owner by choosing "Unassigned" (an empty value).
+    .transform((value) => (value === "" ? null : value))
+    .nullable()
+    .optional()
+    .describe(description);
+
+/** `me` and `none` of the owner filter; never a user id (ours start with `usr_`). */
+export const OWNER_ME = "me";
+export const OWNER_NONE = "none";
+
+/** `assigned_to` of GET /leads and its siblings: a user id, `none` or `me`. */
+export const assignedToQuery = z
+  .string()
+  .trim()
+  .min(1, "must be a user id, none or me")
+  .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+  .optional()
+  .describe(
+    "Only leads assigned to this user id; `none`: unassigned leads; `me` (dashboard sessions): " +
+      "the signed-in user's leads (an API key is tied to no user: 400).",
+  );
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/users
+
+export const assignableUserSchema = z
+  .object({
+    id: z.string().describe("The user's id: a value of a lead's assigned_to."),
+    name: z.string().describe("The user's name."),
+    role: z.enum(ROLES).describe("The user's role."),
+  })
+  .describe("A user a lead can be assigned to.");
+export type AssignableUser = z.output<typeof assignableUserSchema>;
+
+export const listAssignableUsersResponseSchema = z
+  .object({
+    status: z.literal("success"),
+    data: z.array(assignableUserSchema).describe("The company's active users, by name (then id)."),
+  })
+  .describe("The users leads can be assigned to.");
+export type ListAssignableUsersResponse = z.output<typeof listAssignableUsersResponseSchema>;
