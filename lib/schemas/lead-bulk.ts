@@ -60,7 +60,12 @@ export const bulkLeadActionSchema = z
       })
       .describe("Set the owner."),
     z
-      .object({ type: z.literal("set_stage"), stage: nullableText("The stage; null clears it.") })
+      .object({
+        type: z.literal("set_stage"),
+        stage: nullableText(
+          "The stage; null clears it. A pipeline stage named by its key or label, in any case, is stored as its key.",
+        ),
+      })
       .describe("Set the stage."),
     z
       .object({

@@ -4,6 +4,7 @@ import { leadBulkChanges, leadBulkOperations, leads } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { mergedTags, uniqueTags } from "@/lib/domain/normalize";
+import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type {
   BulkLeadAction,
@@ -11,6 +12,7 @@ import type {
   BulkLeadsResponse,
   UndoBulkLeadsResponse,
 } from "@/lib/schemas/lead-bulk";
+import { storedStage } from "@/lib/schemas/pipeline";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
 import { leadFilter } from "./list-leads";
 import { checkAssignee, resolveOwnerFilter } from "./owners";
@@ -34,7 +36,7 @@ export async function bulkChangeLeads({
   ctx: DomainContext;
   input: BulkLeadsBody;
 }): Promise<BulkLeadsResponse> {
-  const { action } = input;
+  const action = await storedAction(ctx, input.action);
   if (action.type === "assign") {
     await checkAssignee(ctx.db, ctx.companyId, action.assigned_to, "action.assigned_to");
   }
@@ -77,6 +79,12 @@ export async function bulkChangeLeads({
       undo: { method: "POST" as const, path: `/leads/bulk/${id}/undo` },
     };
   });
+}
+
+/** The action as it is stored: a pipeline stage named by its key or label becomes its key (E2). */
+async function storedAction(ctx: DomainContext, action: BulkLeadAction): Promise<BulkLeadAction> {
+  if (action.type !== "set_stage" || !action.stage) return action;
+  return { ...action, stage: storedStage(await loadPipeline(ctx.db, ctx.companyId), action.stage) };
 }
 
 /** 400 listing the ids that are no lead of the company (another company's are unknown too). */

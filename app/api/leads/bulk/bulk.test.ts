@@ -194,6 +194,20 @@ describe(`POST /api/leads/bulk (${testEngine()})`, () => {
     expect(tags).toContainEqual(["added", "vip"]);
   });
 
+  it("stores a pipeline stage named by its label or in another case as its key", async () => {
+    const t = await bulkTenant();
+    const auth = { key: t.key };
+    for (const [given, stored] of [
+      ["Quoted", "quoted"],
+      ["  WON ", "won"],
+      ["Site visit", "Site visit"],
+    ] as const) {
+      const res = await bulk(auth, { ids: t.ids, action: { type: "set_stage", stage: given } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect((await snapshot(t.companyId)).map((r) => r.stage)).toEqual(t.ids.map(() => stored));
+    }
+  });
+
   it("selects by the list's filters, with the list's meaning", async () => {
     const t = await bulkTenant();
     const cookie = await createSessionCookie(database.db, t.rep);
