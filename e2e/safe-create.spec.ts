@@ -89,11 +89,14 @@ test("a new lead matching an existing one: go back, create separately, update an
   await expect(form).toBeHidden();
   const toast = page.getByRole("region", { name: "Notifications" });
   await expect(toast).toContainText(`Updated Robin Updated ${id}`);
-  // The form's stage starts at the pipeline's first one, so the update moves the lead there too
-  // (the match dialog showed it).
-  await expect(toast).toContainText("Changed: Name, Phone, Stage, Tags.");
+  // The form's untouched first stage is a new lead's start, not a change to the matched lead.
+  await expect(toast).toContainText("Changed: Name, Phone, Tags.");
   let after = await apiGet<{ data: Record<string, unknown> }>(page, `/leads/${separate.id}`);
-  expect(after.data).toMatchObject({ name: `Robin Updated ${id}`, tags: [`new-${id}`, `later-${id}`] });
+  expect(after.data).toMatchObject({
+    name: `Robin Updated ${id}`,
+    stage: "quoted",
+    tags: [`new-${id}`, `later-${id}`],
+  });
   await toast.getByRole("button", { name: "Undo" }).click();
   await expect(toast).toContainText(`Undone: Robin Updated ${id} restored`);
   after = await apiGet<{ data: Record<string, unknown> }>(page, `/leads/${separate.id}`);

@@ -108,6 +108,8 @@ function buildBody(
   const errors: FieldErrors = {};
   if (id) body.id = id;
   for (const field of fieldsToSend(TEXT_FIELDS, values, initial, Boolean(id))) {
+    // A new lead's untouched first stage goes as a creation default (useSafeSave's createDefaults).
+    if (!id && field === "stage" && values.stage === initial.stage) continue;
     const value = values[field];
     if (field === "projected_value") {
       const amount = value.trim() === "" ? null : Number(value);
@@ -175,6 +177,7 @@ function LeadFormFields({
     save: save.mutateAsync,
     recordOf: (result) => result.lead,
     editing: lead,
+    createDefaults: initial.stage ? { stage: initial.stage } : undefined,
     onUndone: (result) => form.reset(valuesOf(pipeline, result.lead)),
   });
 

@@ -41,6 +41,11 @@ export interface SafeSaveOptions<Body, Result> {
   recordOf: (result: Result) => Record<string, unknown> & { id: string };
   /** The record being edited (edit form); absent for "New". */
   editing?: Record<string, unknown>;
+  /**
+   * Values a new record starts with that the user did not choose (a new lead's first stage): sent
+   * when a record is created, never applied to a matched record the user chose to update.
+   */
+  createDefaults?: Partial<Body>;
   /** After Undo: the record as restored (e.g. to reset the form to it). */
   onUndone?: (result: Result) => void;
 }
@@ -109,7 +114,8 @@ export function useSafeSave<Body extends object, Result>(options: SafeSaveOption
     }
     setChecking(true);
     const answer = await options.dryRun(body).finally(() => setChecking(false));
-    if (answer.matched_on === null || answer.existing === null) return options.save(body);
+    const created = { ...options.createDefaults, ...body };
+    if (answer.matched_on === null || answer.existing === null) return options.save(created);
     const existing = answer.existing;
     return new Promise<Result | null>((resolve, reject) => {
       const choose = async (choice: Choice) => {
@@ -119,7 +125,7 @@ export function useSafeSave<Body extends object, Result>(options: SafeSaveOption
         }
         setBusy(choice);
         try {
-          const result = await options.save(choice === "separate" ? { ...body, match: "none" } : body);
+          const result = await options.save(choice === "separate" ? { ...created, match: "none" } : body);
           if (choice === "update") offerUndo(existing, result);
           resolve(result);
         } catch (error) {

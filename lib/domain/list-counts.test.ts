@@ -17,7 +17,7 @@ import { getLeadsQuerySchema, upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { getPinsQuerySchema } from "@/lib/schemas/pins";
 import { getServicePlansQuerySchema } from "@/lib/schemas/service-plans";
 import { getServicedJobsQuerySchema } from "@/lib/schemas/serviced-jobs";
-import { createCompany, createUser } from "@/lib/testing/factories";
+import { createCompany, createUser, testKeyPrincipal } from "@/lib/testing/factories";
 import { migrateUpTo } from "@/lib/testing/migrations";
 import { insertCustomer, insertPinType } from "@/lib/testing/plan-job-fixtures";
 import {
@@ -346,7 +346,7 @@ const models: ListModel[] = [
     listTotal: async (db, companyId, query) =>
       (
         await listLeads({
-          ctx: { db: db as never, companyId },
+          ctx: { db: db as never, companyId, principal: testKeyPrincipal(companyId) },
           input: getLeadsQuerySchema.parse({ ...query, limit: "1" }),
         })
       ).pagination.total,
@@ -524,7 +524,7 @@ const models: ListModel[] = [
     listTotal: async (db, companyId, query) =>
       (
         await listLeads({
-          ctx: { db: db as never, companyId },
+          ctx: { db: db as never, companyId, principal: testKeyPrincipal(companyId) },
           input: getLeadsQuerySchema.parse({ ...query, limit: "1" }),
         })
       ).pagination.total,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ApiKeyPrincipal } from "@/lib/auth/principal";
 import type { Scope } from "@/lib/auth/scopes";
 import { SCOPES } from "@/lib/auth/scopes";
 import { createSession, SESSION_COOKIE } from "@/lib/auth/sessions";
@@ -111,4 +112,9 @@ export async function call<T = Record<string, unknown>>(
     body: (text ? JSON.parse(text) : null) as T,
     text,
   };
+}
+
+/** An API key's principal, for domain calls in tests that do not depend on who asks. */
+export function testKeyPrincipal(companyId: string): ApiKeyPrincipal {
+  return { kind: "api_key", companyId, scopes: [...SCOPES], keyId: "key_test" };
 }

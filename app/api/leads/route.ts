@@ -1,6 +1,5 @@
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
 import { dryRunUpsertLead, listLeads, upsertLead } from "@/lib/domain/leads";
-import { withOwnerResolved } from "@/lib/domain/leads/owners";
 import { getLeadsQuerySchema, upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 
@@ -8,7 +7,7 @@ import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 export const GET = apiRoute({
   scopes: ["leads:read"],
   query: getLeadsQuerySchema,
-  handler: ({ ctx, query }) => listLeads({ ctx, input: withOwnerResolved(ctx, query) }),
+  handler: ({ ctx, query }) => listLeads({ ctx, input: query }),
 });
 
 // POST /api/leads – create or update a lead (201 created, 200 updated or dry run)

@@ -13,6 +13,8 @@ import type { MatchedOn } from "@/lib/domain/upsert/upsert-record";
 
 /** What the lead rules need of a request: the database and the tenant. */
 export type LeadContext = Pick<DomainContext, "db" | "companyId">;
+/** Reading a lead list also needs who asks: `assigned_to=me` is the signed-in user. */
+export type LeadReadContext = LeadContext & Pick<DomainContext, "principal">;
 
 export type LeadValues = Partial<typeof leads.$inferInsert>;
 

@@ -10,8 +10,14 @@ import {
 import { timestampParam } from "@/lib/domain/reports/sql";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
-import { LEAD_FIELDS, toLead, type LeadContext, type LeadRecordRow } from "./lead-record";
-import { ownerCondition } from "./owners";
+import {
+  LEAD_FIELDS,
+  toLead,
+  type LeadContext,
+  type LeadReadContext,
+  type LeadRecordRow,
+} from "./lead-record";
+import { ownerCondition, withOwnerResolved } from "./owners";
 
 /**
  * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
@@ -25,10 +31,10 @@ export async function listLeads({
   ctx,
   input,
 }: {
-  ctx: LeadContext;
+  ctx: LeadReadContext;
   input: GetLeadsQuery;
 }): Promise<ListLeadsResponse> {
-  const { rows, total } = await listRows(leadListQueries(ctx, input));
+  const { rows, total } = await listRows(leadListQueries(ctx, withOwnerResolved(ctx, input)));
   return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
 }
 

@@ -5,7 +5,7 @@ import { type Database, type DbOrTx } from "@/lib/db/client";
 import { importDocument } from "@/lib/import";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { getLeadStageTotalsQuerySchema, upsertLeadBodySchema } from "@/lib/schemas/leads";
-import { createCompany } from "@/lib/testing/factories";
+import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
 import { migrateUpTo } from "@/lib/testing/migrations";
 import {
   connectWithLockTimeout,
@@ -51,7 +51,10 @@ const QUERIES: Record<string, string>[] = ["false", "true"].flatMap((archived) =
 
 async function board(db: DbOrTx, companyId: string, query: Record<string, string>): Promise<Answer> {
   const input = getLeadStageTotalsQuerySchema.parse(query);
-  return leadStageTotals({ ctx: { db: db as never, companyId }, input });
+  return leadStageTotals({
+    ctx: { db: db as never, companyId, principal: testKeyPrincipal(companyId) },
+    input,
+  });
 }
 
 /**

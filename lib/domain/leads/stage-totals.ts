@@ -4,8 +4,9 @@ import { textArray } from "@/lib/domain/lists/sql-fragments";
 import { toNumber } from "@/lib/domain/reports/sql";
 import { cents } from "@/lib/schemas/common";
 import type { GetLeadStageTotalsQuery, LeadStageTotal, LeadStageTotalsResponse } from "@/lib/schemas/leads";
-import type { LeadContext } from "./lead-record";
+import type { LeadReadContext } from "./lead-record";
 import { leadFilter } from "./list-leads";
+import { withOwnerResolved } from "./owners";
 
 /**
  * GET /leads/stage-totals (the leads board): the leads matching the list's filters, counted and
@@ -21,12 +22,13 @@ export async function leadStageTotals({
   ctx,
   input,
 }: {
-  ctx: LeadContext;
+  ctx: LeadReadContext;
   input: GetLeadStageTotalsQuery;
 }): Promise<LeadStageTotalsResponse> {
-  const query = stageTotalsFromCounters(input)
-    ? keptStageTotals(ctx.companyId, input)
-    : countedStageTotals(ctx.companyId, input);
+  const filters = withOwnerResolved(ctx, input);
+  const query = stageTotalsFromCounters(filters)
+    ? keptStageTotals(ctx.companyId, filters)
+    : countedStageTotals(ctx.companyId, filters);
   const rows = (await ctx.db.execute<StageTotalRow>(query)).rows;
   return stageTotalsResponse(rows);
 }
