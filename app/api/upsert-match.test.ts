@@ -1,16 +1,16 @@
 import { count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getCustomerRoute } from "@/app/api/customers/[id]/route";
 import { GET as listCustomersRoute, POST as upsertCustomerRoute } from "@/app/api/customers/route";
 import { GET as getLeadRoute } from "@/app/api/leads/[id]/route";
 import { GET as listLeadsRoute, POST as upsertLeadRoute } from "@/app/api/leads/route";
 import type { RouteHandler } from "@/lib/api/handler";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { customers, leads } from "@/lib/db/schema";
 import { customerDryRunResponseSchema, customerUpsertResponseSchema } from "@/lib/schemas/customers";
 import { leadDryRunResponseSchema, leadUpsertResponseSchema } from "@/lib/schemas/leads";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
 /*
  * extensions.md E1 on both create-or-update endpoints: what a call matched (`matched_on`), the
@@ -18,15 +18,7 @@ import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
  * the real call but writes nothing.
  */
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Body = Record<string, unknown>;
 type ErrorBody = { details?: { field: string }[] };

@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as upsertCustomer } from "@/app/api/customers/route";
 import { POST as upsertLead } from "@/app/api/leads/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
 /*
  * Concurrent create-or-update (issue #7.3, contract section 6): 50 parallel calls for one new
@@ -15,15 +15,7 @@ import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
  * interleave between statements.
  */
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 const N = 50;
 

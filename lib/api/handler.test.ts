@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { GET as authTest } from "@/app/api/auth/test/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import {
   apiRequest,
   call,
@@ -13,16 +12,9 @@ import {
 } from "@/lib/testing/factories";
 import { apiRoute, methodsNotAllowed, respond } from "./handler";
 import { NotFoundError } from "@/lib/domain/errors";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 // A route that exercises every stage of the pipeline.
 const probe = apiRoute({

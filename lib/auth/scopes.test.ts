@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getCustomers } from "@/app/api/customers/route";
 import { GET as getLeads } from "@/app/api/leads/route";
 import { GET as getPinTypes } from "@/app/api/pin-types/route";
@@ -8,7 +8,6 @@ import { GET as exportJobs } from "@/app/api/reports/serviced-jobs/export/route"
 import { GET as getServicedJobs } from "@/app/api/serviced-jobs/route";
 import { GET as getServicePlans } from "@/app/api/service-plans/route";
 import type { RouteHandler } from "@/lib/api/handler";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import {
   apiRequest,
   call,
@@ -17,20 +16,13 @@ import {
   createSessionCookie,
   createUser,
 } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import { POST as createKey } from "@/app/api/settings/api-keys/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { keyScopesGranting, ROLE_SCOPES, SCOPES, scopesAcceptedFromKeys } from "./scopes";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Credentials = { key: string } | { cookie: string };
 const get = (route: RouteHandler, path: string, credentials: Credentials) =>

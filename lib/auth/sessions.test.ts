@@ -1,13 +1,14 @@
 import { inspect } from "node:util";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { createCompany, createUser } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import { sessionFromToken } from "./current-session";
 import { createSession, findSessionPrincipal, SessionLookupError } from "./sessions";
 import { sha256Hex } from "./secrets";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
 /*
  * A dashboard page looks its session up while rendering; when that fails, Next.js logs the error
@@ -15,15 +16,7 @@ import { sha256Hex } from "./secrets";
  * the session token's hash among them: the error thrown must carry neither it nor the token.
  */
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 /** Everything a log line of the error could show (Next.js logs it with console.error). */
 const logged = (error: unknown) =>

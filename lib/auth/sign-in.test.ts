@@ -1,26 +1,18 @@
 import { randomBytes, scrypt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { POST as signInRoute } from "@/app/api/auth/sign-in/route";
 import { POST as signOutRoute } from "@/app/api/auth/sign-out/route";
 import { GET as sessionRoute } from "@/app/api/auth/session/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { signInAttempts, users } from "@/lib/db/schema";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 import { passwordNeedsRehash, verifyPassword } from "./secrets";
 import { accountSubject, MAX_FAILURES } from "./throttle";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 const PASSWORD = "correct horse battery";
 

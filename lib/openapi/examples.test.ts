@@ -1,23 +1,15 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getCustomer } from "@/app/api/customers/[id]/route";
 import { GET as listLeads, POST as upsertLead } from "@/app/api/leads/route";
 import { GET as getSession } from "@/app/api/auth/session/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createApiKey, createCompany } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import { getOpenApiDocument } from "./document";
 import type { JsonObject } from "./json-schema";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 /** The documented example body of one error of one operation. */
 function example(method: string, path: string, code: string): JsonObject {

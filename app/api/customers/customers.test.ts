@@ -1,24 +1,16 @@
 import { count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getCustomerRoute, POST as postCustomerById } from "@/app/api/customers/[id]/route";
 import { GET as listCustomersRoute, POST as upsertCustomerRoute } from "@/app/api/customers/route";
 import type { Scope } from "@/lib/auth/scopes";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { customers } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { customerDetailSchema, customerSchema, customerUpsertResponseSchema } from "@/lib/schemas/customers";
 import { apiRequest, call, createCompany, createTenant } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Body = Record<string, unknown>;
 type ListBody = { status: string; data: Body[]; pagination: Body };

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listCustomersRoute } from "@/app/api/customers/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { customers, SORTED_NAME_LENGTH } from "@/lib/db/schema";
 import { DEFERRED_PAGE_OFFSET } from "@/lib/domain/lists/newest-list";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { CUSTOMER_SORT_FIELDS, type CustomerSortField } from "@/lib/schemas/customers";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { bySortKeys, type SortValue } from "@/lib/testing/sort-order";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Row = typeof customers.$inferInsert;
 type ListBody = { data: { id: string }[]; pagination: { total: number } };

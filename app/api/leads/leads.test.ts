@@ -1,24 +1,16 @@
 import { and, count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getLeadRoute, POST as postLeadById } from "@/app/api/leads/[id]/route";
 import { GET as listLeadsRoute, POST as upsertLeadRoute, PUT as putLeads } from "@/app/api/leads/route";
 import type { Scope } from "@/lib/auth/scopes";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { leadSchema, leadUpsertResponseSchema } from "@/lib/schemas/leads";
 import { apiRequest, call, createApiKey, createCompany, createTenant } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Body = Record<string, unknown>;
 type ListBody = { status: string; data: Body[]; pagination: Body };

@@ -1,9 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listLeadsRoute, POST as upsertLeadRoute } from "@/app/api/leads/route";
 import { GET as stageTotalsRoute } from "@/app/api/leads/stage-totals/route";
 import { GET as listUsersRoute, POST as postUsers } from "@/app/api/users/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { listAssignableUsersResponseSchema } from "@/lib/schemas/lead-owners";
@@ -15,17 +14,10 @@ import {
   createTenant,
   createUser,
 } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Body = Record<string, unknown>;
 type Auth = { key?: string; cookie?: string };

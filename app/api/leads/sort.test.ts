@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listLeadsRoute } from "@/app/api/leads/route";
 import { GET as stageTotalsRoute } from "@/app/api/leads/stage-totals/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { DEFERRED_PAGE_OFFSET } from "@/lib/domain/lists/newest-list";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { LEAD_SORT_FIELDS, type LeadSortField } from "@/lib/schemas/leads";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { bySortKeys, type SortValue } from "@/lib/testing/sort-order";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Row = typeof leads.$inferInsert;
 type ListBody = { data: { id: string }[]; pagination: { total: number; has_more: boolean } };

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { POST as upsertLead } from "@/app/api/leads/route";
 import { GET as getPipeline } from "@/app/api/pipeline/route";
 import { GET as getSettings, PUT as putSettings } from "@/app/api/settings/pipeline/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import type { UserRole } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -17,17 +16,10 @@ import {
   createSessionCookie,
   createUser,
 } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Body = PipelineResponse & { message?: string; error_code?: string; details?: { field: string }[] };
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listKeys, POST as createKey } from "@/app/api/settings/api-keys/route";
 import { POST as revokeKey } from "@/app/api/settings/api-keys/[id]/revoke/route";
 import { GET as listUsers, POST as createUser } from "@/app/api/settings/users/route";
@@ -6,9 +6,8 @@ import { POST as deactivate } from "@/app/api/settings/users/[id]/deactivate/rou
 import { POST as activate } from "@/app/api/settings/users/[id]/activate/route";
 import { POST as signIn } from "@/app/api/auth/sign-in/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import type { ApiKeyList, CreatedApiKey, UserList, UserRecord } from "@/lib/schemas/settings";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import {
   apiRequest,
   call,
@@ -17,16 +16,9 @@ import {
   createSessionCookie,
   createUser as makeUser,
 } from "@/lib/testing/factories";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 /** A company with a signed-in admin (cookie), and the admin's user. */
 async function adminTenant() {

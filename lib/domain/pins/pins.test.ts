@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listPins } from "@/app/api/pins/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createApiKey, createTenant, createUser } from "@/lib/testing/factories";
 import { insertPin, insertPinType } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import { listPinsResponseSchema, type ListPinsResponse } from "@/lib/schemas/pins";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 /** Two types, two users, four pins (newest first: d, c, b, a). */
 async function pinScenario() {

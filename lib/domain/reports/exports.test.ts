@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as exportPlans } from "@/app/api/reports/service-plans/export/route";
 import { GET as exportJobs } from "@/app/api/reports/serviced-jobs/export/route";
 import { GET as listPlans } from "@/app/api/service-plans/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createApiKey } from "@/lib/testing/factories";
 import {
   createPlanJobScenario,
@@ -10,19 +9,12 @@ import {
   insertJob,
   insertPlan,
 } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import type { ListServicePlansResponse } from "@/lib/schemas/service-plans";
 import { exportServicedJobsCsv, exportServicePlansCsv, SERVICE_PLAN_CSV_HEADER } from "./exports";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 /** RFC 4180 parser for the tests: rows of cells. */
 function parseCsv(text: string): string[][] {

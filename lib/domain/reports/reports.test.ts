@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as planReport } from "@/app/api/reports/service-plans/route";
 import { GET as jobReport } from "@/app/api/reports/serviced-jobs/route";
 import { GET as listPlans } from "@/app/api/service-plans/route";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { createPlanJobScenario, insertJob } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import {
   servicedJobReportSchema,
   servicePlanReportSchema,
@@ -15,16 +14,9 @@ import {
 } from "@/lib/schemas/reports";
 import type { ServicePlan } from "@/lib/schemas/service-plans";
 import type { ServicedJob } from "@/lib/schemas/serviced-jobs";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 const plans = (query: string, key: string) =>
   call<ServicePlanReportResponse>(planReport, apiRequest(`/reports/service-plans${query}`, { key }));

@@ -1,21 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { jobLineItems, jobPayments, jobs } from "@/lib/db/schema";
 import { createTenant } from "@/lib/testing/factories";
 import { insertCustomer, insertJob, insertPlan } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import { serviceFrequencyName, VISITS_PER_YEAR } from "./numbers";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 /** Each plan's kept sums next to the same sums recomputed from its jobs. */
 async function keptAndRecomputed(companyId: string) {

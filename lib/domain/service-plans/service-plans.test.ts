@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listPlans } from "@/app/api/service-plans/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { createPlanJobScenario, insertCustomer, insertPlan } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import type { ListServicePlansResponse, ServicePlan } from "@/lib/schemas/service-plans";
 import { listServicePlansResponseSchema } from "@/lib/schemas/service-plans";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 const get = (path: string, key: string) =>
   call<ListServicePlansResponse>(listPlans, apiRequest(path, { key }));

@@ -1,20 +1,12 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { jobLineItems, jobPayments, jobs } from "@/lib/db/schema";
 import { createTenant } from "@/lib/testing/factories";
 import { insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 /** The kept totals next to the totals recomputed from the children, per job. */
 async function totals(companyId: string) {

@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { JOB_STATUSES, jobs } from "@/lib/db/schema/jobs";
 import { textArray } from "@/lib/domain/lists/sql-fragments";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -15,23 +14,16 @@ import {
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { pricedPlans } from "@/lib/testing/list-plans";
 import { createPlanJobScenario, insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
 import {
   getServicedJobsQuerySchema,
   listServicedJobsResponseSchema,
   type ListServicedJobsResponse,
   type ServicedJob,
 } from "@/lib/schemas/serviced-jobs";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 const get = (path: string, key: string) =>
   call<ListServicedJobsResponse>(listJobs, apiRequest(path, { key }));

@@ -1,11 +1,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as bulkRoute } from "@/app/api/leads/bulk/route";
 import { POST as undoRoute } from "@/app/api/leads/bulk/[id]/undo/route";
 import { GET as listLeadsRoute } from "@/app/api/leads/route";
 import { GET as stageTotalsRoute } from "@/app/api/leads/stage-totals/route";
 import type { Scope } from "@/lib/auth/scopes";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { leadFilter, type LeadFilterInput } from "@/lib/domain/leads/list-leads";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -18,17 +17,10 @@ import {
   createTenant,
   createUser,
 } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type Auth = { key?: string; cookie?: string };
 type ErrorBody = { error_code?: string; details?: { field: string; message: string }[] };

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/leads/stage-totals/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { leadStageTotalsResponseSchema } from "@/lib/schemas/leads";
@@ -13,17 +12,10 @@ import {
   createTenant,
   createUser,
 } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type ErrorBody = { status: string; message: string; error_code?: string; details?: { field: string }[] };
 
