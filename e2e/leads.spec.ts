@@ -220,4 +220,18 @@ test("the view lives in the URL: a reload restores page, size and filters", asyn
   await page.getByRole("button", { name: "Clear filters" }).first().click();
   await expect(page).toHaveURL(/\/leads$/);
   await expect(page.getByLabel("Search", { exact: true })).toHaveValue("");
+
+  // Clearing the list's filters and the page's own (owner, follow-up) is one history entry.
+  await page.goto("/leads?search=a&assigned_to=none&due=overdue");
+  await expect(page.getByLabel("Owner")).toHaveValue("none");
+  await page.getByRole("button", { name: "Clear filters" }).first().click();
+  await expect(page).toHaveURL(/\/leads$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/search=a&assigned_to=none&due=overdue/);
+  await expect(page.getByLabel("Owner")).toHaveValue("none");
+  await page.goto("/leads?assigned_to=none");
+  await page.getByRole("button", { name: "Clear filters" }).first().click();
+  await expect(page).toHaveURL(/\/leads$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/leads\?assigned_to=none$/);
 });

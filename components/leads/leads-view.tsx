@@ -70,9 +70,9 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
           </>
         ),
         active: Boolean(assignedTo) || followUp.extraFilters.active,
-        clear: () => {
-          setOwner({ assigned_to: null });
-          followUp.extraFilters.clear();
+        clear: (options) => {
+          const changed = setOwner({ assigned_to: null }, options);
+          followUp.extraFilters.clear(changed ? { history: "replace" } : options);
         },
       }}
       defaultSorting={followUp.defaultSorting}

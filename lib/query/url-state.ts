@@ -14,7 +14,7 @@ import { useCallback, useMemo, useState } from "react";
  * the page's server components on every keystroke).
  *
  *   const [view, setView] = useUrlState({ page: "1", search: "", archived: "false" });
- *   setView({ search: "smith", page: null });  // null = back to the default
+ *   setView({ search: "smith", page: null });  // null = back to the default; true if the URL changed
  */
 export type UrlStateDefaults = Record<string, string>;
 export type UrlStatePatch<D extends UrlStateDefaults> = Partial<
@@ -31,7 +31,7 @@ export interface SetUrlStateOptions {
 
 export function useUrlState<D extends UrlStateDefaults>(
   defaults: D,
-): [Record<keyof D, string>, (patch: UrlStatePatch<D>, options?: SetUrlStateOptions) => void] {
+): [Record<keyof D, string>, (patch: UrlStatePatch<D>, options?: SetUrlStateOptions) => boolean] {
   const searchParams = useSearchParams();
   const pathname = usePathname();
   // Callers usually pass an object literal; key on its content so the memo below is stable.
@@ -69,10 +69,11 @@ export function useUrlState<D extends UrlStateDefaults>(
       }
       const query = params.toString();
       const url = `${pathname}${query ? `?${query}` : ""}`;
-      if (url === `${window.location.pathname}${window.location.search}`) return;
+      if (url === `${window.location.pathname}${window.location.search}`) return false;
       setPending({ query, base: live });
       if (options.history === "replace") window.history.replaceState(null, "", url);
       else window.history.pushState(null, "", url);
+      return true;
     },
     [pathname, defaultsKey, live],
   );
