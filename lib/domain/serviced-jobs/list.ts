@@ -300,10 +300,10 @@ export function toServicedJob(row: JobRow): ServicedJob {
 
 /**
  * GET /serviced-jobs: a page of the company's jobs, newest first or in the order of `sort`, with
- * the exact filtered total,
- * from the kept counters (lib/domain/list-counts.ts), read by the page's own statement
- * (lib/domain/list-page.ts): without a service-date bound, those of the listable jobs by status;
- * with one, those of the days plus a count of the part-days (dateRangeTotalSql).
+ * the exact filtered total, from the kept counters (lib/domain/list-counts.ts), read by the
+ * page's own statement (lib/domain/list-page.ts): without a service-date bound, those of the
+ * listable jobs by status; with one, those of the days plus a count of the part-days
+ * (dateRangeTotalSql). The order does not change the total.
  */
 export async function listServicedJobs({
   ctx,
