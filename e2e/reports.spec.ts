@@ -262,6 +262,87 @@ test.describe("jobs report", () => {
   });
 });
 
+test.describe("jobs report table", () => {
+  test("sorts on the server by a header click and by keyboard, the order in the URL", async ({ page }) => {
+    await signIn(page, "manager");
+    await page.goto("/reports/jobs?only_completed=false&page=2");
+    const table = page.getByRole("table", { name: "Jobs" });
+    const header = (name: string) => table.getByRole("columnheader", { name });
+    const settled = () => expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    /** The job ids of the table's first rows, read from their details toggles. */
+    const rowIds = async (count: number) => {
+      const toggles = table.locator('tbody button[aria-controls^="row-details-"]');
+      await expect(toggles.first()).toBeVisible();
+      const ids = await toggles.evaluateAll((buttons) =>
+        buttons.map((b) => b.getAttribute("aria-controls")!.replace(/^row-details-/, "")),
+      );
+      return ids.slice(0, count);
+    };
+    const apiIds = async (sort: string) =>
+      (
+        await apiGet<{ data: Job[] }>(page, "/api/serviced-jobs", {
+          only_completed: "false",
+          ...(sort ? { sort } : {}),
+          limit: "8",
+        })
+      ).data.map((job) => job.id);
+
+    // Newest first without a sort, which no column shows: the note above the table says so.
+    const jobsTable = page.locator('section[aria-label="Jobs"]');
+    const note = jobsTable.getByRole("status");
+    await settled();
+    await expect(table.locator("th[aria-sort]")).toHaveCount(0);
+    await expect(note).toHaveText("Newest jobs first");
+
+    // Money: the largest first on the first click, back to the first page.
+    await header("Outstanding").getByRole("button").click();
+    await expect(page).toHaveURL(/[?&]sort=-total_outstanding(&|$)/);
+    expect(new URL(page.url()).searchParams.get("page")).toBeNull();
+    await expect(header("Outstanding")).toHaveAttribute("aria-sort", "descending");
+    await expect(note).toHaveText("Sorted by Outstanding, descending");
+    await settled();
+    const mostOwed = await apiIds("-total_outstanding");
+    expect(await rowIds(8)).toEqual(mostOwed);
+    await header("Outstanding").getByRole("button").click();
+    await expect(page).toHaveURL(/[?&]sort=total_outstanding(&|$)/);
+    await expect(header("Outstanding")).toHaveAttribute("aria-sort", "ascending");
+    await settled();
+    expect(await rowIds(8)).toEqual(await apiIds("total_outstanding"));
+
+    // The keyboard: a header is a real button; Enter and Space sort by it, earliest first.
+    await header("Service date").getByRole("button").focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/[?&]sort=service_date(&|$)/);
+    await expect(header("Service date")).toHaveAttribute("aria-sort", "ascending");
+    await expect(header("Outstanding")).not.toHaveAttribute("aria-sort", /./);
+    await settled();
+    expect(await rowIds(8)).toEqual(await apiIds("service_date"));
+    await page.keyboard.press("Space");
+    await expect(page).toHaveURL(/[?&]sort=-service_date(&|$)/);
+    await expect(header("Service date")).toHaveAttribute("aria-sort", "descending");
+    await settled();
+    expect(await rowIds(8)).toEqual(await apiIds("-service_date"));
+
+    // Status by its place in the work; a reload keeps the order; customer does not sort.
+    await header("Status").getByRole("button").click();
+    await expect(page).toHaveURL(/[?&]sort=status(&|$)/);
+    await page.reload();
+    await expect(header("Status")).toHaveAttribute("aria-sort", "ascending");
+    await settled();
+    expect(await rowIds(8)).toEqual(await apiIds("status"));
+    await expect(header("Customer").getByRole("button")).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshotBoth(page, "jobs-sorted");
+
+    // Back to newest first.
+    await jobsTable.getByRole("button", { name: "Newest first" }).click();
+    await expect(page).not.toHaveURL(/[?&]sort=/);
+    await expect(table.locator("th[aria-sort]")).toHaveCount(0);
+    await settled();
+    expect(await rowIds(8)).toEqual(await apiIds(""));
+  });
+});
+
 test.describe("a date range that runs backwards", () => {
   test("is named beside its end field on both reports, instead of zeros", async ({ page }) => {
     await signIn(page, "manager");

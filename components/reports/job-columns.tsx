@@ -11,6 +11,9 @@ import { Sum, TotalLabel, summedColumn } from "./report-columns";
 /**
  * Columns of the jobs table: a toggle that opens the job's line items and payments, the job's
  * numbers, and a footer row with the sums over the whole filtered set (from the report endpoint).
+ * A column's id is the API's sort field where it has one (GET /serviced-jobs `sort`); customer
+ * and technicians come from other tables and do not sort. Money sorts largest first on the first
+ * click, dates and status from the start.
  */
 
 const col = createColumnHelper<ServicedJob>();
@@ -58,6 +61,7 @@ export function jobColumns(report: ServicedJobReport | undefined) {
     }),
     col.accessor("service_date", {
       header: "Service date",
+      sortDescFirst: false,
       meta: { cellClassName: "whitespace-nowrap" },
       cell: (info) => formatDateTime(info.getValue()),
       footer: () => <TotalLabel count={report?.job_count} noun="jobs" />,
@@ -65,34 +69,44 @@ export function jobColumns(report: ServicedJobReport | undefined) {
     col.accessor((j) => customerName(j.customer), {
       id: "customer",
       header: "Customer",
+      enableSorting: false,
       meta: { alwaysVisible: true, cellClassName: "min-w-40 font-medium text-slate-900" },
     }),
     col.accessor("status", {
       header: "Status",
+      sortDescFirst: false,
       cell: (info) => <JobStatusBadge status={info.getValue()} />,
     }),
     col.accessor((j) => j.technicians.map((t) => t.name || t.email).join(", "), {
       id: "technicians",
       header: "Technicians",
+      enableSorting: false,
       meta: { cellClassName: "min-w-36" },
       cell: (info) => info.getValue() || <span className="text-slate-400">—</span>,
     }),
-    summedColumn<ServicedJob>({
-      id: "total",
-      header: "Total",
-      value: (j) => j.total,
-      sum: report?.total,
-      money: true,
-    }),
-    summedColumn<ServicedJob>({
-      id: "total_received",
-      header: "Received",
-      value: (j) => j.total_received,
-      sum: report?.total_received,
-      money: true,
-    }),
+    {
+      ...summedColumn<ServicedJob>({
+        id: "total",
+        header: "Total",
+        value: (j) => j.total,
+        sum: report?.total,
+        money: true,
+      }),
+      sortDescFirst: true,
+    },
+    {
+      ...summedColumn<ServicedJob>({
+        id: "total_received",
+        header: "Received",
+        value: (j) => j.total_received,
+        sum: report?.total_received,
+        money: true,
+      }),
+      sortDescFirst: true,
+    },
     col.accessor("total_outstanding", {
       header: "Outstanding",
+      sortDescFirst: true,
       meta: { align: "right" },
       cell: (info) => (
         <span className={info.getValue() > 0 ? "text-amber-700" : undefined}>

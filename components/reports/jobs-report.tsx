@@ -1,9 +1,11 @@
 "use client";
 
+import type { ColumnDef, SortingState } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { MoneyBarChart } from "@/components/charts/money-bar-chart";
 import { MoneyTimeChart } from "@/components/charts/money-time-chart";
 import { DataTable } from "@/components/data-table/data-table";
+import { formatSort, parseSort } from "@/components/records/record-list";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { ChartCard } from "@/components/reports/chart-card";
 import { ExportButton } from "@/components/reports/export-button";
@@ -17,16 +19,19 @@ import {
 } from "@/components/reports/report-filters";
 import { ReportPage } from "@/components/reports/report-page";
 import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { formatMoney, formatNumber } from "@/lib/format";
 import { useServicedJobReport, type ReportInterval } from "@/lib/query/reports";
 import { useServicedJobs, type ServicedJobFilterValues } from "@/lib/query/serviced-jobs";
 import { parseIntParam, useUrlState } from "@/lib/query/url-state";
+import { SERVICED_JOB_SORT_FIELDS } from "@/lib/schemas/serviced-jobs";
 
 /**
  * Jobs report: completed only (the API's default) or all jobs, a service date range; headline
  * numbers, money over time and column sums from GET /api/reports/serviced-jobs; the jobs from
- * GET /api/serviced-jobs a page at a time, each row opening to its line items and payments.
+ * GET /api/serviced-jobs a page at a time, sorted by a click on a header (the API's `sort`, kept
+ * in the URL), each row opening to its line items and payments.
  */
 
 const URL_DEFAULTS = {
@@ -36,6 +41,7 @@ const URL_DEFAULTS = {
   interval: "month",
   page: "1",
   limit: "50",
+  sort: "",
 };
 
 const SERIES = [
@@ -55,7 +61,9 @@ export function JobsReport() {
   };
 
   const report = useServicedJobReport(filters, interval);
-  const jobs = useServicedJobs(filters, page, limit);
+  // Fields the API does not sort by are left out; none: newest first, which no column shows.
+  const sorting = parseSort(view.sort, SERVICED_JOB_SORT_FIELDS);
+  const jobs = useServicedJobs(filters, { page, limit, sort: formatSort(sorting) });
   const data = report.data;
   const columns = useMemo(() => jobColumns(data), [data]);
 
@@ -176,6 +184,15 @@ export function JobsReport() {
           storageKey="report-jobs"
           getRowCanExpand={() => true}
           renderExpandedRow={(row) => <JobDetails job={row.original} />}
+          sorting={sorting}
+          onSortingChange={(next) => setView({ sort: formatSort(next) || null, page: null })}
+          toolbar={
+            <SortNote
+              sorting={sorting}
+              columns={columns}
+              onReset={() => setView({ sort: null, page: null })}
+            />
+          }
           pagination={{
             page,
             pageSize: limit,
@@ -186,6 +203,38 @@ export function JobsReport() {
         />
       }
     />
+  );
+}
+
+/**
+ * The table's order in words: without a sort no header shows it (newest first), and on a phone
+ * the sorted header may be scrolled out of view. Reset goes back to newest first.
+ */
+function SortNote<T>({
+  sorting,
+  columns,
+  onReset,
+}: {
+  sorting: SortingState;
+  // TanStack's ColumnDef value type differs per column (as in DataTable's props).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  columns: ColumnDef<T, any>[];
+  onReset: () => void;
+}) {
+  const label = (id: string) => {
+    const column = columns.find((c) => (c.id ?? ("accessorKey" in c ? c.accessorKey : undefined)) === id);
+    return typeof column?.header === "string" ? column.header : id;
+  };
+  const order = sorting.map((s) => `${label(s.id)}, ${s.desc ? "descending" : "ascending"}`).join("; then ");
+  return (
+    <div className="flex min-h-9 items-center gap-2 text-sm text-slate-600">
+      <p role="status">{sorting.length ? `Sorted by ${order}` : "Newest jobs first"}</p>
+      {sorting.length ? (
+        <Button variant="ghost" size="sm" onClick={onReset}>
+          Newest first
+        </Button>
+      ) : null}
+    </div>
   );
 }
 

@@ -33,18 +33,25 @@ export function servicedJobFilterQuery(filters: ServicedJobFilterValues): Record
   return out;
 }
 
+/** A page of the list: its number and size, and the API's `sort` ("" = newest first). */
+export interface ServicedJobPage {
+  page: number;
+  limit: number;
+  sort: string;
+}
+
 export const servicedJobKeys = {
   all: ["serviced-jobs"] as const,
-  list: (filters: ServicedJobFilterValues, page: number, limit: number) =>
-    ["serviced-jobs", "list", servicedJobFilterQuery(filters), page, limit] as const,
+  list: (filters: ServicedJobFilterValues, { page, limit, sort }: ServicedJobPage) =>
+    ["serviced-jobs", "list", servicedJobFilterQuery(filters), page, limit, sort] as const,
 };
 
-export function useServicedJobs(filters: ServicedJobFilterValues, page: number, limit: number) {
+export function useServicedJobs(filters: ServicedJobFilterValues, { page, limit, sort }: ServicedJobPage) {
   return useQuery({
-    queryKey: servicedJobKeys.list(filters, page, limit),
+    queryKey: servicedJobKeys.list(filters, { page, limit, sort }),
     queryFn: ({ signal }) =>
       apiFetch<ListServicedJobsResponse>("/serviced-jobs", {
-        query: { ...servicedJobFilterQuery(filters), page, limit },
+        query: { ...servicedJobFilterQuery(filters), page, limit, sort: sort || undefined },
         signal,
       }),
     placeholderData: keepPreviousData,

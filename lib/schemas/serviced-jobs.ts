@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { JOB_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, PAYMENT_TYPES } from "@/lib/db/schema/jobs";
-import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema } from "./common";
+import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 import { customerRefSchema, userRefSchema } from "./service-plans";
 
 /** The filters of GET /serviced-jobs, shared by its report and CSV export. */
@@ -19,8 +19,29 @@ export const servicedJobFiltersSchema = z.object({
 });
 export type ServicedJobFilters = z.output<typeof servicedJobFiltersSchema>;
 
+/** The fields GET /serviced-jobs sorts by: the job's own columns (customer and technicians are not). */
+export const SERVICED_JOB_SORT_FIELDS = [
+  "created_at",
+  "service_date",
+  "status",
+  "total",
+  "total_received",
+  "total_outstanding",
+] as const;
+export type ServicedJobSortField = (typeof SERVICED_JOB_SORT_FIELDS)[number];
+
 export const getServicedJobsQuerySchema = servicedJobFiltersSchema
   .extend(paginationQuerySchema.shape)
+  .extend({
+    sort: sortQuery(
+      SERVICED_JOB_SORT_FIELDS,
+      "Comma-separated fields to order by, each ascending or with a leading `-` descending: " +
+        `${SERVICED_JOB_SORT_FIELDS.join(", ")}. Jobs without a service date come last either way, and ` +
+        "`id` descending breaks ties. Status compares by its place in the work: Unscheduled, Scheduled, " +
+        "In Progress, Completed, Cancelled. Default: newest first (-created_at).",
+      ["-total_outstanding", "service_date", "status,-service_date"],
+    ).optional(),
+  })
   .describe("Query of GET /serviced-jobs.");
 export type GetServicedJobsQuery = z.output<typeof getServicedJobsQuerySchema>;
 
@@ -47,7 +68,7 @@ export const jobPaymentSchema = z
 export const servicedJobSchema = z
   .object({
     id: z.string().describe("Job id."),
-    created_at: z.string().describe("When the job was created, ISO 8601 (the list's order)."),
+    created_at: z.string().describe("When the job was created, ISO 8601 (the list's default order)."),
     customer: customerRefSchema,
     service_date: z
       .string()
@@ -81,7 +102,9 @@ export type ServicedJob = z.output<typeof servicedJobSchema>;
 export const listServicedJobsResponseSchema = z
   .object({
     status: z.literal("success"),
-    data: z.array(servicedJobSchema).describe("The page of jobs, newest created first (id desc tie-break)."),
+    data: z
+      .array(servicedJobSchema)
+      .describe("The page of jobs in `sort` order, by default newest created first (id desc tie-break)."),
     pagination: paginationSchema,
   })
   .describe("A page of serviced jobs.");

@@ -105,26 +105,32 @@ export function searchIndex(name: string, companyId: AnyPgColumn, fields: readon
  * instead of sorting the tenant's rows. `skip` names orders another index already serves;
  * `covering` the columns of a field's expressions, appended after `id` (which is unique, so the
  * order is the same) so that a deep page skips rows by the index alone (an index-only scan needs
- * the columns, not just the expression).
+ * the columns, not just the expression). `listed` replaces the default filter where a list has
+ * another (jobs: never quotes nor archived), with the name it gives the indexes.
  */
 export function sortIndexes(
   table: string,
   t: { companyId: AnyPgColumn; id: AnyPgColumn; archived: AnyPgColumn },
   sorts: Record<string, readonly (AnyPgColumn | SQL)[]>,
-  options: { skip?: readonly string[]; covering?: Record<string, readonly AnyPgColumn[]> } = {},
+  options: {
+    skip?: readonly string[];
+    covering?: Record<string, readonly AnyPgColumn[]>;
+    listed?: { name: string; where: SQL };
+  } = {},
 ) {
+  const listed = options.listed ?? { name: "active", where: sql`not ${t.archived}` };
   return Object.entries(sorts).flatMap(([field, keys]) =>
     (["asc", "desc"] as const)
       .filter((direction) => !options.skip?.includes(`${direction === "desc" ? "-" : ""}${field}`))
       .map((direction) =>
-        index(`${table}_active_${field}_${direction}_idx`)
+        index(`${table}_${listed.name}_${field}_${direction}_idx`)
           .on(
             t.companyId,
             ...keys.map((key) => sql`${key} ${sql.raw(direction)} nulls last`),
             sql`${t.id} desc nulls last`,
             ...(options.covering?.[field] ?? []),
           )
-          .where(sql`not ${t.archived}`),
+          .where(listed.where),
       ),
   );
 }

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import {
   boolean,
   check,
@@ -10,9 +10,10 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies";
-import { createdAt, money, tenantKey } from "./columns";
+import { createdAt, money, sortIndexes, tenantKey } from "./columns";
 import { customers } from "./customers";
 import { servicePlans } from "./service-plans";
 import { users } from "./users";
@@ -22,6 +23,37 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const PAYMENT_TYPES = ["payment", "refund"] as const;
 export const PAYMENT_STATUSES = ["succeeded", "pending", "failed"] as const;
 export const PAYMENT_METHODS = ["card", "ach", "cash", "check", "other"] as const;
+
+/** A job's outstanding money (contract section 7): its total less what was received, never below 0. */
+export function jobOutstanding(total: AnyPgColumn | SQL, received: AnyPgColumn | SQL): SQL {
+  return sql`greatest(${total} - ${received}, 0)`;
+}
+
+/** A job's status by its place in the work: Unscheduled 1 … Completed 4, Cancelled 5 (JOB_STATUSES). */
+const statusRank = (status: AnyPgColumn | SQL): SQL =>
+  sql`(case ${status} ${sql.raw(JOB_STATUSES.map((name, i) => `when '${name}' then ${i + 1}`).join(" "))} end)`;
+
+/**
+ * The keys of each field GET /serviced-jobs sorts by, for the list's ORDER BY and the jobs' sort
+ * indexes alike (a query must spell an expression as its index does): a status by its place in
+ * the work, money as kept on the job row. Given columns, or the same columns under an alias.
+ */
+export function jobSortKeys(t: {
+  createdAt: AnyPgColumn | SQL;
+  serviceDate: AnyPgColumn | SQL;
+  status: AnyPgColumn | SQL;
+  lineItemsTotal: AnyPgColumn | SQL;
+  totalReceived: AnyPgColumn | SQL;
+}) {
+  return {
+    created_at: [t.createdAt],
+    service_date: [t.serviceDate],
+    status: [statusRank(t.status)],
+    total: [t.lineItemsTotal],
+    total_received: [t.totalReceived],
+    total_outstanding: [jobOutstanding(t.lineItemsTotal, t.totalReceived)],
+  } satisfies Record<string, (AnyPgColumn | SQL)[]>;
+}
 
 export const jobs = pgTable(
   "jobs",
@@ -119,6 +151,20 @@ export const jobs = pgTable(
     index("jobs_completed_service_date_idx")
       .on(t.companyId, t.serviceDate, t.createdAt, t.id, t.assignedTo, t.lineItemsTotal, t.totalReceived)
       .where(sql`not ${t.isQuote} and not ${t.archived} and ${t.status} = 'Completed'`),
+    // Each sort order of the list (-created_at is jobs_listed_created_idx), status trailing so
+    // that only_completed=true skips the other jobs by the index alone.
+    ...sortIndexes("jobs", t, jobSortKeys(t), {
+      skip: ["-created_at"],
+      listed: { name: "listed", where: sql`not ${t.isQuote} and not ${t.archived}` },
+      covering: {
+        created_at: [t.status],
+        service_date: [t.status],
+        status: [t.status],
+        total: [t.status],
+        total_received: [t.status],
+        total_outstanding: [t.status, t.lineItemsTotal, t.totalReceived],
+      },
+    }),
   ],
 );
 

@@ -1,17 +1,21 @@
 import { sql, type SQL } from "drizzle-orm";
+import { jobSortKeys } from "@/lib/db/schema/jobs";
 import type { DomainContext } from "@/lib/domain/context";
-import { cents, pageOffset, paginationOf } from "@/lib/schemas/common";
+import { listOrder } from "@/lib/domain/lists/newest-list";
+import { cents, pageOffset, paginationOf, type SortItem } from "@/lib/schemas/common";
 import type { UserRef } from "@/lib/schemas/service-plans";
 import type {
   GetServicedJobsQuery,
   ListServicedJobsResponse,
   ServicedJob,
   ServicedJobFilters,
+  ServicedJobSortField,
 } from "@/lib/schemas/serviced-jobs";
 import {
   afterCreatedCursor,
   newestFirst,
   cursorUtc,
+  ident,
   isoUtc,
   toNumber,
   type CreatedCursor,
@@ -46,6 +50,56 @@ export interface JobWindow {
   offset?: bigint;
   /** Keyset: only jobs after this one in the list order (the export's batches). */
   after?: CreatedCursor;
+  /** The order of GET /serviced-jobs?sort (sortedWindowKeysSql); without it, or with `after`, newest first. */
+  sort?: readonly SortItem<ServicedJobSortField>[];
+}
+
+type JobSortColumns = Parameters<typeof jobSortKeys>[0];
+
+/** The columns jobSortKeys reads, of a job row under an alias. */
+function jobColumnsOf(alias: string): JobSortColumns {
+  const a = ident(alias);
+  return {
+    createdAt: sql`${a}.created_at`,
+    serviceDate: sql`${a}.service_date`,
+    status: sql`${a}.status`,
+    lineItemsTotal: sql`${a}.line_items_total`,
+    totalReceived: sql`${a}.total_received`,
+  };
+}
+
+/**
+ * The ORDER BY of `sort` (extensions.md E2's grammar): each field's keys, nulls last, then id
+ * descending; spelled as the sort indexes are built (lib/db/schema/jobs.ts), so a page walks one.
+ */
+function jobOrder(sort: readonly SortItem<ServicedJobSortField>[], columns: JobSortColumns, id: SQL): SQL {
+  const keys = jobSortKeys(columns);
+  const order = sort.flatMap(({ field, descending }) => keys[field].map((key) => ({ key, descending })));
+  return sql.join(listOrder(order, id), sql`, `);
+}
+
+/**
+ * The ids of one window in the order of `sort`. Without a date bound, or sorted by service date
+ * first (its index holds the range in that order), the window is read by walking the order's
+ * index (lib/db/schema/jobs.ts; with only_completed=true skipping the other jobs by its status).
+ * With a date bound, walking another order's index would pass over every job outside the range,
+ * so the range is read first, from the service-date index, and sorted (OFFSET 0 keeps the planner
+ * from merging the two steps back into the walk).
+ */
+function sortedWindowKeysSql(
+  companyId: string,
+  filters: ServicedJobFilters,
+  sort: readonly SortItem<ServicedJobSortField>[],
+  cut: SQL,
+): SQL {
+  const where = jobFilterSql(companyId, filters);
+  if (dateBound(filters) && sort[0]?.field !== "service_date") {
+    return sql`select k.id
+      from (select j.id, j.created_at, j.service_date, j.status, j.line_items_total, j.total_received
+        from jobs j where ${where} offset 0) k
+      order by ${jobOrder(sort, jobColumnsOf("k"), sql`k.id`)} ${cut}`;
+  }
+  return sql`select j.id from jobs j where ${where} order by ${jobOrder(sort, jobColumnsOf("j"), sql`j.id`)} ${cut}`;
 }
 
 /**
@@ -111,6 +165,7 @@ const paymentsSql = sql`(
 function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: JobWindow): SQL {
   const offset = window.offset ?? 0n;
   const cut = sql`limit ${window.limit} offset ${offset}`;
+  if (window.sort?.length && !window.after) return sortedWindowKeysSql(companyId, filters, window.sort, cut);
   if (dateBound(filters) && !window.after) {
     if (offset + BigInt(window.limit) <= DAY_BY_DAY_MAX_ROWS) {
       return sql`select k.id, k.created_at
@@ -161,6 +216,15 @@ export function jobsWithDetailsSql(
   options: { details?: boolean; total?: ListTotal } = {},
 ): SQL {
   const details = options.details ?? true;
+  const pageColumns = {
+    ...jobColumnsOf("page"),
+    lineItemsTotal: sql`page.line_total`,
+    totalReceived: sql`page.received`,
+  };
+  const order =
+    window.sort?.length && !window.after
+      ? jobOrder(window.sort, pageColumns, sql`page.id`)
+      : newestFirst("page");
   return sql`with page_keys as (${windowKeysSql(companyId, filters, window)}),
   page as (
     select j.company_id, j.id, j.customer_id, j.service_plan_id, j.status, j.service_date, j.created_at,
@@ -182,7 +246,7 @@ export function jobsWithDetailsSql(
     ${totalColumn(options.total)}
   from page
   left join customers c on c.company_id = page.company_id and c.id = page.customer_id
-  order by ${newestFirst("page")}`;
+  order by ${order}`;
 }
 
 /** json columns: parsed by one driver, text from the other. */
@@ -235,10 +299,11 @@ export function toServicedJob(row: JobRow): ServicedJob {
 }
 
 /**
- * GET /serviced-jobs: a page of the company's jobs, newest first, with the exact filtered total,
- * from the kept counters (lib/domain/list-counts.ts), read by the page's own statement
- * (lib/domain/list-page.ts): without a service-date bound, those of the listable jobs by status;
- * with one, those of the days plus a count of the part-days (dateRangeTotalSql).
+ * GET /serviced-jobs: a page of the company's jobs, newest first or in the order of `sort`, with
+ * the exact filtered total, from the kept counters (lib/domain/list-counts.ts), read by the
+ * page's own statement (lib/domain/list-page.ts): without a service-date bound, those of the
+ * listable jobs by status; with one, those of the days plus a count of the part-days
+ * (dateRangeTotalSql). The order does not change the total.
  */
 export async function listServicedJobs({
   ctx,
@@ -260,7 +325,12 @@ export async function listServicedJobs({
   const { rows, total: matching } = await pageAndTotal(
     ctx.db
       .execute<JobRow>(
-        jobsWithDetailsSql(ctx.companyId, input, { limit, offset: pageOffset(input) }, { total }),
+        jobsWithDetailsSql(
+          ctx.companyId,
+          input,
+          { limit, offset: pageOffset(input), sort: input.sort },
+          { total },
+        ),
       )
       .then((result) => result.rows),
     total,

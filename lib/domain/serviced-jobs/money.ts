@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { jobOutstanding } from "@/lib/db/schema/jobs";
 import { ident } from "@/lib/domain/reports/sql";
 
 /**
@@ -22,7 +23,7 @@ export function jobReceivedSql(alias: string): SQL {
 }
 
 export function jobOutstandingSql(alias: string): SQL {
-  return sql`greatest(${ident(alias)}.line_items_total - ${ident(alias)}.total_received, 0)`;
+  return jobOutstanding(jobTotalSql(alias), jobReceivedSql(alias));
 }
 
 /**

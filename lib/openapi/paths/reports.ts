@@ -88,7 +88,8 @@ export const reportsPaths: ResourceSpec = {
       operationId: "exportServicedJobs",
       summary: "Export serviced jobs as CSV",
       description:
-        "Every job matching the filters of `GET /serviced-jobs` (all rows, not one page), in the list's order, " +
+        "Every job matching the filters of `GET /serviced-jobs` (all rows, not one page), in the list's default " +
+        "order (newest first; `sort` does not apply), " +
         "streamed as CSV (RFC 4180, CRLF; money with two decimals).",
       scopes: ["jobs:read"],
       query: getServicedJobsExportQuerySchema,

@@ -22,7 +22,9 @@ export const servicedJobsPaths: ResourceSpec = {
       operationId: "listServicedJobs",
       summary: "List serviced jobs",
       description: [
-        "The company's jobs, newest first (`created_at`, then `id`, descending). By default only Completed " +
+        "The company's jobs, newest first (`created_at`, then `id`, descending), or in the order of `sort` " +
+          "(`sort=-total_outstanding`: most owed first; `sort=status,-service_date`; jobs without a service " +
+          "date last, ties by `id` descending, so pages never repeat or skip a job). By default only Completed " +
           "jobs; `only_completed=false` lists every status. Quotes and archived jobs are never listed.",
         "`service_date` is the start of the job's first visit; the date range filters on it, and with a date " +
           "bound jobs without a visit are left out, so `pagination.total` is the filtered count. " +
@@ -38,7 +40,13 @@ export const servicedJobsPaths: ResourceSpec = {
           schema: named("ListServicedJobsResponse", listServicedJobsResponseSchema),
         },
       ],
-      example: { query: { service_date_range_start: "2026-03-01", service_date_range_end: "2026-03-31" } },
+      example: {
+        query: {
+          service_date_range_start: "2026-03-01",
+          service_date_range_end: "2026-03-31",
+          sort: "-total_outstanding",
+        },
+      },
     },
   ],
 };
