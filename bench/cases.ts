@@ -6,6 +6,7 @@
 
 import { CUSTOMER_SORT_FIELDS } from "@/lib/schemas/customers";
 import { LEAD_SORT_FIELDS } from "@/lib/schemas/leads";
+import { SERVICED_JOB_SORT_FIELDS } from "@/lib/schemas/serviced-jobs";
 
 export type CaseKind = "list" | "get" | "upsert" | "report" | "other";
 
@@ -143,6 +144,18 @@ export function buildCases(fx: Fixtures): BenchCase[] {
     expectStatus: 200,
     check,
   });
+  // Each sort order of a list, both ways (extensions.md E2), from its own index (a list's target).
+  const sortCases = (list: string, path: string, fields: readonly string[]): BenchCase[] =>
+    fields
+      .flatMap((field) => [field, `-${field}`])
+      .map((sort) => ({
+        id: sortCaseId(list, sort),
+        title: `GET /${path}?sort=${sort}`,
+        kind: "list",
+        request: get(`/api/${path}?sort=${sort}`),
+        expectStatus: 200,
+        check: listCheck({ minTotal: 1 }),
+      }));
   const newLead = (i: number): Record<string, unknown> => {
     const serial = String(i).padStart(7, "0");
     return {
@@ -215,15 +228,7 @@ export function buildCases(fx: Fixtures): BenchCase[] {
       `?search=${SEARCH.rare}`,
       listCheck({ minTotal: 1, maxTotal: 20 }),
     ),
-    // Each sort order of the list (extensions.md E2), from its own index (a list's target: p95 ≤ 50 ms).
-    ...LEAD_SORT_FIELDS.flatMap((field) => [field, `-${field}`]).map((sort) =>
-      leadsList(
-        sortCaseId("leads", sort),
-        `GET /leads?sort=${sort}`,
-        `?sort=${sort}`,
-        listCheck({ minTotal: 1 }),
-      ),
-    ),
+    ...sortCases("leads", "leads", LEAD_SORT_FIELDS),
     // The leads due by a day, soonest first: the follow-up range and order from one index.
     leadsList(
       "leads-follow-up-due",
@@ -290,14 +295,7 @@ export function buildCases(fx: Fixtures): BenchCase[] {
         r.status === "inactive" ? undefined : `status ${String(r.status)}`,
       ),
     },
-    ...CUSTOMER_SORT_FIELDS.flatMap((field) => [field, `-${field}`]).map((sort): BenchCase => ({
-      id: sortCaseId("customers", sort),
-      title: `GET /customers?sort=${sort}`,
-      kind: "list",
-      request: get(`/api/customers?sort=${sort}`),
-      expectStatus: 200,
-      check: listCheck({ minTotal: 1 }),
-    })),
+    ...sortCases("customers", "customers", CUSTOMER_SORT_FIELDS),
     {
       id: "customer-by-id",
       title: "GET /customers/{id}",
@@ -395,6 +393,8 @@ export function buildCases(fx: Fixtures): BenchCase[] {
         within(r.service_date, RANGES.jobsService.start, RANGES.jobsService.end) ? undefined : "service_date",
       ),
     },
+    // The job report's table, completed jobs as it opens, in each order.
+    ...sortCases("jobs", "serviced-jobs", SERVICED_JOB_SORT_FIELDS),
     {
       id: "pins-default",
       title: "GET /pins",

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listJobsRoute } from "@/app/api/serviced-jobs/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { JOB_STATUSES, jobLineItems, jobPayments, jobs, type JobStatus } from "@/lib/db/schema/jobs";
 import { jobsWithDetailsSql } from "@/lib/domain/serviced-jobs/list";
 import { Random } from "@/lib/seed/random";
@@ -14,17 +13,10 @@ import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { pricedPlans } from "@/lib/testing/list-plans";
 import { insertCustomer } from "@/lib/testing/plan-job-fixtures";
 import { bySortKeys, type SortValue } from "@/lib/testing/sort-order";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
+import { testEngine } from "@/lib/testing/test-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = fileTestDatabase();
 
 type ListBody = { data: { id: string }[]; pagination: { total: number; has_more: boolean } };
 type ErrorBody = { error_code?: string; message: string; details?: { field: string }[] };
