@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, demoUser as seededDemoUser, type DemoCompanyKey } from "@/lib/seed/demo";
 
@@ -87,4 +88,47 @@ export async function screenshotBoth(page: Page, name: string, options: { fullPa
 /** A unique suffix for names and emails made by a test. */
 export function unique(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/**
+ * The page does not scroll sideways (a table or board may scroll inside its own container). On
+ * failure, the message names the elements that reach past the right edge, widest first.
+ */
+export async function expectNoPageScrollX(page: Page) {
+  const { overflow, culprits } = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // Inside a container that scrolls or clips sideways and fits, an element does not widen the page.
+    const clipped = (el: Element) => {
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        const fits = up.getBoundingClientRect().right <= width + 0.5;
+        if (fits && getComputedStyle(up).overflowX !== "visible") return true;
+      }
+      return false;
+    };
+    const culprits = [...document.querySelectorAll("body *")]
+      .map((el) => ({ el, right: el.getBoundingClientRect().right }))
+      .filter(({ el, right }) => right > width + 0.5 && !clipped(el))
+      .sort((a, b) => b.right - a.right)
+      .slice(0, 5)
+      .map(
+        ({ el, right }) =>
+          `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} (${Math.round(right)} px)`,
+      );
+    return { overflow: document.documentElement.scrollWidth - width, culprits };
+  });
+  expect(
+    overflow,
+    `sideways scroll of ${overflow} px; past the edge: ${culprits.join("; ")}`,
+  ).toBeLessThanOrEqual(0);
+}
+
+/** No serious or critical axe violation (WCAG 2.1 A and AA) on the page as it is now. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious).toEqual([]);
 }

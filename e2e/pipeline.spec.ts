@@ -1,29 +1,18 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
+import {
+  API_HEADERS,
+  expectAccessible,
+  expectNoPageScrollX,
+  screenshotBoth,
+  signIn,
+  unique,
+} from "./helpers";
 
 /*
  * The lead pipeline: an admin edits it in settings (add, rename, reorder by keyboard, a stage in
  * use cannot go); a sales rep picks stages in the lead form, and moves leads on the board by
  * drag and drop and by keyboard, with the table's filters; a sales rep cannot edit the pipeline.
  */
-
-/** No serious or critical axe violation (WCAG 2.1 A and AA) on the page as it is now. */
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious).toEqual([]);
-}
-
-/** The page does not scroll sideways (only the board's own container may). */
-async function expectNoPageScrollX(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 const saved = (page: Page) =>
   page.getByRole("region", { name: "Notifications" }).getByText("Pipeline saved").last();

@@ -70,3 +70,15 @@ export function formatPeriod(value: string | Date | null | undefined, unit: "wee
   }
   return formatter.format(date);
 }
+
+/**
+ * A phone number as a `tel:` address: digits and a leading +, the extension as `;ext=` (RFC 3966),
+ * so a tap dials it whatever punctuation it was typed with. Null without a digit.
+ */
+export function telHref(phone: string): string | null {
+  const [number = "", extension] = phone.split(/\s*(?:x|ext\.?|extension|#)\s*/i);
+  const digits = number.replace(/[^\d+]/g, "").replace(/(?!^)\+/g, "");
+  if (!/\d/.test(digits)) return null;
+  const ext = extension?.replace(/\D/g, "");
+  return `tel:${digits}${ext ? `;ext=${ext}` : ""}`;
+}

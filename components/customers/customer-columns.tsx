@@ -2,7 +2,7 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import { EmptyCell } from "@/components/data-table/cells";
-import { RecordLink, recordColumns } from "@/components/records/record-columns";
+import { RecordLink, Truncated, recordColumns } from "@/components/records/record-columns";
 import { Badge } from "@/components/ui";
 import type { Customer } from "@/lib/query/customers";
 import { customerName } from "./customer-options";
@@ -30,7 +30,9 @@ export const customerColumns: ColumnDef<Customer>[] = [
             {name}
           </RecordLink>
           {customer.company_name && customer.company_name !== name ? (
-            <span className="block text-xs text-slate-500">{customer.company_name}</span>
+            <span className="block max-w-72 truncate text-xs text-slate-500" title={customer.company_name}>
+              {customer.company_name}
+            </span>
           ) : null}
         </span>
       );
@@ -52,7 +54,7 @@ export const customerColumns: ColumnDef<Customer>[] = [
     cell: ({ row }) => {
       const { city, state } = row.original.address;
       const text = [city, state].filter(Boolean).join(", ");
-      return text || dash;
+      return text ? <Truncated text={text} /> : dash;
     },
   },
   shared.tags,

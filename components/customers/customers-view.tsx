@@ -1,5 +1,6 @@
 "use client";
 
+import type { CardLayout } from "@/components/data-table/types";
 import { RecordList, useRecordListView } from "@/components/records/record-list";
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { type CustomerStatus, useCustomers } from "@/lib/query/customers";
@@ -8,6 +9,9 @@ import { CUSTOMER_SORT_FIELDS } from "@/lib/schemas/customers";
 import { customerColumns } from "./customer-columns";
 import { CustomerForm, customerSaveOutcome } from "./customer-form";
 import { STATUS_OPTIONS } from "./customer-options";
+
+/** A customer's card on phones: name (and company), then how to reach them and where. */
+const CUSTOMER_CARD: CardLayout = { title: "name", fields: ["phone", "status", "city", "email"] };
 
 /** /customers: filters, the customers table and "New customer", all state in the URL. */
 export function CustomersView() {
@@ -31,6 +35,7 @@ function CustomersList({ canWrite }: { canWrite: boolean }) {
       view={view}
       query={query}
       columns={customerColumns}
+      cardLayout={CUSTOMER_CARD}
       searchPlaceholder="Name, company, email or phone"
       filter={{ label: "Status", placeholder: "All statuses", value: status, options: STATUS_OPTIONS }}
       tagsPlaceholder="e.g. vip, commercial"

@@ -10,11 +10,13 @@ import {
   useReactTable,
 } from "@tanstack/react-table";
 import { useRouter } from "next/navigation";
-import { Fragment, type MouseEvent, type ReactNode } from "react";
+import { Fragment, type MouseEvent, type ReactNode, useId } from "react";
 import { ErrorState, errorMessage } from "@/components/ui/error-state";
+import { SM_UP, useMediaQuery } from "@/components/ui/use-media-query";
 import { ColumnVisibilityMenu } from "./column-visibility-menu";
+import { DataCardControls, DataCardList } from "./data-card-list";
 import { DataTablePagination, type DataTablePaginationProps } from "./data-table-pagination";
-import "./types";
+import type { CardLayout } from "./types";
 import { useColumnVisibility } from "./use-column-visibility";
 
 /**
@@ -27,7 +29,9 @@ import { useColumnVisibility } from "./use-column-visibility";
  * - a loading skeleton on the first load, a busy bar while the next page loads (the previous
  *   rows stay, see `placeholderData` in lib/query), an empty state and an error state with Retry;
  * - a "Columns" menu; the choice is remembered in localStorage under `storageKey`;
- * - a sticky header, and horizontal scrolling inside the table on narrow screens.
+ * - a sticky header, and horizontal scrolling inside the table on narrow screens;
+ * - with `cardLayout`, a card per row instead on phones (below 640 px), with "Sort by" and the
+ *   leading column's "select all" above the cards.
  *
  * Columns are ordinary TanStack `ColumnDef`s; `meta` (see ./types.ts) adds `label` (name in the
  * Columns menu), `align: "right"` for numbers, `cellClassName` and `alwaysVisible`.
@@ -74,6 +78,8 @@ export interface DataTableProps<TData> {
    */
   getRowCanExpand?: (row: Row<TData>) => boolean;
   renderExpandedRow?: (row: Row<TData>) => ReactNode;
+  /** On phones, cards made of these columns instead of the table (see ./types.ts). */
+  cardLayout?: CardLayout;
 }
 
 const SKELETON_ROWS = 8;
@@ -97,8 +103,14 @@ export function DataTable<TData>({
   toolbar,
   getRowCanExpand,
   renderExpandedRow,
+  cardLayout,
 }: DataTableProps<TData>) {
   const router = useRouter();
+  const sortId = useId();
+  // One or the other is rendered, never both: no duplicate rows for screen readers or find in
+  // page. The server renders the table (it has no width); a phone swaps to cards on hydration.
+  const wide = useMediaQuery(SM_UP, true);
+  const cards = cardLayout && !wide ? cardLayout : undefined;
   const [columnVisibility, setColumnVisibility] = useColumnVisibility(storageKey, defaultColumnVisibility);
 
   // The React Compiler lint flags TanStack's instance-returning hook; it is used as documented.
@@ -135,7 +147,7 @@ export function DataTable<TData>({
   // Columns with a `footer` (e.g. sums over the whole filtered set) get a footer row.
   const hasFooter = table.getVisibleLeafColumns().some((column) => column.columnDef.footer !== undefined);
 
-  function onRowClick(event: MouseEvent<HTMLTableRowElement>, row: Row<TData>) {
+  function onRowClick(event: MouseEvent<HTMLElement>, row: Row<TData>) {
     if (!rowHref) return;
     const target = event.target as HTMLElement;
     // Links, buttons and inputs inside the row do their own thing; selecting text is not a click.
@@ -146,14 +158,30 @@ export function DataTable<TData>({
     else router.push(href);
   }
 
+  const emptyOrError = showError ? (
+    <div className="sticky left-0">
+      <ErrorState title={`Could not load ${label.toLowerCase()}`} error={error} onRetry={onRetry} />
+    </div>
+  ) : !showSkeleton && rows.length === 0 ? (
+    <div className="sticky left-0 px-3 py-12 text-center text-slate-600">{emptyState}</div>
+  ) : null;
+  const busyBar = (className: string) =>
+    isFetching && !showSkeleton ? (
+      <div className={`${className} h-0.5 w-full animate-pulse bg-brand-500`} aria-hidden="true" />
+    ) : null;
+
   return (
     <section aria-label={label} className="flex min-w-0 flex-col gap-3">
       <div className="flex flex-wrap items-end gap-3">
         {/* Filters take the whole row on phones; the Columns button then sits under them. */}
         {toolbar ? <div className="flex min-w-0 grow basis-full sm:basis-0">{toolbar}</div> : null}
-        <div className="ml-auto">
-          <ColumnVisibilityMenu table={table} />
-        </div>
+        {cards ? (
+          <DataCardControls table={table} layout={cards} id={sortId} />
+        ) : (
+          <div className="ml-auto">
+            <ColumnVisibilityMenu table={table} />
+          </div>
+        )}
       </div>
 
       {hasError && data ? (
@@ -170,147 +198,152 @@ export function DataTable<TData>({
         </div>
       ) : null}
 
-      {/* A scrolling region: focusable so that keyboard users can scroll it, named by the table. */}
-      <div
-        className="relative max-h-[calc(100dvh-15rem)] min-h-48 overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm"
-        aria-busy={isFetching || isLoading}
-        role="region"
-        aria-label={label}
-        tabIndex={0}
-      >
-        {isFetching && !showSkeleton ? (
-          <div
-            className="sticky left-0 top-0 z-20 h-0.5 w-full animate-pulse bg-brand-500"
-            aria-hidden="true"
+      {cards ? (
+        <div className="relative" aria-busy={isFetching || isLoading}>
+          {busyBar("absolute -top-1.5 left-0")}
+          <DataCardList
+            table={table}
+            layout={cards}
+            label={label}
+            skeletonCount={showSkeleton ? Math.min(pagination?.pageSize ?? SKELETON_ROWS, 4) : 0}
+            onCardClick={rowHref ? onRowClick : undefined}
           />
-        ) : null}
-        <table className="w-full border-separate border-spacing-0 text-left text-sm">
-          <caption className="sr-only">{label}</caption>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const sorted = header.column.getIsSorted();
-                  const align = header.column.columnDef.meta?.align;
-                  const content = header.isPlaceholder
-                    ? null
-                    : flexRender(header.column.columnDef.header, header.getContext());
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      aria-sort={
-                        sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined
-                      }
-                      className={`sticky top-0 z-10 border-b border-slate-200 bg-slate-100 px-3 py-2 align-bottom text-xs font-semibold uppercase tracking-wide text-slate-600 ${
-                        align === "right" ? "text-right" : ""
-                      } ${header.column.columnDef.meta?.wrapHeader ? "" : "whitespace-nowrap"}`}
-                    >
-                      {header.column.getCanSort() ? (
-                        <button
-                          type="button"
-                          onClick={header.column.getToggleSortingHandler()}
-                          className="inline-flex items-center gap-1 uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-500"
-                        >
-                          {content}
-                          <SortArrow sorted={sorted} />
-                        </button>
-                      ) : (
-                        <span className="inline-flex items-center gap-1">
-                          {content}
-                          <SortArrow sorted={sorted} />
-                        </span>
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {showSkeleton
-              ? Array.from(
-                  { length: Math.min(pagination?.pageSize ?? SKELETON_ROWS, SKELETON_ROWS) },
-                  (_, i) => (
-                    <tr key={`skeleton-${i}`} aria-hidden="true">
-                      {table.getVisibleLeafColumns().map((column) => (
-                        <td key={column.id} className="border-b border-slate-100 px-3 py-3">
-                          <div className="h-3.5 w-24 animate-pulse rounded bg-slate-200" />
-                        </td>
-                      ))}
-                    </tr>
-                  ),
-                )
-              : showError || rows.length === 0
-                ? null
-                : rows.map((row) => (
-                    <Fragment key={row.id}>
-                      <tr
-                        onClick={rowHref ? (event) => onRowClick(event, row) : undefined}
-                        className={`${rowHref ? "cursor-pointer" : ""} hover:bg-brand-50/60`}
-                      >
-                        {row.getVisibleCells().map((cell) => {
-                          const meta = cell.column.columnDef.meta;
-                          return (
-                            <td
-                              key={cell.id}
-                              className={`border-b border-slate-100 px-3 py-2 align-top ${
-                                meta?.align === "right" ? "text-right tabular-nums" : ""
-                              } ${meta?.wrap ? "" : "whitespace-nowrap"} ${meta?.cellClassName ?? ""}`}
-                            >
-                              {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                            </td>
-                          );
-                        })}
-                      </tr>
-                      {renderExpandedRow && row.getIsExpanded() ? (
-                        <tr>
-                          <td
-                            id={`row-details-${row.id}`}
-                            colSpan={visibleColumnCount}
-                            className="border-b border-slate-200 bg-slate-50 px-3 py-3 sm:px-12"
-                          >
-                            {renderExpandedRow(row)}
-                          </td>
-                        </tr>
-                      ) : null}
-                    </Fragment>
-                  ))}
-          </tbody>
-          {hasFooter && !showSkeleton && !showError ? (
-            <tfoot>
-              {table.getFooterGroups().map((group) => (
+          {emptyOrError ? (
+            <div className="rounded-lg border border-slate-200 bg-white shadow-sm">{emptyOrError}</div>
+          ) : null}
+        </div>
+      ) : (
+        /* A scrolling region: focusable so that keyboard users can scroll it, named by the table. */
+        <div
+          className="relative max-h-[calc(100dvh-15rem)] min-h-48 overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm"
+          aria-busy={isFetching || isLoading}
+          role="region"
+          aria-label={label}
+          tabIndex={0}
+        >
+          {busyBar("sticky left-0 top-0 z-20")}
+          <table className="w-full border-separate border-spacing-0 text-left text-sm">
+            <caption className="sr-only">{label}</caption>
+            <thead>
+              {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
-                  {group.headers.map((header) => (
-                    <td
-                      key={header.id}
-                      className={`sticky bottom-0 z-10 whitespace-nowrap border-t border-slate-300 bg-slate-100 px-3 py-2 font-medium text-slate-900 ${
-                        header.column.columnDef.meta?.align === "right" ? "text-right tabular-nums" : ""
-                      }`}
-                    >
-                      {header.isPlaceholder
-                        ? null
-                        : flexRender(header.column.columnDef.footer, header.getContext())}
-                    </td>
-                  ))}
+                  {group.headers.map((header) => {
+                    const sorted = header.column.getIsSorted();
+                    const align = header.column.columnDef.meta?.align;
+                    const content = header.isPlaceholder
+                      ? null
+                      : flexRender(header.column.columnDef.header, header.getContext());
+                    return (
+                      <th
+                        key={header.id}
+                        scope="col"
+                        aria-sort={
+                          sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined
+                        }
+                        className={`sticky top-0 z-10 border-b border-slate-200 bg-slate-100 px-3 py-2 align-bottom text-xs font-semibold uppercase tracking-wide text-slate-600 ${
+                          align === "right" ? "text-right" : ""
+                        } ${header.column.columnDef.meta?.wrapHeader ? "" : "whitespace-nowrap"}`}
+                      >
+                        {header.column.getCanSort() ? (
+                          <button
+                            type="button"
+                            onClick={header.column.getToggleSortingHandler()}
+                            className="inline-flex items-center gap-1 uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-500"
+                          >
+                            {content}
+                            <SortArrow sorted={sorted} />
+                          </button>
+                        ) : (
+                          <span className="inline-flex items-center gap-1">
+                            {content}
+                            <SortArrow sorted={sorted} />
+                          </span>
+                        )}
+                      </th>
+                    );
+                  })}
                 </tr>
               ))}
-            </tfoot>
-          ) : null}
-        </table>
-        {/*
+            </thead>
+            <tbody>
+              {showSkeleton
+                ? Array.from(
+                    { length: Math.min(pagination?.pageSize ?? SKELETON_ROWS, SKELETON_ROWS) },
+                    (_, i) => (
+                      <tr key={`skeleton-${i}`} aria-hidden="true">
+                        {table.getVisibleLeafColumns().map((column) => (
+                          <td key={column.id} className="border-b border-slate-100 px-3 py-3">
+                            <div className="h-3.5 w-24 animate-pulse rounded bg-slate-200" />
+                          </td>
+                        ))}
+                      </tr>
+                    ),
+                  )
+                : showError || rows.length === 0
+                  ? null
+                  : rows.map((row) => (
+                      <Fragment key={row.id}>
+                        <tr
+                          onClick={rowHref ? (event) => onRowClick(event, row) : undefined}
+                          className={`${rowHref ? "cursor-pointer" : ""} hover:bg-brand-50/60`}
+                        >
+                          {row.getVisibleCells().map((cell) => {
+                            const meta = cell.column.columnDef.meta;
+                            return (
+                              <td
+                                key={cell.id}
+                                className={`border-b border-slate-100 px-3 py-2 align-top ${
+                                  meta?.align === "right" ? "text-right tabular-nums" : ""
+                                } ${meta?.wrap ? "" : "whitespace-nowrap"} ${meta?.cellClassName ?? ""}`}
+                              >
+                                {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                              </td>
+                            );
+                          })}
+                        </tr>
+                        {renderExpandedRow && row.getIsExpanded() ? (
+                          <tr>
+                            <td
+                              id={`row-details-${row.id}`}
+                              colSpan={visibleColumnCount}
+                              className="border-b border-slate-200 bg-slate-50 px-3 py-3 sm:px-12"
+                            >
+                              {renderExpandedRow(row)}
+                            </td>
+                          </tr>
+                        ) : null}
+                      </Fragment>
+                    ))}
+            </tbody>
+            {hasFooter && !showSkeleton && !showError ? (
+              <tfoot>
+                {table.getFooterGroups().map((group) => (
+                  <tr key={group.id}>
+                    {group.headers.map((header) => (
+                      <td
+                        key={header.id}
+                        className={`sticky bottom-0 z-10 whitespace-nowrap border-t border-slate-300 bg-slate-100 px-3 py-2 font-medium text-slate-900 ${
+                          header.column.columnDef.meta?.align === "right" ? "text-right tabular-nums" : ""
+                        }`}
+                      >
+                        {header.isPlaceholder
+                          ? null
+                          : flexRender(header.column.columnDef.footer, header.getContext())}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tfoot>
+            ) : null}
+          </table>
+          {/*
           Empty and error states sit under the table, not in a cell spanning it: on a phone the
           table is wider than the screen, and a block here keeps to the visible width (sticky
           left while the header scrolls sideways).
         */}
-        {showError ? (
-          <div className="sticky left-0">
-            <ErrorState title={`Could not load ${label.toLowerCase()}`} error={error} onRetry={onRetry} />
-          </div>
-        ) : !showSkeleton && rows.length === 0 ? (
-          <div className="sticky left-0 px-3 py-12 text-center text-slate-600">{emptyState}</div>
-        ) : null}
-      </div>
+          {emptyOrError}
+        </div>
+      )}
 
       {/* Nothing to page through when the list could not load. */}
       {pagination && !showError ? <DataTablePagination {...pagination} busy={isFetching} /> : null}

@@ -1,4 +1,5 @@
 import type { RowData } from "@tanstack/react-table";
+import type { ReactNode } from "react";
 
 /** What a column can tell the shared table besides TanStack's own options. */
 declare module "@tanstack/react-table" {
@@ -20,7 +21,22 @@ declare module "@tanstack/react-table" {
     wrapHeader?: boolean;
     /** The column cannot be hidden from the "Columns" menu (e.g. the name that links to the record). */
     alwaysVisible?: boolean;
+    /** The value on a phone's card when it should differ from the cell (a phone as a `tel:` link). */
+    cardCell?: (row: TData) => ReactNode;
   }
+}
+
+/**
+ * How a list shows on phones (below Tailwind's `sm`, 640 px): a card per row instead of the
+ * table, made of the cells of a few of its columns (by column id).
+ */
+export interface CardLayout {
+  /** The column whose cell heads the card: the name that links to the record. */
+  title: string;
+  /** A column whose cell sits before the title (a selection checkbox); its header goes above the cards. */
+  leading?: string;
+  /** The columns shown under the title, each with its label, two to a row. */
+  fields: readonly string[];
 }
 
 export const DEFAULT_PAGE_SIZES = [25, 50, 100, 250, 1000] as const;

@@ -50,7 +50,11 @@ export function OwnerName({ id }: { id: string }) {
   const users = useAssignableUsers();
   const user = users.data?.find((u) => u.id === id);
   if (!users.data) return <span className="text-slate-500">…</span>;
-  return user ? <span>{user.name}</span> : <span className="italic text-slate-500">Former user</span>;
+  return user ? (
+    <span title={user.name}>{user.name}</span>
+  ) : (
+    <span className="italic text-slate-500">Former user</span>
+  );
 }
 
 /** The Owner column of the leads table. */

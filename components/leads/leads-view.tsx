@@ -1,5 +1,6 @@
 "use client";
 
+import type { CardLayout } from "@/components/data-table/types";
 import { RecordList, formatSort, useRecordListView } from "@/components/records/record-list";
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { cn } from "@/components/ui";
@@ -15,6 +16,13 @@ import { OwnerFilter, withOwnerColumn } from "./lead-owner";
 import { selectionColumn, useLeadSelection } from "./lead-selection";
 import { LeadsBoard } from "./leads-board";
 import { useStageFilterOptions } from "./stage-badge";
+
+/** A lead's card on phones: the checkbox (for users who can write), name, then what a call needs. */
+const LEAD_CARD: CardLayout = {
+  title: "name",
+  leading: "select",
+  fields: ["phone", "stage", "follow_up_date", "assigned_to"],
+};
 
 /** /leads: filters, the leads table or board and "New lead", all state in the URL. */
 export function LeadsView() {
@@ -51,6 +59,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
       view={view}
       query={query}
       columns={canWrite ? [selectionColumn(selection, pageIds), ...columns] : columns}
+      cardLayout={LEAD_CARD}
       searchPlaceholder="Name, email or phone"
       filter={{ label: "Stage", placeholder: "All stages", value: stage, options: stageOptions }}
       outcomeOf={leadSaveOutcome}

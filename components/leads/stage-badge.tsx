@@ -29,9 +29,13 @@ export function StageDot({ color }: { color?: string }) {
 export function StageBadge({ stage }: { stage: string }) {
   const display = useStageDisplay()(stage);
   return (
-    <Badge className="gap-1.5" title={display.stage ? undefined : "Not a stage of the pipeline"}>
+    // A long label is cut to the space it has (a phone's card), whole in the title.
+    <Badge
+      className="max-w-full gap-1.5"
+      title={display.stage ? display.label : `${display.label}: not a stage of the pipeline`}
+    >
       <StageDot color={display.color} />
-      {display.label}
+      <span className="truncate">{display.label}</span>
     </Badge>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
-import { useState, useSyncExternalStore } from "react";
+import { useState } from "react";
 import { cn } from "@/components/ui/cn";
+import { useMediaQuery } from "@/components/ui/use-media-query";
 import { formatNumber } from "@/lib/format";
 import type { PinType } from "@/lib/query/pins";
 
@@ -21,11 +22,6 @@ interface Props {
 }
 
 const WIDE = "(min-width: 768px)";
-function subscribeWide(onChange: () => void) {
-  const query = window.matchMedia(WIDE);
-  query.addEventListener("change", onChange);
-  return () => query.removeEventListener("change", onChange);
-}
 
 /**
  * Pin types with their color and count; a click hides or shows a type. The counts are also in
@@ -33,11 +29,7 @@ function subscribeWide(onChange: () => void) {
  */
 export function MapLegend({ entries, onToggle, onShowAll, renderedCount }: Props) {
   // Open on a desktop; folded on a phone so the map stays usable, until the user decides.
-  const wide = useSyncExternalStore(
-    subscribeWide,
-    () => window.matchMedia(WIDE).matches,
-    () => true,
-  );
+  const wide = useMediaQuery(WIDE, true);
   const [choice, setChoice] = useState<boolean | null>(null);
   const open = choice ?? wide;
   const hiddenCount = entries.filter((e) => !e.visible).length;

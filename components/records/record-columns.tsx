@@ -4,6 +4,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { EmptyCell, TagList } from "@/components/data-table/cells";
 import { formatDate } from "@/lib/format";
+import { ContactLink } from "./record-detail";
 import { type RecordKind, recordHref } from "./record-kind";
 
 /**
@@ -47,7 +48,7 @@ export function RecordLink({
 }
 
 /** A value cut to a cell's width, whole in its title. */
-function Truncated({ text }: { text: string }) {
+export function Truncated({ text }: { text: string }) {
   return (
     <span className="block max-w-64 truncate" title={text}>
       {text}
@@ -67,7 +68,12 @@ export function recordColumns<T extends ContactRow>() {
     id: "phone",
     header: "Phone",
     accessorFn: (row) => row.phone,
-    meta: { cellClassName: "whitespace-nowrap" },
+    meta: {
+      cellClassName: "whitespace-nowrap",
+      // On a phone, a tap calls (the table's cell stays plain text for desktops).
+      cardCell: (row) =>
+        row.phone ? <ContactLink scheme="tel" value={row.phone} className="block truncate" /> : dash,
+    },
     cell: ({ row }) => row.original.phone ?? dash,
   };
   const tags: ColumnDef<T> = {

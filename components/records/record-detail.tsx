@@ -4,6 +4,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
 import { PageHeader } from "@/components/shell/page-header";
 import { Card, CardBody, CardHeader, ErrorState, LoadingBlock, cn } from "@/components/ui";
+import { telHref } from "@/lib/format";
 import { ApiClientError } from "@/lib/query/api-client";
 import { lastListView, type RecordKind, RECORD_WORDS, recordListHref } from "./record-kind";
 
@@ -83,17 +84,21 @@ export function Fact({
   );
 }
 
-/** An email or phone as a mailto:/tel: link, or a dash. */
+/** An email or phone as a mailto:/tel: link (a phone without digits as text), or a dash. */
 export function ContactLink({
   value,
   scheme,
+  className,
 }: {
   value: string | null | undefined;
   scheme: "mailto" | "tel";
+  className?: string;
 }) {
   if (!value) return "—";
+  const href = scheme === "tel" ? telHref(value) : `mailto:${value}`;
+  if (!href) return value;
   return (
-    <a className="text-brand-700 hover:underline" href={`${scheme}:${value}`}>
+    <a className={cn("text-brand-700 hover:underline", className)} href={href} title={value}>
       {value}
     </a>
   );

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { FilterBar, FilterField, SearchFilter, TagsFilter } from "@/components/data-table/table-filters";
-import { DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
+import { type CardLayout, DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
 import { PageHeader } from "@/components/shell/page-header";
 import { Button, Checkbox, Dialog, EmptyState, Notice, Select, type SelectOption } from "@/components/ui";
 import { parseTagList } from "@/lib/domain/normalize";
@@ -110,6 +110,8 @@ export interface RecordListProps<T extends { id: string }, Result> {
   view: RecordListView;
   query: ListQuery<T>;
   columns: ColumnDef<T>[];
+  /** The columns of a row's card on phones. */
+  cardLayout: CardLayout;
   searchPlaceholder: string;
   /** The select filter: its label, the "all" choice, the value it shows and filters by. */
   filter: { label: string; placeholder: string; value: string; options: readonly SelectOption[] };
@@ -140,6 +142,7 @@ export function RecordList<T extends { id: string }, Result>({
   view,
   query,
   columns,
+  cardLayout,
   searchPlaceholder,
   filter,
   tagsPlaceholder,
@@ -259,6 +262,7 @@ export function RecordList<T extends { id: string }, Result>({
           <DataTable
             label={words.Many}
             columns={sortableColumns}
+            cardLayout={cardLayout}
             {...listQueryProps(query)}
             getRowId={(record) => record.id}
             storageKey={words.many}

@@ -26,7 +26,9 @@ export function PageHeader({ title, description, actions, back }: PageHeaderProp
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
           {title}
         </h1>
-        {description ? <p className="mt-1 text-sm text-slate-500">{description}</p> : null}
+        {description ? (
+          <p className="mt-1 text-sm text-slate-500 [overflow-wrap:anywhere]">{description}</p>
+        ) : null}
       </div>
       {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
     </div>

@@ -137,7 +137,9 @@ export function ApiKeysSection() {
               <li key={key.id} className="space-y-3 px-4 py-4">
                 <div className="flex items-start justify-between gap-3">
                   <div className="min-w-0">
-                    <p className="font-medium text-slate-900">{key.name}</p>
+                    <p className="truncate font-medium text-slate-900" title={key.name}>
+                      {key.name}
+                    </p>
                     <code className="font-mono text-xs text-slate-500">{key.prefix}…</code>
                   </div>
                   <KeyStatus apiKey={key} />

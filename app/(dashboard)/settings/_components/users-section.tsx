@@ -132,15 +132,19 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
               <li key={user.id} className="space-y-2 px-4 py-4">
                 <div className="flex items-start justify-between gap-3">
                   <div className="min-w-0">
-                    <p className="font-medium text-slate-900">
-                      {user.name}
+                    <p className="flex items-center gap-2 font-medium text-slate-900">
+                      <span className="truncate" title={user.name}>
+                        {user.name}
+                      </span>
                       {user.id === currentUserId ? (
-                        <Badge tone="brand" className="ml-2">
+                        <Badge tone="brand" className="shrink-0">
                           You
                         </Badge>
                       ) : null}
                     </p>
-                    <p className="truncate text-sm text-slate-500">{user.email}</p>
+                    <p className="truncate text-sm text-slate-500" title={user.email}>
+                      {user.email}
+                    </p>
                   </div>
                   {user.active ? (
                     <Badge tone="success">Active</Badge>
