@@ -52,7 +52,8 @@ export function useUnsavedChangesGuard(dirty: boolean) {
   const [pending, setPending] = useState<{ discard: () => void; keep?: () => void } | null>(null);
   // What to do once the question has closed: the action (Discard) or focusing the form (Keep editing).
   const afterClose = useRef<(() => void) | null>(null);
-  const focusedBefore = useRef<Element | null>(null);
+  // The field last in focus: Keep editing returns there, also after a click on a link took the focus.
+  const lastField = useRef<HTMLElement | null>(null);
   // While a discarded page is being left: the link's replayed click and its unload go through.
   const leaving = useRef(false);
 
@@ -60,7 +61,6 @@ export function useUnsavedChangesGuard(dirty: boolean) {
   const confirm = useCallback(
     (proceed: () => void, keep?: () => void) => {
       if (!dirty) return proceed();
-      focusedBefore.current = document.activeElement;
       setPending({ discard: proceed, keep });
     },
     [dirty],
@@ -99,6 +99,17 @@ export function useUnsavedChangesGuard(dirty: boolean) {
     };
   }, [dirty, confirm, back]);
 
+  useEffect(() => {
+    if (!form) return;
+    const onFocusIn = (event: FocusEvent) => {
+      if (event.target instanceof HTMLElement && event.target.matches("input, select, textarea")) {
+        lastField.current = event.target;
+      }
+    };
+    form.addEventListener("focusin", onFocusIn);
+    return () => form.removeEventListener("focusin", onFocusIn);
+  }, [form]);
+
   // Runs after the question's own dialog has closed (its effect runs first: it is a child).
   useEffect(() => {
     if (pending) return;
@@ -108,12 +119,11 @@ export function useUnsavedChangesGuard(dirty: boolean) {
   }, [pending]);
 
   const keepEditing = () => {
-    const before = focusedBefore.current;
     const keep = pending?.keep;
     afterClose.current = () => {
       keep?.();
-      const target = before instanceof HTMLElement && form?.contains(before) ? before : firstField(form);
-      target?.focus();
+      const last = lastField.current;
+      (last && form?.contains(last) ? last : firstField(form))?.focus();
     };
     setPending(null);
   };
