@@ -16,7 +16,7 @@ import {
   addressFieldNames,
   useRecordForm,
 } from "@/components/records/record-form";
-import { Checkbox, Field, Input, Select } from "@/components/ui";
+import { Checkbox, Field, Input, Select, useUnsavedChangesGuard } from "@/components/ui";
 import {
   type CustomerRecord,
   type CustomerSaveResult,
@@ -171,9 +171,12 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
   }
 
   const dirty = form.isDirty(TEXT_FIELDS) || same !== initialSame;
+  // Esc, Cancel or a link with unsaved changes asks first.
+  const { bindForm, confirmDiscard, discardDialog } = useUnsavedChangesGuard(dirty);
 
   return (
     <form
+      ref={bindForm}
       onSubmit={onSubmit}
       noValidate
       aria-label={isEdit ? "Edit customer" : "New customer"}
@@ -251,12 +254,13 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
       </FormSection>
 
       <FormActions
-        onCancel={onCancel}
+        onCancel={onCancel && (() => confirmDiscard(onCancel))}
         saving={save.isPending || safe.checking}
         disabled={isEdit && !dirty}
         submitLabel={isEdit ? "Save changes" : "Save customer"}
       />
       {safe.dialog}
+      {discardDialog}
     </form>
   );
 }

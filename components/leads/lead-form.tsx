@@ -21,7 +21,7 @@ import {
 } from "@/components/records/record-form";
 import { useSafeSave } from "@/components/records/safe-save";
 import type { SaveOutcomeProps } from "@/components/records/save-outcome";
-import { Field, Input, Select } from "@/components/ui";
+import { Field, Input, Select, useUnsavedChangesGuard } from "@/components/ui";
 import { LoadingBlock } from "@/components/ui/spinner";
 import {
   type Lead,
@@ -191,9 +191,17 @@ function LeadFormFields({
   }
 
   const dirty = form.isDirty(TEXT_FIELDS);
+  // Esc, Cancel or a link with unsaved changes asks first.
+  const { bindForm, confirmDiscard, discardDialog } = useUnsavedChangesGuard(dirty);
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={isEdit ? "Edit lead" : "New lead"} className="space-y-6">
+    <form
+      ref={bindForm}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={isEdit ? "Edit lead" : "New lead"}
+      className="space-y-6"
+    >
       <FormErrorNotice errors={errors} fields={FORM_FIELDS}>
         {Object.keys(errors).length > 1 ? "The highlighted fields need attention." : null}
       </FormErrorNotice>
@@ -263,12 +271,13 @@ function LeadFormFields({
       </FormSection>
 
       <FormActions
-        onCancel={onCancel}
+        onCancel={onCancel && (() => confirmDiscard(onCancel))}
         saving={save.isPending || safe.checking}
         disabled={isEdit && !dirty}
         submitLabel={isEdit ? "Save changes" : "Save lead"}
       />
       {safe.dialog}
+      {discardDialog}
     </form>
   );
 }

@@ -5,6 +5,7 @@ import {
   checkedBody,
   dateInputToIso,
   fieldsToSend,
+  isFormDirty,
   isoToDateInput,
   serverFieldErrors,
   unplacedErrors,
@@ -97,5 +98,30 @@ describe("date inputs", () => {
     expect(dateInputToIso("31/03/2026")).toBe("31/03/2026");
     expect(isoToDateInput(null)).toBe("");
     expect(isoToDateInput("not a date")).toBe("");
+  });
+});
+
+describe("isFormDirty", () => {
+  const fields = ["name", "notes"] as const;
+  const initial = { name: "Robin", notes: "" };
+
+  it("is clean as opened, and again when a changed value is typed back", () => {
+    expect(isFormDirty(fields, initial, initial, "")).toBe(false);
+    expect(isFormDirty(fields, { ...initial }, initial, "")).toBe(false);
+  });
+
+  it("is dirty when a value differs, even by a space or an emptied field", () => {
+    expect(isFormDirty(fields, { ...initial, notes: " " }, initial, "")).toBe(true);
+    expect(isFormDirty(fields, { ...initial, name: "" }, initial, "")).toBe(true);
+  });
+
+  it("counts typed tags, not blank tag input", () => {
+    expect(isFormDirty(fields, initial, initial, " , ")).toBe(false);
+    expect(isFormDirty(fields, initial, initial, "vip")).toBe(true);
+  });
+
+  it("looks only at the fields it is given", () => {
+    const onlyName: ("name" | "notes")[] = ["name"];
+    expect(isFormDirty(onlyName, { ...initial, notes: "typed" }, initial, "")).toBe(false);
   });
 });

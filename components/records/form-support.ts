@@ -48,6 +48,19 @@ export function fieldsToSend<F extends string>(
 }
 
 /**
+ * Whether a form differs from what it was opened with (or last saved): a field's value, or tags
+ * typed to add. Typing and then restoring a value is not a change; blank tag input is none.
+ */
+export function isFormDirty<F extends string>(
+  fields: readonly F[],
+  values: Record<F, string>,
+  initial: Record<F, string>,
+  tagsText: string,
+): boolean {
+  return fields.some((field) => values[field] !== initial[field]) || parseTagList(tagsText).length > 0;
+}
+
+/**
  * Finishes a create-or-update body: adds the typed tags (only ever added: the API merges them)
  * and checks the body with the API's own schema. The fields the form found wrong itself come
  * first (the first error is focused); where the schema objects to the same field, its message

@@ -3,9 +3,14 @@
 import { useId, useState } from "react";
 import { TagList } from "@/components/data-table/cells";
 import { Button, Field, Input, Notice, type SelectOption, Textarea } from "@/components/ui";
-import { parseTagList } from "@/lib/domain/normalize";
 import { NOTES_MAX, SHORT_TEXT_MAX } from "@/lib/schemas/upsert-fields";
-import { type FieldErrors, focusFirstError, serverFieldErrors, unplacedErrors } from "./form-support";
+import {
+  type FieldErrors,
+  focusFirstError,
+  isFormDirty,
+  serverFieldErrors,
+  unplacedErrors,
+} from "./form-support";
 
 /**
  * What the lead and customer create-or-update forms share: their state (the values as loaded,
@@ -77,8 +82,7 @@ export function useRecordForm<F extends string>(valuesOf: () => Record<F, string
   };
 
   /** Whether any of `fields` differs from its starting value, or tags are typed. */
-  const isDirty = (fields: readonly F[]) =>
-    fields.some((f) => values[f] !== initial[f]) || parseTagList(tagsText).length > 0;
+  const isDirty = (fields: readonly F[]) => isFormDirty(fields, values, initial, tagsText);
 
   const binding: FormBinding<F> = { values, set, err };
   /** The tags input's value, change and error, for TagsField. */
