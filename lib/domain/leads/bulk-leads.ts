@@ -64,10 +64,7 @@ export async function bulkChangeLeads({
     const { matched, changed } = await saveChanged(tx, ctx.companyId, id, selection, action);
     if (action.type === "add_tags") await refuseTooManyTags(tx, ctx.companyId, id, action.tags);
     if (changed > 0) {
-      await tx.execute(sql`update ${leads} set ${actionSet(action)}, "updated_at" = now()
-        from ${leadBulkChanges} c
-        where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id}
-          and ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id"`);
+      await updateSaved(tx, ctx.companyId, id, actionSet(action));
       await tx.execute(sql`update ${leadBulkOperations} set "changed" = ${changed}
         where "company_id" = ${ctx.companyId} and "id" = ${id}`);
     }
@@ -135,6 +132,36 @@ async function saveChanged(
     select (select count(*) from selected)::int as matched, (select count(*) from saved)::int as changed`)
   ).rows;
   return { matched: Number(row?.matched ?? 0), changed: Number(row?.changed ?? 0) };
+}
+
+/** The most leads one statement updates: each statement of a large change stays within the statement timeout. */
+export const BULK_UPDATE_CHUNK = 2000;
+
+/**
+ * Updates the leads an operation saved (lead_bulk_changes, aliased `c` for `set`), a chunk at a
+ * time in id order, in the caller's transaction; how many were updated.
+ */
+async function updateSaved(tx: DbOrTx, companyId: string, operationId: string, set: SQL): Promise<number> {
+  let updated = 0;
+  let after = "";
+  for (;;) {
+    const [row] = (
+      await tx.execute<{ n: number | string; last: string | null }>(sql`
+        with c as (
+          select * from ${leadBulkChanges}
+          where "company_id" = ${companyId} and "operation_id" = ${operationId} and "lead_id" > ${after}
+          order by "lead_id" limit ${BULK_UPDATE_CHUNK}
+        ), done as (
+          update ${leads} set ${set}, "updated_at" = now() from c
+          where ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id"
+          returning 1
+        )
+        select (select count(*) from done)::int as n, (select max("lead_id") from c) as last`)
+    ).rows;
+    updated += Number(row?.n ?? 0);
+    if (!row?.last) return updated;
+    after = row.last;
+  }
 }
 
 /** 400 naming the tags when adding them would give a changed lead more than TAGS_MAX tags. */
@@ -231,19 +258,9 @@ export async function undoBulkChange({
       on c."company_id" = ${leads.companyId} and c."lead_id" = ${leads.id}
       where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id}
       order by ${leads.id} for update of ${leads}`);
-    const [row] = (
-      await tx.execute<{ n: number | string }>(sql`
-        with restored as (
-          update ${leads} set ${undoSet(action)}, "updated_at" = now()
-          from ${leadBulkChanges} c
-          where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id}
-            and ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id"
-          returning 1
-        )
-        select count(*)::int as n from restored`)
-    ).rows;
+    const restored = await updateSaved(tx, ctx.companyId, id, undoSet(action));
     await tx.execute(sql`update ${leadBulkOperations} set "undone_at" = now()
       where "company_id" = ${ctx.companyId} and "id" = ${id}`);
-    return { status: "success" as const, id, restored: Number(row?.n ?? 0) };
+    return { status: "success" as const, id, restored };
   });
 }

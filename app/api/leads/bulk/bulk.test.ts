@@ -9,6 +9,7 @@ import { leads } from "@/lib/db/schema";
 import { leadFilter, type LeadFilterInput } from "@/lib/domain/leads/list-leads";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { bulkLeadsResponseSchema, BULK_IDS_MAX } from "@/lib/schemas/lead-bulk";
+import { BULK_UPDATE_CHUNK } from "@/lib/domain/leads/bulk-leads";
 import {
   apiRequest,
   call,
@@ -184,6 +185,38 @@ describe(`POST /api/leads/bulk (${testEngine()})`, () => {
     // Merged as create-or-update merges: the stored tags, then the new ones not yet present.
     expect(tags).toContainEqual(["vip", "spring", "added"]);
     expect(tags).toContainEqual(["added", "vip"]);
+  });
+
+  it("changes and restores more leads than one statement updates, all of them", async () => {
+    const t = await bulkTenant();
+    const count = BULK_UPDATE_CHUNK * 2 + 7;
+    const many = Array.from({ length: count }, (_, i) => ({
+      companyId: t.companyId,
+      id: newId(ID_PREFIX.lead),
+      name: `Many ${i}`,
+      stage: i % 3 === 0 ? "won" : "new",
+    }));
+    for (let i = 0; i < many.length; i += 1000)
+      await database.db.insert(leads).values(many.slice(i, i + 1000));
+    const ids = many.map((l) => l.id);
+    const stages = async () => {
+      const rows = await database.db
+        .select({ id: leads.id, stage: leads.stage })
+        .from(leads)
+        .where(and(eq(leads.companyId, t.companyId), sql`${leads.name} like 'Many %'`));
+      return new Map(rows.map((r) => [r.id, r.stage]));
+    };
+    const before = await stages();
+    const res = await bulk({ key: t.key }, { ids, action: { type: "set_stage", stage: "won" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const changed = many.filter((l) => l.stage !== "won").length;
+    expect([res.body.matched, res.body.changed]).toEqual([count, changed]);
+    expect([...(await stages()).values()].every((stage) => stage === "won")).toBe(true);
+    await expectCountersExact(t);
+    const undone = await undo({ key: t.key }, res.body.id);
+    expect([undone.status, undone.body.restored]).toEqual([200, changed]);
+    expect(await stages()).toEqual(before);
+    await expectCountersExact(t);
   });
 
   it("stores a pipeline stage named by its label or in another case as its key", async () => {
