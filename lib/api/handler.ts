@@ -11,6 +11,7 @@ import type { DomainContext } from "@/lib/domain/context";
 import { API_VERSION } from "@/lib/schemas/auth";
 import {
   ConflictError,
+  DeadlineExceededError,
   ForbiddenError,
   InvalidCredentialsError,
   NotFoundError,
@@ -51,6 +52,12 @@ interface BaseConfig<Q extends Schema, B extends Schema, P extends Schema> {
   query?: Q;
   body?: B;
   params?: P;
+  /**
+   * Longest the request may take before it answers 503 (default REQUEST_DEADLINE_MS). Longer only
+   * for work of many statements (bulk changes), each still bounded by the statement timeout, so
+   * an unreachable or stuck database answers 503 as fast as on any other route.
+   */
+  deadlineMs?: number;
 }
 
 export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends Schema> extends BaseConfig<
@@ -99,8 +106,6 @@ export interface PublicRouteConfig<Q extends Schema, B extends Schema, P extends
 export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
-class DeadlineExceeded extends Error {}
-
 /**
  * The request pipeline (contract section 2): authentication → quota → version → scope → body →
  * validation → handler → error mapping, with the request id, rate-limit headers and one log
@@ -122,7 +127,7 @@ export function apiRoute<
       // Opening the database (on the embedded engine: loading it and applying migrations on the
       // first request) is not the database being slow, so the deadline starts after it.
       const db = config.auth !== "none" ? await getDb() : undefined;
-      response = await withDeadline(async () => {
+      response = await withDeadline(config.deadlineMs ?? REQUEST_DEADLINE_MS, async () => {
         let ctx: DomainContext | undefined;
         if (db && config.auth !== "none") {
           principal = await authenticate(db, request, headers);
@@ -162,10 +167,10 @@ export function apiRoute<
   return route;
 }
 
-async function withDeadline(run: () => Promise<Response>): Promise<Response> {
+async function withDeadline(ms: number, run: () => Promise<Response>): Promise<Response> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineExceeded()), REQUEST_DEADLINE_MS);
+    timer = setTimeout(() => reject(new DeadlineExceededError()), ms);
   });
   try {
     return await Promise.race([run(), deadline]);
@@ -389,7 +394,7 @@ function toApiError(error: unknown): ApiError | undefined {
       headers: { "Retry-After": String(error.retryAfterSeconds) },
     });
   }
-  if (error instanceof DeadlineExceeded || isDatabaseUnavailable(error)) {
+  if (error instanceof DeadlineExceededError || isDatabaseUnavailable(error)) {
     return ApiError.coded(
       "SERVICE_UNAVAILABLE",
       "The service is temporarily unavailable; please retry shortly",

@@ -3,6 +3,11 @@
  */
 export class DomainError extends Error {}
 
+/** Work that ran out of its time, stopped before its answer (503, as the request deadline). */
+export class DeadlineExceededError extends DomainError {
+  override name = "DeadlineExceededError";
+}
+
 /** A record that does not exist for this company (another company's id is "not found" too). */
 export class NotFoundError extends DomainError {
   override name = "NotFoundError";

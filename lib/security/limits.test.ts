@@ -67,9 +67,9 @@ describe(`limits on resource use (${testEngine()})`, () => {
       "GET /leads/stage-totals",
     ]);
     for (const p of searches) expect(p.schema.maxLength, p.where).toBe(SHORT_TEXT_MAX);
-    // A sort names each of a few fields at most once (extensions.md E2): no bound of its own.
+    // A sort names each of a few fields at most once (extensions.md E2, and the job report's): no bound of its own.
     const sorts = params.filter((p) => p.name === "sort");
-    expect(sorts.map((p) => p.where).sort()).toEqual(["GET /customers", "GET /leads"]);
+    expect(sorts.map((p) => p.where).sort()).toEqual(["GET /customers", "GET /leads", "GET /serviced-jobs"]);
     const limits = params.filter((p) => p.name === "limit");
     expect(limits.length).toBeGreaterThanOrEqual(5);
     for (const p of limits) expect(JSON.stringify(p.schema), p.where).toContain(String(MAX_PAGE_SIZE));
@@ -132,5 +132,27 @@ describe(`limits on resource use (${testEngine()})`, () => {
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ status: "error", error_code: "SERVICE_UNAVAILABLE" });
     expect(res.headers.get("retry-after")).toBe("5");
+  });
+
+  it("gives a route of many statements its own, longer deadline", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const slow = apiRoute({
+      auth: "none",
+      deadlineMs: 3 * REQUEST_DEADLINE_MS,
+      handler: () =>
+        new Promise((resolve) => setTimeout(() => resolve({ done: true }), 2 * REQUEST_DEADLINE_MS)),
+    });
+    const pending = call(slow, apiRequest("/slow"));
+    await vi.advanceTimersByTimeAsync(2 * REQUEST_DEADLINE_MS);
+    const res = await pending;
+    expect([res.status, res.body]).toEqual([200, { done: true }]);
+    const stuck = apiRoute({
+      auth: "none",
+      deadlineMs: 3 * REQUEST_DEADLINE_MS,
+      handler: () => new Promise(() => {}),
+    });
+    const late = call(stuck, apiRequest("/stuck"));
+    await vi.advanceTimersByTimeAsync(3 * REQUEST_DEADLINE_MS);
+    expect((await late).status).toBe(503);
   });
 });

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { leadBulkChanges, leadBulkOperations, leads } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
-import { ConflictError, NotFoundError, ValidationError } from "@/lib/domain/errors";
+import { ConflictError, DeadlineExceededError, NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { mergedTags, uniqueTags } from "@/lib/domain/normalize";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -138,13 +138,21 @@ async function saveChanged(
 export const BULK_UPDATE_CHUNK = 2000;
 
 /**
+ * How long a bulk change or its undo may update chunks: a change still working then is rolled
+ * back (503). Its routes' deadline is longer, so no answer is sent while it could still commit.
+ */
+export const BULK_WORK_MS = 20_000;
+
+/**
  * Updates the leads an operation saved (lead_bulk_changes, aliased `c` for `set`), a chunk at a
  * time in id order, in the caller's transaction; how many were updated.
  */
 async function updateSaved(tx: DbOrTx, companyId: string, operationId: string, set: SQL): Promise<number> {
+  const stopAt = performance.now() + BULK_WORK_MS;
   let updated = 0;
   let after = "";
   for (;;) {
+    if (performance.now() > stopAt) throw new DeadlineExceededError("The bulk change took too long");
     const [row] = (
       await tx.execute<{ n: number | string; last: string | null }>(sql`
         with c as (
