@@ -69,7 +69,7 @@ function leadBody(worker: number, n: number): LeadBody {
     projected_value: 100 + n + worker / 100,
     service_type: "Pest Control",
     source: `Worker ${worker}`,
-    stage: "New",
+    stage: "quoted",
     tags: [tag, `worker-${worker}`],
     // A few kilobytes per record, so a write spans more than one page.
     notes: `Notes of ${tag}. `.repeat(200),
