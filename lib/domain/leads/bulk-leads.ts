@@ -26,8 +26,9 @@ const textArrayParam = (values: readonly string[]) => sql`${sql.param(values, le
 /**
  * POST /leads/bulk: one action on the leads selected by ids or by the list's filters, in one
  * transaction (all or nothing). The selected leads are locked; those the action changes have their
- * previous values saved (lead_bulk_changes) and are then updated by one set-based statement, so
- * the kept counters (list_counts, by the leads' statement triggers) follow as for any update.
+ * previous values saved (lead_bulk_changes) and are then updated by set-based statements, a chunk
+ * each (updateSaved), so the kept counters (list_counts, by the leads' statement triggers) follow
+ * as for any update.
  */
 export async function bulkChangeLeads({
   ctx,
