@@ -1,7 +1,8 @@
 "use client";
 
 import type { CardLayout } from "@/components/data-table/types";
-import { RecordList, formatSort, useRecordListView } from "@/components/records/record-list";
+import { formatSort } from "@/components/data-table/api-sort";
+import { RecordList, useRecordListView } from "@/components/records/record-list";
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { cn } from "@/components/ui";
 import { useLeads } from "@/lib/query/leads";

@@ -4,6 +4,7 @@ import type { ColumnDef, SortingState } from "@tanstack/react-table";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
+import { formatSort, parseSort } from "@/components/data-table/api-sort";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { FilterBar, FilterField, SearchFilter, TagsFilter } from "@/components/data-table/table-filters";
 import { type CardLayout, DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
@@ -76,23 +77,6 @@ export function useRecordListView(filterKey: string, sortFields: readonly string
 }
 
 export type RecordListView = ReturnType<typeof useRecordListView>;
-
-/** The API's `sort` (`stage,-projected_value`) as the table's sorting, unknown or repeated fields left out. */
-export function parseSort(sort: string, fields: readonly string[]): SortingState {
-  const sorting: SortingState = [];
-  for (const item of sort.split(",")) {
-    const id = item.trim().replace(/^-/, "");
-    if (fields.includes(id) && !sorting.some((s) => s.id === id)) {
-      sorting.push({ id, desc: item.trim().startsWith("-") });
-    }
-  }
-  return sorting;
-}
-
-/** The table's sorting as the API's `sort`. */
-export function formatSort(sorting: SortingState): string {
-  return sorting.map((s) => `${s.desc ? "-" : ""}${s.id}`).join(",");
-}
 
 /** What the page needs of its list query (TanStack Query's result). */
 interface ListQuery<T> {

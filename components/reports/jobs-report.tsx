@@ -5,7 +5,7 @@ import { useMemo } from "react";
 import { MoneyBarChart } from "@/components/charts/money-bar-chart";
 import { MoneyTimeChart } from "@/components/charts/money-time-chart";
 import { DataTable } from "@/components/data-table/data-table";
-import { formatSort, parseSort } from "@/components/records/record-list";
+import { formatSort, parseSort } from "@/components/data-table/api-sort";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { ChartCard } from "@/components/reports/chart-card";
 import { ExportButton } from "@/components/reports/export-button";
