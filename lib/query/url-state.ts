@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 
 /**
  * View state (page, page size, filters, search) kept in the URL's search params, so a reload or
@@ -44,13 +44,6 @@ export function useUrlState<D extends UrlStateDefaults>(
   const live = searchParams.toString();
   const [pending, setPending] = useState<{ query: string; base: string } | null>(null);
   if (pending && pending.base !== live) setPending(null);
-  // Back or Forward before Next.js applied ours: the URL is the base again, so the live search
-  // params may never change; the override must end with the history step.
-  useEffect(() => {
-    const onPopState = () => setPending(null);
-    window.addEventListener("popstate", onPopState);
-    return () => window.removeEventListener("popstate", onPopState);
-  }, []);
   const current = pending && pending.base === live ? pending.query : live;
 
   const values = useMemo(() => {
