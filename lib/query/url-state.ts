@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useSearchParams } from "next/navigation";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useSyncExternalStore } from "react";
 
 /**
  * View state (page, page size, filters, search) kept in the URL's search params, so a reload or
@@ -9,9 +9,12 @@ import { useCallback, useMemo, useState } from "react";
  *
  * Every key has a string default; a value equal to its default is left out of the URL so links
  * stay short. Each change is a history entry (Back returns to the previous view). Updates go
- * through the native History API, which Next.js folds into its router:
- * `useSearchParams` re-renders, but no server round trip happens (router.replace would refetch
- * the page's server components on every keystroke).
+ * through the native History API, which Next.js folds into its router without a server round
+ * trip (router.replace would refetch the page's server components on every keystroke).
+ *
+ * The address bar is the source of truth: views read `window.location` at once on a change of
+ * ours or on Back and Forward, instead of waiting for Next.js to apply them to
+ * `useSearchParams` a moment later (a Back in that moment would otherwise show a stale view).
  *
  *   const [view, setView] = useUrlState({ page: "1", search: "", archived: "false" });
  *   setView({ search: "smith", page: null });  // null = back to the default; true if the URL changed
@@ -29,6 +32,18 @@ export interface SetUrlStateOptions {
   history?: "push" | "replace";
 }
 
+// Next.js's patched pushState and replaceState fire no event; our own writes notify here.
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  window.addEventListener("popstate", listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("popstate", listener);
+  };
+}
+
 export function useUrlState<D extends UrlStateDefaults>(
   defaults: D,
 ): [Record<keyof D, string>, (patch: UrlStatePatch<D>, options?: SetUrlStateOptions) => boolean] {
@@ -37,14 +52,14 @@ export function useUrlState<D extends UrlStateDefaults>(
   // Callers usually pass an object literal; key on its content so the memo below is stable.
   const defaultsKey = JSON.stringify(defaults);
 
-  // Next.js applies a History API change to useSearchParams in a transition, a moment later.
-  // Until then the new query is shown from here, so a controlled checkbox or select does not
-  // flick back for a frame. Any change of the real search params (ours arriving, or Back)
-  // ends the override.
-  const live = searchParams.toString();
-  const [pending, setPending] = useState<{ query: string; base: string } | null>(null);
-  if (pending && pending.base !== live) setPending(null);
-  const current = pending && pending.base === live ? pending.query : live;
+  // While Next.js renders a link to this page the address bar still shows the page left: then,
+  // and on the server, the router's search params are the view's.
+  const routed = searchParams.toString();
+  const current = useSyncExternalStore(
+    subscribe,
+    () => (window.location.pathname === pathname ? window.location.search : routed),
+    () => routed,
+  );
 
   const values = useMemo(() => {
     const parsed = JSON.parse(defaultsKey) as D;
@@ -59,8 +74,8 @@ export function useUrlState<D extends UrlStateDefaults>(
   const setValues = useCallback(
     (patch: UrlStatePatch<D>, options: SetUrlStateOptions = {}) => {
       const parsed = JSON.parse(defaultsKey) as D;
-      // Read the live URL, not the rendered searchParams: two updates in one event must not
-      // overwrite each other with a stale copy.
+      // The live URL, not the rendered one: two updates in one event must not overwrite each
+      // other with a stale copy.
       const params = new URLSearchParams(window.location.search);
       for (const [key, raw] of Object.entries(patch)) {
         const value = raw === null || raw === undefined ? null : String(raw);
@@ -70,12 +85,12 @@ export function useUrlState<D extends UrlStateDefaults>(
       const query = params.toString();
       const url = `${pathname}${query ? `?${query}` : ""}`;
       if (url === `${window.location.pathname}${window.location.search}`) return false;
-      setPending({ query, base: live });
       if (options.history === "replace") window.history.replaceState(null, "", url);
       else window.history.pushState(null, "", url);
+      for (const listener of listeners) listener();
       return true;
     },
-    [pathname, defaultsKey, live],
+    [pathname, defaultsKey],
   );
 
   return [values, setValues];
