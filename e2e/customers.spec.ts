@@ -28,6 +28,7 @@ test("create a customer with billing same as property and see both addresses on 
 
   await page.getByRole("button", { name: "New customer" }).click();
   const dialog = page.getByRole("dialog", { name: "New customer" });
+  await expect(dialog.getByLabel("First name")).toBeFocused();
   await dialog.getByLabel("First name").fill("Casey");
   await dialog.getByLabel("Last name").fill(last);
   await dialog.getByLabel("Email").fill(`casey.${id}@example.test`);

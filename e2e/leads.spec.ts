@@ -42,6 +42,8 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
   // New lead, in a dialog over the table.
   await page.getByRole("button", { name: "New lead" }).click();
   const dialog = page.getByRole("dialog", { name: "New lead" });
+  // Typing starts in the first field.
+  await expect(dialog.getByLabel("Name", { exact: true })).toBeFocused();
   await dialog.getByLabel("Name", { exact: true }).fill(name);
   await dialog.getByLabel("Email").fill(`pat.${id}@example.test`);
   await dialog.getByLabel("Phone").fill(phone.display);

@@ -100,6 +100,7 @@ test("bulk assign the leads of a page, confirmed with their number, then undo", 
   await expect(bar.getByText("3 leads selected")).toBeVisible();
   await bar.getByRole("button", { name: "Assign…" }).click();
   const dialog = page.getByRole("dialog", { name: "Assign 3 leads" });
+  await expect(dialog.getByLabel("Owner")).toBeFocused();
   await dialog.getByLabel("Owner").selectOption({ label: `${rep.name} (Sales rep)` });
   expect(await seriousViolations(page)).toEqual([]);
   await screenshotBoth(page, "bulk-assign-dialog", { fullPage: false });

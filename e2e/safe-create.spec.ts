@@ -85,6 +85,8 @@ test("a new lead matching an existing one: go back, create separately, update an
   await form.getByLabel("Phone").fill(digits);
   await form.getByLabel("Tags").fill(`later-${id}`);
   await form.getByRole("button", { name: "Save lead" }).click();
+  // Enter on the question updates: its Update button has the focus.
+  await expect(ask.getByRole("button", { name: `Update Robin New ${id}` })).toBeFocused();
   await ask.getByRole("button", { name: `Update Robin New ${id}` }).click();
   await expect(form).toBeHidden();
   const toast = page.getByRole("region", { name: "Notifications" });

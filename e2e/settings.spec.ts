@@ -13,6 +13,7 @@ test("an admin creates an API key, uses it, and revokes it", async ({ page }) =>
   await page.getByRole("button", { name: "Create API key" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Create API key" });
   await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Name")).toBeFocused();
   // Nothing chosen: the form says what is missing, next to the fields.
   await dialog.getByRole("button", { name: "Create key" }).click();
   await expect(dialog.getByText("Give the key a name")).toBeVisible();
@@ -70,6 +71,7 @@ test("an admin adds a user who signs in; deactivating them ends their session", 
 
   await page.getByRole("button", { name: "Add user" }).click();
   const dialog = page.getByRole("dialog", { name: "Add user" });
+  await expect(dialog.getByLabel("Name")).toBeFocused();
   await dialog.getByLabel("Name").fill(user.name);
   await dialog.getByLabel("Email").fill(user.email);
   await dialog.getByLabel("Role").selectOption("sales_rep");

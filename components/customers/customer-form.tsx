@@ -192,7 +192,7 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
             onChange={set("first_name")}
             autoComplete="off"
             // In the "New customer" dialog, typing starts in the first field.
-            autoFocus={!isEdit}
+            data-autofocus={!isEdit || undefined}
           />
         </Field>
         <Field label="Last name" error={err("last_name")}>

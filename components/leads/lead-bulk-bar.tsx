@@ -256,7 +256,7 @@ function BulkDialog({
                 value: u.id,
                 label: `${u.name} (${ROLE_LABELS[u.role]})`,
               }))}
-              autoFocus
+              data-autofocus
             />
           </Field>
         ) : null}
@@ -267,13 +267,13 @@ function BulkDialog({
               onChange={(e) => setValue(e.target.value)}
               placeholder="No stage"
               options={stageOptions}
-              autoFocus
+              data-autofocus
             />
           </Field>
         ) : null}
         {kind === "add_tags" ? (
           <Field label="Tag" hint="Several: separate them with commas.">
-            <Input value={value} onChange={(e) => setValue(e.target.value)} maxLength={1000} autoFocus />
+            <Input value={value} onChange={(e) => setValue(e.target.value)} maxLength={1000} data-autofocus />
           </Field>
         ) : null}
         {error ? <Notice tone="danger">{errorMessage(error)}</Notice> : null}

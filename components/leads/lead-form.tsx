@@ -215,7 +215,7 @@ function LeadFormFields({
             autoComplete="off"
             maxLength={255}
             // In the "New lead" dialog, typing starts in the first field.
-            autoFocus={!isEdit}
+            data-autofocus={!isEdit || undefined}
           />
         </Field>
         <EmailPhoneFields form={binding} />

@@ -198,7 +198,7 @@ function MatchDialog({
           <Button variant="secondary" onClick={() => onChoose("separate")} loading={busy === "separate"}>
             Create a separate {words.one}
           </Button>
-          <Button onClick={() => onChoose("update")} loading={busy === "update"} autoFocus>
+          <Button onClick={() => onChoose("update")} loading={busy === "update"} data-autofocus>
             Update {label}
           </Button>
         </>

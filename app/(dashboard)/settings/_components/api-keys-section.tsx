@@ -269,7 +269,7 @@ function CreateKeyDialog({
               setName(e.target.value);
               clearError("name");
             }}
-            autoFocus
+            data-autofocus
             maxLength={100}
           />
         </Field>

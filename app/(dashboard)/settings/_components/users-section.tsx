@@ -237,7 +237,7 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
       <form onSubmit={submit} noValidate className="space-y-4">
         {formError ? <Notice tone="danger">{formError}</Notice> : null}
         <Field label="Name" error={errors.name} required>
-          <Input value={values.name} onChange={set("name")} autoComplete="off" autoFocus />
+          <Input value={values.name} onChange={set("name")} autoComplete="off" data-autofocus />
         </Field>
         <Field label="Email" error={errors.email} required>
           <Input type="email" value={values.email} onChange={set("email")} autoComplete="off" />
