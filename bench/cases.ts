@@ -35,6 +35,11 @@ export interface BenchCase {
    * and has no bulk change to compare with.
    */
   oursOnly?: boolean;
+  /**
+   * A fixed number of requests, each answered before the next, instead of a timed load: a request
+   * that outlasts the load's time would still hold its locks when the next load begins.
+   */
+  requests?: number;
   /** What is wrong with a response body (undefined: it is right). */
   check(body: unknown): string | undefined;
 }
@@ -514,6 +519,7 @@ export function buildCases(fx: Fixtures): BenchCase[] {
       kind: "other",
       oursOnly: true,
       maxConnections: 1,
+      requests: 4,
       request: bulkAssign(0),
       vary: bulkAssign,
       expectStatus: 200,

@@ -379,13 +379,14 @@ async function runEngine(
       };
       // Warm both (JIT, plans, caches), then measure; two halves in opposite order cancel drift.
       if (!options.amount) {
-        await load(ours, 1);
-        if (!benchCase.oursOnly) await load(baseline, 1);
+        await load(ours, 1, benchCase.requests ? 1 : undefined);
+        if (!benchCase.oursOnly) await load(baseline, 1, benchCase.requests ? 1 : undefined);
       }
       const oursParts: RawLoad[] = [];
       const baseParts: RawLoad[] = [];
       const slice = options.duration / options.rounds;
-      const amount = options.amount ? Math.ceil(options.amount / options.rounds) : undefined;
+      const fixed = options.amount ?? benchCase.requests;
+      const amount = fixed ? Math.ceil(fixed / options.rounds) : undefined;
       for (let round = 0; round < options.rounds; round++) {
         if (benchCase.oursOnly) {
           oursParts.push(await load(ours, slice, amount));
