@@ -379,8 +379,9 @@ async function runEngine(
       };
       // Warm both (JIT, plans, caches), then measure; two halves in opposite order cancel drift.
       if (!options.amount) {
-        await load(ours, 1, benchCase.requests ? 1 : undefined);
-        if (!benchCase.oursOnly) await load(baseline, 1, benchCase.requests ? 1 : undefined);
+        const warmAmount = benchCase.requests ? 1 : undefined;
+        await load(ours, 1, warmAmount);
+        if (!benchCase.oursOnly) await load(baseline, 1, warmAmount);
       }
       const oursParts: RawLoad[] = [];
       const baseParts: RawLoad[] = [];

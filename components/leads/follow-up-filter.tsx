@@ -2,7 +2,7 @@
 
 import type { SortingState } from "@tanstack/react-table";
 import { Button } from "@/components/ui";
-import { type SetUrlStateOptions, useUrlState } from "@/lib/query/url-state";
+import { useUrlState } from "@/lib/query/url-state";
 
 /**
  * The leads' follow-up views: all leads, those due today and those overdue (a follow-up date
@@ -36,15 +36,14 @@ export function useFollowUpView() {
   // page: a new view starts on its first page.
   const [state, setState] = useUrlState({ due: "", page: "1" });
   const view: FollowUpView = state.due === "today" || state.due === "overdue" ? state.due : "";
-  const select = (value: FollowUpView, options?: SetUrlStateOptions) =>
-    setState({ due: value || null, page: null }, options);
+  const select = (value: FollowUpView) => setState({ due: value || null, page: null });
   return {
     view,
     range: followUpRange(view),
     defaultSorting: view ? SOONEST_FIRST : undefined,
     extraFilters: {
       active: view !== "",
-      clear: (options?: SetUrlStateOptions) => select("", options),
+      clear: () => select(""),
       node: <FollowUpButtons view={view} onSelect={select} />,
     },
   };

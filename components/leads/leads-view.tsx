@@ -71,18 +71,18 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
             <OwnerFilter
               value={assignedTo}
               onChange={(value) => {
+                // Back to page 1, in the same history entry as the owner change (useUrlState).
                 setOwner({ assigned_to: value || null });
-                // Back to page 1 in the same history entry as the owner change.
-                view.update({ page: null }, { history: "replace" });
+                view.update({ page: null });
               }}
             />
             {followUp.extraFilters.node}
           </>
         ),
         active: Boolean(assignedTo) || followUp.extraFilters.active,
-        clear: (options) => {
-          const changed = setOwner({ assigned_to: null }, options);
-          followUp.extraFilters.clear(changed ? { history: "replace" } : options);
+        clear: () => {
+          setOwner({ assigned_to: null });
+          followUp.extraFilters.clear();
         },
       }}
       defaultSorting={followUp.defaultSorting}

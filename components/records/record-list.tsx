@@ -111,7 +111,7 @@ export interface RecordListProps<T extends { id: string }, Result> {
   /** Shown instead of the table, under the same filters (the leads board). */
   alternateView?: React.ReactNode;
   /** More filters of the page's own, after the others, and whether one is set and how to clear them. */
-  extraFilters?: { node: React.ReactNode; active: boolean; clear: (options: SetUrlStateOptions) => void };
+  extraFilters?: { node: React.ReactNode; active: boolean; clear: () => void };
   /** The order when the URL names none (default: newest first). */
   defaultSorting?: SortingState;
 }
@@ -149,10 +149,10 @@ export function RecordList<T extends { id: string }, Result>({
   }, [kind, searchParams]);
 
   const filtered = Boolean(params.search || filter.value || params.tags || archived || extraFilters?.active);
+  // The page's own filters join the same history entry (useUrlState): Back undoes the whole clear.
   const clearFilters = () => {
-    const changed = update({ search: null, filter: null, tags: null, archived: null, page: null });
-    // The page's own filters join the same history entry: Back undoes the whole clear.
-    extraFilters?.clear({ history: changed ? "replace" : "push" });
+    update({ search: null, filter: null, tags: null, archived: null, page: null });
+    extraFilters?.clear();
   };
   // The headers of the fields the API sorts by are buttons; a click sorts on the server.
   // The column of the default order starts the other way on its first click (else the click

@@ -8,7 +8,8 @@ import { useCallback, useMemo, useSyncExternalStore } from "react";
  * a shared link shows the same view.
  *
  * Every key has a string default; a value equal to its default is left out of the URL so links
- * stay short. Each change is a history entry (Back returns to the previous view). Updates go
+ * stay short. Each change is a history entry (Back returns to the previous view); the changes of
+ * one event, across the page's hooks, make one entry together. Updates go
  * through the native History API, which Next.js folds into its router without a server round
  * trip (router.replace would refetch the page's server components on every keystroke).
  *
@@ -34,6 +35,9 @@ export interface SetUrlStateOptions {
 
 // Next.js's patched pushState and replaceState fire no event; our own writes notify here.
 const listeners = new Set<() => void>();
+
+// Whether this task already pushed an entry: a second change of the same event joins it.
+let pushedThisTask = false;
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
@@ -85,8 +89,12 @@ export function useUrlState<D extends UrlStateDefaults>(
       const query = params.toString();
       const url = `${pathname}${query ? `?${query}` : ""}`;
       if (url === `${window.location.pathname}${window.location.search}`) return false;
-      if (options.history === "replace") window.history.replaceState(null, "", url);
-      else window.history.pushState(null, "", url);
+      if (options.history === "replace" || pushedThisTask) window.history.replaceState(null, "", url);
+      else {
+        window.history.pushState(null, "", url);
+        pushedThisTask = true;
+        queueMicrotask(() => (pushedThisTask = false));
+      }
       for (const listener of listeners) listener();
       return true;
     },
