@@ -223,7 +223,7 @@ describe("cases and the baseline", () => {
     if (raw.database.engine === "postgres") {
       expect(book.auth.name).toBe("fcrm_api_key_check_v1");
       const byId = captures.find((c) => c.caseId === "lead-by-id")!;
-      expect(dataStatements(byId).map((s) => s.name)).toEqual(["fcrm_lead_by_id_v3"]);
+      expect(dataStatements(byId).map((s) => s.name)).toEqual(["fcrm_lead_by_id_v4"]);
     }
     // Another id than the captured one: the id parameter is swapped.
     const other = fixtures.leadIds[5]!;

@@ -353,7 +353,7 @@ const models: ListModel[] = [
     countTotal: (db, companyId, query) =>
       countOf(db, sql`leads where ${leadFilter(companyId, getLeadsQuerySchema.parse(query))}`),
     domainWrite: async (db, companyId, d, existingId) => {
-      const ctx = { db: db as never, companyId };
+      const ctx = { db: db as never, companyId, principal: testKeyPrincipal(companyId) };
       if (existingId) {
         await upsertLead({ ctx, input: upsertLeadBodySchema.parse({ id: existingId, stage: d.stage }) });
       } else {
@@ -386,7 +386,7 @@ const models: ListModel[] = [
     countTotal: (db, companyId, query) =>
       countOf(db, sql`customers where ${customerFilter(companyId, getCustomersQuerySchema.parse(query))}`),
     domainWrite: async (db, companyId, d, existingId) => {
-      const ctx = { db: db as never, companyId };
+      const ctx = { db: db as never, companyId, principal: testKeyPrincipal(companyId) };
       const body = existingId
         ? { id: existingId, status: d.status }
         : { first_name: "Domain", status: d.status };
@@ -531,7 +531,7 @@ const models: ListModel[] = [
     countTotal: (db, companyId, query) =>
       countOf(db, sql`leads where ${leadFilter(companyId, getLeadsQuerySchema.parse(query))}`),
     domainWrite: async (db, companyId, d, existingId) => {
-      const ctx = { db: db as never, companyId };
+      const ctx = { db: db as never, companyId, principal: testKeyPrincipal(companyId) };
       const fields = { stage: d.stage, tags: domainTags(d.tags) };
       const body = existingId ? { id: existingId, ...fields } : { name: "Domain lead", ...fields };
       await upsertLead({ ctx, input: upsertLeadBodySchema.parse(body) });
@@ -554,7 +554,7 @@ const models: ListModel[] = [
     countTotal: (db, companyId, query) =>
       countOf(db, sql`customers where ${customerFilter(companyId, getCustomersQuerySchema.parse(query))}`),
     domainWrite: async (db, companyId, d, existingId) => {
-      const ctx = { db: db as never, companyId };
+      const ctx = { db: db as never, companyId, principal: testKeyPrincipal(companyId) };
       const fields = { status: d.status, tags: domainTags(d.tags) };
       const body = existingId ? { id: existingId, ...fields } : { first_name: "Domain", ...fields };
       await upsertCustomer({ ctx, input: upsertCustomerBodySchema.parse(body) });
@@ -1026,7 +1026,7 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         upsertLead({
-          ctx: { db, companyId: tenant.companyId },
+          ctx: { db, companyId: tenant.companyId, principal: testKeyPrincipal(tenant.companyId) },
           input: upsertLeadBodySchema.parse({
             phone: `555-01${String(i).padStart(2, "0")}`,
             stage: LEAD_STAGES[i % 3],

@@ -9,7 +9,7 @@ import { upsertCustomer } from "@/lib/domain/customers";
 import { upsertLead } from "@/lib/domain/leads";
 import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
-import { createCompany } from "@/lib/testing/factories";
+import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
 import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import type { ImportDocument } from "./format";
@@ -515,7 +515,7 @@ describe(`the import and create-or-update (${testEngine()})`, () => {
       leads: [{ id: imported.lead, company_id: imported.company, ...lead, lead_source: "web" }],
     });
     const company = await createCompany(database.db);
-    const ctx = { db: database.db, companyId: company.id };
+    const ctx = { db: database.db, companyId: company.id, principal: testKeyPrincipal(company.id) };
     const created = {
       customer: (await upsertCustomer({ ctx, input: upsertCustomerBodySchema.parse(customer) })).customer.id,
       lead: (

@@ -158,6 +158,9 @@ export const customerDetailSchema = customerSchema
     billing_same_as_property: z.boolean().describe("Whether billing uses the property address."),
     service_frequency: text("How often the customer is serviced."),
     service_type: text("Kind of service."),
+    archived: z.boolean().describe("Whether the customer is archived (POST /customers/{id}/archive)."),
+    archived_at: text("When the customer was archived (ISO 8601)."),
+    lead_id: text("The lead the customer was converted from (POST /leads/{id}/convert)."),
   })
   .describe("A customer as returned by id: the list record plus payment facts, billing address and service.");
 export type CustomerDetail = z.output<typeof customerDetailSchema>;

@@ -158,6 +158,7 @@ export const leadSchema = z
     assigned_to: nullableString("Id of the user the lead is assigned to."),
     archived: z.boolean().nullable().describe("Whether the lead is archived."),
     archived_at: nullableString("When the lead was archived (ISO 8601)."),
+    customer_id: nullableString("The customer the lead was converted to (POST /leads/{id}/convert)."),
     created_at: nullableString("When the lead was created (ISO 8601)."),
     location: locationSchema.nullable().describe("[latitude, longitude] of the property, or null."),
   })

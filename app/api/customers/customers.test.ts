@@ -515,6 +515,7 @@ describe(`GET /api/customers/{id} (${testEngine()})`, () => {
       billing_city: "Round Rock",
       billing_same_as_property: false,
       service_type: "Termite",
+      archived: true,
     });
   });
 

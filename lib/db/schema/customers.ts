@@ -111,6 +111,8 @@ export const customers = pgTable(
       .default(sql`'{}'::text[]`),
     archived: boolean("archived").notNull().default(false),
     archivedAt: timestamp("archived_at", { withTimezone: true }),
+    /** The lead this customer was converted from (POST /leads/{id}/convert, extensions.md E4). */
+    leadId: text("lead_id"),
     isAutoPay: boolean("is_auto_pay").notNull().default(false),
     /** True when at least one saved payment method is on file (kept by the billing integration). */
     hasPaymentMethod: boolean("has_payment_method").notNull().default(false),

@@ -10,3 +10,4 @@ export * from "./list-counts";
 export * from "./job-report-totals";
 export * from "./pipeline-stages";
 export * from "./lead-bulk";
+export * from "./activity";

@@ -100,6 +100,8 @@ export const leads = pgTable(
     assignedTo: text("assigned_to"),
     archived: boolean("archived").notNull().default(false),
     archivedAt: timestamp("archived_at", { withTimezone: true }),
+    /** The customer the lead was converted to (POST /leads/{id}/convert, extensions.md E4). */
+    customerId: text("customer_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     ...location(),

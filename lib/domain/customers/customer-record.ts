@@ -7,6 +7,7 @@ import {
   PROPERTY_ADDRESS_FIELD_COLUMNS,
   type RecordFieldValues,
 } from "@/lib/domain/records/columns";
+import { iso } from "@/lib/schemas/common";
 import { recordFields, toLocation, type RecordRow } from "@/lib/domain/records/fields";
 import type { ColumnValues, MatchedOn } from "@/lib/domain/upsert/upsert-record";
 import {
@@ -142,6 +143,9 @@ const DETAILED_CUSTOMER_KEYS = [
   "billingSameAsProperty",
   "serviceFrequency",
   "serviceType",
+  "archived",
+  "archivedAt",
+  "leadId",
 ] as const;
 
 /** What the list selects of a customer (recordFields), mapped by toCustomer. */
@@ -233,6 +237,8 @@ export function toCustomerDetail(row: DetailedCustomerRow): CustomerDetail {
     ...toCustomer(row),
     has_payment_method: row.has_payment_method,
     ...billingAndService(row),
+    archived: row.archived,
+    ...present({ archived_at: iso(row.archived_at), lead_id: row.lead_id }),
   };
 }
 

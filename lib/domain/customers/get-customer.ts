@@ -12,7 +12,7 @@ import {
 const customerById = recordById<DetailedCustomerRow>(
   customers,
   DETAILED_CUSTOMER_FIELDS,
-  "fcrm_customer_by_id_v3",
+  "fcrm_customer_by_id_v4",
 );
 
 /** GET /customers/{id}: one customer of the company; another company's id is "Customer not found". */

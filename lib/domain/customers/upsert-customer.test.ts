@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
-import { createCompany } from "@/lib/testing/factories";
+import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { ValidationError } from "../errors";
 import { upsertCustomer } from "./upsert-customer";
@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const upsert = (companyId: string, body: Record<string, unknown>) =>
-  upsertCustomer({ ctx: { db: database.db, companyId }, input: upsertCustomerBodySchema.parse(body) });
+  upsertCustomer({ ctx: { db: database.db, companyId, principal: testKeyPrincipal(companyId) }, input: upsertCustomerBodySchema.parse(body) });
 
 const property = {
   property_street1: "1 Main St",

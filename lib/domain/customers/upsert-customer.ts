@@ -7,6 +7,8 @@ import {
   upsertRecord,
   type UpsertSpec,
 } from "@/lib/domain/upsert/upsert-record";
+import { actorOf } from "@/lib/domain/activity/activity";
+import type { DomainContext } from "@/lib/domain/context";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type {
   CustomerDryRunResponse,
@@ -21,7 +23,6 @@ import {
   newCustomerColumns,
   toCustomerDetail,
   toCustomerUpsertResponse,
-  type CustomerContext,
   type DetailedCustomerRow,
 } from "./customer-record";
 
@@ -37,7 +38,7 @@ export async function upsertCustomer({
   ctx,
   input,
 }: {
-  ctx: CustomerContext;
+  ctx: CustomerWriteContext;
   input: UpsertCustomerBody;
 }): Promise<{ created: boolean; customer: CustomerUpsertResponse }> {
   const { created, matchedOn, row } = await upsertRecord<typeof customers, DetailedCustomerRow>(
@@ -52,7 +53,7 @@ export async function dryRunUpsertCustomer({
   ctx,
   input,
 }: {
-  ctx: CustomerContext;
+  ctx: CustomerWriteContext;
   input: UpsertCustomerBody;
 }): Promise<CustomerDryRunResponse> {
   return dryRunUpsertRecord(
@@ -63,8 +64,14 @@ export async function dryRunUpsertCustomer({
   );
 }
 
+/** A customer's writers also need who acts: the activity entry names them. */
+export type CustomerWriteContext = Pick<DomainContext, "db" | "companyId" | "principal">;
+
+/** What a customer's update activity leaves out: fields no create-or-update sets. */
+const CUSTOMER_ACTIVITY_IGNORED: ReadonlySet<string> = new Set(["id", "created_at", "archived", "archived_at"]);
+
 /** The create-or-update of a customer as upsertRecord runs it; refuses a body that cannot create. */
-function customerUpsertSpec(ctx: CustomerContext, input: UpsertCustomerBody): UpsertSpec<typeof customers> {
+export function customerUpsertSpec(ctx: CustomerWriteContext, input: UpsertCustomerBody): UpsertSpec<typeof customers> {
   const match = matchOption(input);
   const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
   const values = customerColumns(input, "kept");
@@ -94,6 +101,12 @@ function customerUpsertSpec(ctx: CustomerContext, input: UpsertCustomerBody): Up
     tags: uniqueTags(input.tags ?? []),
     removeTags: input.remove_tags ?? [],
     maxTags: TAGS_MAX,
+    activity: {
+      recordType: "customer",
+      actor: actorOf(ctx.principal),
+      answer: toCustomerDetail,
+      ignore: CUSTOMER_ACTIVITY_IGNORED,
+    },
     notFound: () => new NotFoundError("Customer"),
     tooManyTags: (count) =>
       new ValidationError([

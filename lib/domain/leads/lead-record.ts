@@ -67,6 +67,7 @@ const LEAD_KEYS = [
   "assignedTo",
   "archived",
   "archivedAt",
+  "customerId",
   "createdAt",
   "latitude",
   "longitude",
@@ -104,6 +105,7 @@ export function toLead(row: LeadRecordRow): Lead {
     assigned_to: row.assigned_to,
     archived: row.archived,
     archived_at: iso(row.archived_at),
+    customer_id: row.customer_id,
     created_at: iso(row.created_at),
     location: toLocation(row.latitude, row.longitude),
   };

@@ -188,7 +188,7 @@ async function apply(db: DbOrTx, companyId: string, op: Op) {
         tags: op.lead.tags.filter((t) => t.trim() !== ""),
       };
       await upsertLead({
-        ctx: { db: db as never, companyId },
+        ctx: { db: db as never, companyId, principal: testKeyPrincipal(companyId) },
         input: upsertLeadBodySchema.parse(id ? { id, ...fields } : { name: "Domain lead", ...fields }),
       });
       return;
@@ -341,7 +341,7 @@ describe(`lead stage totals under concurrent writers (${testEngine()})`, () => {
   it("parallel creates and value updates through the domain keep the sums exact", async () => {
     const db = database.db;
     const { id: companyId } = await createCompany(db);
-    const ctx = { db, companyId };
+    const ctx = { db, companyId, principal: testKeyPrincipal(companyId) };
     const created = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         upsertLead({

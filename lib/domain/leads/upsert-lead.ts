@@ -8,6 +8,8 @@ import {
   type UpsertSpec,
 } from "@/lib/domain/upsert/upsert-record";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
+import { actorOf } from "@/lib/domain/activity/activity";
+import type { DomainContext } from "@/lib/domain/context";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { LeadDryRunResponse, LeadUpsertResponse, UpsertLeadBody } from "@/lib/schemas/leads";
 import { storedStage } from "@/lib/schemas/pipeline";
@@ -17,7 +19,6 @@ import {
   leadColumns,
   toLead,
   toLeadUpsertResponse,
-  type LeadContext,
   type LeadFields,
   type LeadRecordRow,
 } from "./lead-record";
@@ -34,7 +35,7 @@ export async function upsertLead({
   ctx,
   input,
 }: {
-  ctx: LeadContext;
+  ctx: LeadWriteContext;
   input: UpsertLeadBody;
 }): Promise<{ created: boolean; lead: LeadUpsertResponse }> {
   const { created, matchedOn, row } = await upsertRecord<typeof leads, LeadRecordRow>(
@@ -49,14 +50,17 @@ export async function dryRunUpsertLead({
   ctx,
   input,
 }: {
-  ctx: LeadContext;
+  ctx: LeadWriteContext;
   input: UpsertLeadBody;
 }): Promise<LeadDryRunResponse> {
   return dryRunUpsertRecord(ctx.db, await leadUpsertSpec(ctx, input), toLead, toLeadUpsertResponse);
 }
 
+/** A lead's writers also need who acts: the activity entry names them. */
+export type LeadWriteContext = Pick<DomainContext, "db" | "companyId" | "principal">;
+
 /** The create-or-update of a lead as upsertRecord runs it; refuses a body that cannot create. */
-async function leadUpsertSpec(ctx: LeadContext, input: UpsertLeadBody): Promise<UpsertSpec<typeof leads>> {
+async function leadUpsertSpec(ctx: LeadWriteContext, input: UpsertLeadBody): Promise<UpsertSpec<typeof leads>> {
   const match = matchOption(input);
   const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
   const given = fieldsOfBody(input);
@@ -83,6 +87,7 @@ async function leadUpsertSpec(ctx: LeadContext, input: UpsertLeadBody): Promise<
     tags: uniqueTags(input.tags ?? []),
     removeTags: input.remove_tags ?? [],
     maxTags: TAGS_MAX,
+    activity: { recordType: "lead", actor: actorOf(ctx.principal), answer: toLead, ignore: LEAD_ACTIVITY_IGNORED },
     notFound: () => new NotFoundError("Lead"),
     tooManyTags: (count) =>
       new ValidationError([
@@ -90,6 +95,9 @@ async function leadUpsertSpec(ctx: LeadContext, input: UpsertLeadBody): Promise<
       ]),
   };
 }
+
+/** What a lead's update activity leaves out: fields no create-or-update sets. */
+export const LEAD_ACTIVITY_IGNORED: ReadonlySet<string> = new Set(["id", "created_at", "archived", "archived_at"]);
 
 /**
  * The lead fields of the body, by their record names: the body names the property address

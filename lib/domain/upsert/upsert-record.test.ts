@@ -192,6 +192,12 @@ describe(`upsertRecord (${testEngine()})`, () => {
     },
     tags,
     maxTags: 5,
+    activity: {
+      recordType: "lead",
+      actor: { kind: "api_key", id: "key_test" },
+      answer: (row: Record<string, unknown>) => row,
+      ignore: new Set(["id"]),
+    },
     notFound: () => new NotFoundError("Lead"),
     tooManyTags: (count) => new ValidationError([{ field: "tags", message: `${count} tags` }]),
   });

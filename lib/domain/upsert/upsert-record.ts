@@ -1,6 +1,8 @@
 import { and, eq, getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable, PgTable, SelectedFieldsFlat } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/lib/db/client";
+import type { ActivityRecordType } from "@/lib/db/schema";
+import { addActivity, changedFields, type ActivityActor } from "@/lib/domain/activity/activity";
 import { ValidationError } from "@/lib/domain/errors";
 import { newestFirst } from "@/lib/domain/lists/newest-list";
 import { mergedTags, withoutTags } from "@/lib/domain/normalize";
@@ -55,6 +57,18 @@ export interface UpsertSpec<T extends UpsertTable> {
   match?: "auto" | "none";
   notFound: () => Error;
   tooManyTags: (count: number) => Error;
+  /** The record's activity entry (extensions.md E3), written in the write's transaction. */
+  activity: UpsertActivity;
+}
+
+/** What the activity entry of a create-or-update needs. */
+export interface UpsertActivity {
+  recordType: ActivityRecordType;
+  actor: ActivityActor;
+  /** The record's API answer of a row of spec.fields: an update's changes are those of the answer. */
+  answer: (row: never) => object;
+  /** Answer fields an update's changes leave out (set by every write, or not the caller's). */
+  ignore: ReadonlySet<string>;
 }
 
 /** What a create-or-update matched: the record named by `id`, or one with the same phone or email. */
@@ -75,20 +89,47 @@ export interface UpsertOutcome<R> {
  * one. An update sets spec.update and appends the new tags (merged in SQL: the stored row as it is
  * when written); a create inserts spec.create. The row returned holds spec.fields.
  *
- * - only an id: one `update … returning` (no transaction: its row lock serializes it with other
- *   writers of the row, and it creates nothing);
- * - nothing to match by (no id, phone or email, or `match: "none"`): one `insert … returning`;
- * - a phone or an email: in a transaction, lockIdentities, one matching statement, then the update
- *   or the insert. The lock has a statement of its own: a statement's snapshot is taken when it
- *   starts, so a match in the locking statement would miss the record that the call it waited for
- *   has just created.
+ * Always one transaction, which also writes the record's activity entry (a creation, or the fields
+ * an update changed): with a phone or an email, lockIdentities and one matching statement first;
+ * then the matched record is read, locked, for its activity's "before"; then the update or the
+ * insert. The identity lock has a statement of its own: a statement's snapshot is taken when it
+ * starts, so a match in the locking statement would miss the record that the call it waited for
+ * has just created.
  */
 export async function upsertRecord<T extends UpsertTable, R = { id: string }>(
   db: Db,
   spec: UpsertSpec<T>,
 ): Promise<UpsertOutcome<R>> {
-  if (!needsLocks(spec)) return write<R>(db, spec, await findMatch(db, spec));
-  return db.transaction(async (tx) => write<R>(tx, spec, await findMatch(tx, spec)));
+  return db.transaction(async (tx) => (await upsertRecordIn<R>(tx, spec)).outcome);
+}
+
+/**
+ * upsertRecord in the caller's transaction: also answers the matched record as it was before the
+ * write (null when none).
+ */
+export async function upsertRecordIn<R>(
+  tx: DbOrTx,
+  spec: UpsertSpec<UpsertTable>,
+): Promise<{ outcome: UpsertOutcome<R>; before: R | null }> {
+  const match = await findMatch(tx, spec);
+  const before = match ? await selectRecord<R>(tx, spec, match.id) : null;
+  if (match && !before) throw spec.notFound();
+  const outcome = await write<R>(tx, spec, match);
+  const { recordType, actor, ignore } = spec.activity;
+  const answer = spec.activity.answer as (row: R) => Record<string, unknown>;
+  const record = outcome.row as { id: string };
+  if (!before) {
+    await addActivity(tx, spec.companyId, actor, [{ recordType, recordId: record.id, type: "created" }]);
+  } else {
+    const changes = changedFields(answer(before), answer(outcome.row), ignore);
+    // An update that changed nothing leaves no entry.
+    if (changes.length > 0) {
+      await addActivity(tx, spec.companyId, actor, [
+        { recordType, recordId: record.id, type: "updated", changes },
+      ]);
+    }
+  }
+  return { outcome, before };
 }
 
 /**
@@ -116,7 +157,8 @@ export interface DryRunAnswer<E, A> {
 
 /**
  * A dry run of upsertRecord: the same matching and the same write, in a transaction that is then
- * rolled back (with whatever the database's triggers did), so nothing is kept. Answers what was
+ * rolled back (with its activity entry and whatever the database's triggers did), so nothing is
+ * kept. Answers what was
  * matched, the matched record as it was before the write (`existing`, spec.fields, as toExisting
  * maps it; null when none) and the call's answer (toResult). Errors are those of the real call.
  */
@@ -129,9 +171,10 @@ export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
   let answer: DryRunAnswer<E, A> | undefined;
   try {
     await db.transaction(async (tx) => {
-      const match = await findMatch(tx, spec);
-      const existing = match ? await selectRecord<R>(tx, spec, match.id) : null;
-      const { matchedOn, row } = await write<R>(tx, spec, match);
+        const {
+        outcome: { matchedOn, row },
+        before: existing,
+      } = await upsertRecordIn<R>(tx, spec);
       answer = {
         status: "success",
         message: DRY_RUN_MESSAGE,
@@ -147,7 +190,7 @@ export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
   return answer!;
 }
 
-/** Whether matching needs the identity locks (and so a transaction): a phone or email to match by. */
+/** Whether matching needs the identity locks: a phone or email to match by. */
 const needsLocks = (spec: UpsertSpec<UpsertTable>) =>
   spec.match !== "none" && Boolean(spec.keys.phone || spec.keys.email);
 
@@ -178,13 +221,14 @@ async function write<R>(
   return { created: false, matchedOn: match.on, row: await updateRecord<R>(tx, spec, match.id) };
 }
 
-/** The stored record with that id (spec.fields), or null. */
+/** The stored record with that id (spec.fields), locked until the transaction ends, or null. */
 async function selectRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>, id: string): Promise<R | null> {
   const table = spec.table as UpsertTable & PgTable;
   const [row] = await tx
     .select(spec.fields)
     .from(table)
-    .where(and(eq(table.companyId, spec.companyId), eq(table.id, id)));
+    .where(and(eq(table.companyId, spec.companyId), eq(table.id, id)))
+    .for("update");
   return (row as R | undefined) ?? null;
 }
 

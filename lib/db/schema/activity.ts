@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { companies } from "./companies";
+
+/** The records whose story is kept (extensions.md E3). */
+export const ACTIVITY_RECORD_TYPES = ["lead", "customer"] as const;
+export type ActivityRecordType = (typeof ACTIVITY_RECORD_TYPES)[number];
+
+export const ACTIVITY_TYPES = ["created", "updated", "archived", "unarchived", "note", "converted"] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+export const ACTIVITY_ACTOR_KINDS = ["user", "api_key", "import"] as const;
+export type ActivityActorKind = (typeof ACTIVITY_ACTOR_KINDS)[number];
+
+/** One changed field of an update: its name as the record's API answer spells it, before and after. */
+export interface ActivityChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** `('a', 'b')`: the constant values of a check constraint. */
+const list = (values: readonly string[]) => `(${values.map((v) => `'${v}'`).join(", ")})`;
+
+/**
+ * What happened to a lead or customer (extensions.md E3), written in the transaction of the change
+ * itself. The id is a sequence, not a made-up text id like the records': set-based writers (bulk
+ * changes, the import) insert thousands of entries in one statement, and the history reads newest
+ * first by (at, id), which the sequence keeps in the order of writing. The actor is kept by kind
+ * and id; a user's or key's name is read with the entry, so a renamed key shows its new name.
+ */
+export const recordActivity = pgTable(
+  "record_activity",
+  {
+    companyId: text("company_id").notNull(),
+    id: bigint("id", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
+    recordType: text("record_type").$type<ActivityRecordType>().notNull(),
+    recordId: text("record_id").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    type: text("type").$type<ActivityType>().notNull(),
+    actorKind: text("actor_kind").$type<ActivityActorKind>().notNull(),
+    /** The user's or API key's id; null for the import. */
+    actorId: text("actor_id"),
+    changes: jsonb("changes").$type<ActivityChange[]>().notNull().default(sql`'[]'::jsonb`),
+    /** A note's text (type "note"). */
+    note: text("note"),
+    /** A conversion's other record: the customer of a converted lead, the lead of a customer. */
+    relatedId: text("related_id"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
+    check("record_activity_record_type_check", sql`${t.recordType} in ${sql.raw(list(ACTIVITY_RECORD_TYPES))}`),
+    check("record_activity_type_check", sql`${t.type} in ${sql.raw(list(ACTIVITY_TYPES))}`),
+    check("record_activity_actor_kind_check", sql`${t.actorKind} in ${sql.raw(list(ACTIVITY_ACTOR_KINDS))}`),
+    // A record's history, newest first: a page of it is one index range.
+    index("record_activity_record_idx").on(t.companyId, t.recordType, t.recordId, t.at.desc(), t.id.desc()),
+  ],
+);
