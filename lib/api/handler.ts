@@ -51,6 +51,8 @@ interface BaseConfig<Q extends Schema, B extends Schema, P extends Schema> {
   /** Query string, body and path parameters; parsed before the handler runs (400 with details). */
   query?: Q;
   body?: B;
+  /** The body may be left out altogether (no Content-Type, nothing sent): it is then `{}`. */
+  bodyOptional?: boolean;
   params?: P;
   /**
    * Longest the request may take before it answers 503 (default REQUEST_DEADLINE_MS). Longer only
@@ -74,6 +76,8 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
   scopes?: readonly Scope[];
   /** The scope named in a 403, when not the one lib/auth/scopes.ts scopeNamedInRefusal derives. */
   scopeNamed?: Scope;
+  /** Scopes needed as well, each of them (an endpoint that writes two kinds of record). */
+  alsoScopes?: readonly Scope[];
   /** Session roles allowed (settings endpoints: admins only). */
   roles?: readonly UserRole[];
   handler: (args: {
@@ -243,6 +247,13 @@ function authorize(
       `Insufficient scope: this endpoint requires the ${named} scope`,
     );
   }
+  const missing = config.alsoScopes?.find((scope) => !hasAnyScope(principal, [scope]));
+  if (missing) {
+    throw ApiError.coded(
+      "INSUFFICIENT_SCOPE",
+      `Insufficient scope: this endpoint also requires the ${missing} scope`,
+    );
+  }
   if (config.roles && (principal.kind !== "session" || !config.roles.includes(principal.role))) {
     throw ApiError.coded("FORBIDDEN", `Only ${config.roles.join(" or ")} users may do this`);
   }
@@ -271,13 +282,22 @@ export function isCrossSite(request: Request): boolean {
 }
 
 /** Checks 6–7: body, then query, path and body values against their schemas (all problems at once). */
+/** A request that sends no body: no Content-Type and no (or an empty) content. */
+const isBodyless = (request: Request) =>
+  !request.headers.get("content-type") &&
+  (request.body === null || request.headers.get("content-length") === "0");
+
 async function parseInput<Q extends Schema, B extends Schema, P extends Schema>(
   config: BaseConfig<Q, B, P>,
   request: Request,
   url: URL,
   context: RouteContext,
 ): Promise<{ query: Out<Q>; body: Out<B>; params: Out<P> }> {
-  const rawBody = config.body ? await readJsonObjectBody(request) : undefined;
+  const rawBody = config.body
+    ? config.bodyOptional && isBodyless(request)
+      ? {}
+      : await readJsonObjectBody(request)
+    : undefined;
   if (url.search.length > MAX_QUERY_LENGTH) {
     throw validationError([
       { field: "query", message: `The query string must not be longer than ${MAX_QUERY_LENGTH} characters` },

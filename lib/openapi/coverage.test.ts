@@ -81,6 +81,7 @@ describe("OpenAPI route coverage", () => {
       const scopes = "scopes" in declared ? (declared.scopes ?? []) : [];
       const scopeNamed = "scopeNamed" in declared ? declared.scopeNamed : undefined;
       const roles = "roles" in declared ? declared.roles : undefined;
+      const alsoScopes = "alsoScopes" in declared ? declared.alsoScopes : undefined;
       const requireVersion = "requireVersion" in declared ? declared.requireVersion !== false : true;
       const check = (what: string, documented: unknown, actual: unknown) => {
         if (documented !== actual && JSON.stringify(documented) !== JSON.stringify(actual)) {
@@ -92,6 +93,11 @@ describe("OpenAPI route coverage", () => {
       check("auth", spec.auth ?? "both", auth);
       check("scopes", [...(spec.scopes ?? [])], [...scopes]);
       check("scope named in a 403", spec.scopeNamed ?? spec.scopes?.[0], scopeNamed ?? scopes[0]);
+      check(
+        "also scopes",
+        spec.alsoScopes ? [...spec.alsoScopes] : undefined,
+        alsoScopes ? [...alsoScopes] : undefined,
+      );
       check("roles", spec.roles ? [...spec.roles] : undefined, roles ? [...roles] : undefined);
       check("version header", spec.requireVersion !== false, requireVersion);
       // The very same zod objects, so the document cannot describe other rules than the route runs.

@@ -286,6 +286,7 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
     security: security(endpoint),
     "x-auth": auth,
     "x-scopes": [...scopes],
+    ...(endpoint.alsoScopes ? { "x-also-scopes": [...endpoint.alsoScopes] } : {}),
     ...(scopes.length > 0 ? { "x-scope-named": endpoint.scopeNamed ?? scopes[0] } : {}),
     ...(endpoint.roles ? { "x-roles": [...endpoint.roles] } : {}),
     "x-error-codes": errors,
@@ -326,8 +327,9 @@ function security(endpoint: EndpointSpec): JsonObject[] {
   if (auth === "none") return [];
   const schemes = auth === "session" ? ["Session"] : ["ApiKey", "Session"];
   const scopes = endpoint.scopes ?? [];
+  const also = endpoint.alsoScopes ?? [];
   return schemes.flatMap((scheme) =>
-    scopes.length === 0 ? [{ [scheme]: [] }] : scopes.map((scope) => ({ [scheme]: [scope] })),
+    scopes.length === 0 ? [{ [scheme]: [] }] : scopes.map((scope) => ({ [scheme]: [scope, ...also] })),
   );
 }
 
@@ -345,6 +347,9 @@ export function accessText(endpoint: EndpointSpec): string {
   else {
     const named = endpoint.scopeNamed ?? scopes[0];
     parts.push(`**Scopes:** ${scopes.map((s) => `\`${s}\``).join(" or ")}; a 403 names \`${named}\`.`);
+    for (const scope of endpoint.alsoScopes ?? []) {
+      parts.push(`\`${scope}\` is needed as well (a 403 without it names it).`);
+    }
     // Legacy: leads:read stands in for the endpoint's own scope, and the 403 names it (GET /pipeline
     // accepts leads:read in its own right, and names pipeline:read).
     if (named === "leads:read" && scopes[0] !== "leads:read") {

@@ -43,6 +43,8 @@ export interface EndpointSpec {
   requireVersion?: boolean;
   scopes?: readonly Scope[];
   scopeNamed?: Scope;
+  /** Scopes needed as well as one of `scopes`, each of them. */
+  alsoScopes?: readonly Scope[];
   roles?: readonly UserRole[];
   params?: z.ZodObject;
   query?: z.ZodObject;

@@ -20,15 +20,22 @@ export const activityActorSchema = z
   })
   .describe("Who made the change.");
 
+/** A field's value in a change: as the record's answer gives it (text, number, yes/no, a list). */
+const activityValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string(), z.number()])),
+  z.null(),
+]);
+
 export const activityChangeSchema = z
   .object({
     field: z
       .string()
-      .describe(
-        "The field as the record's GET answer names it (a nested one with a dot: `address.city`).",
-      ),
-    from: z.unknown().describe("Its value before (null: empty)."),
-    to: z.unknown().describe("Its value after (null: empty)."),
+      .describe("The field as the record's GET answer names it (a nested one with a dot: `address.city`)."),
+    from: activityValueSchema.describe("Its value before (null: empty)."),
+    to: activityValueSchema.describe("Its value after (null: empty)."),
   })
   .describe("One changed field.");
 

@@ -12,11 +12,14 @@ export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 export const ACTIVITY_ACTOR_KINDS = ["user", "api_key", "import"] as const;
 export type ActivityActorKind = (typeof ACTIVITY_ACTOR_KINDS)[number];
 
+/** A field's value as the record's API answer gives it. */
+export type ActivityValue = string | number | boolean | (string | number)[] | null;
+
 /** One changed field of an update: its name as the record's API answer spells it, before and after. */
 export interface ActivityChange {
   field: string;
-  from: unknown;
-  to: unknown;
+  from: ActivityValue;
+  to: ActivityValue;
 }
 
 /** `('a', 'b')`: the constant values of a check constraint. */

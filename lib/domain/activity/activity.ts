@@ -10,6 +10,7 @@ import {
   type ActivityChange,
   type ActivityRecordType,
   type ActivityType,
+  type ActivityValue,
 } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError } from "@/lib/domain/errors";
@@ -21,11 +22,13 @@ import { iso, pageOffset, paginationOf } from "@/lib/schemas/common";
  * their own transactions, and how it is read.
  */
 
-/** Who acts: a dashboard user or an API key (their names are read with the entries), or the import. */
-export type ActivityActor = { kind: "user" | "api_key"; id: string } | { kind: "import" };
+/** A dashboard user or an API key: their names are read with the entries. */
+export type RequestActor = { kind: "user" | "api_key"; id: string };
+/** Who acts: a request's user or key, or the import. */
+export type ActivityActor = RequestActor | { kind: "import" };
 
 /** The actor of a request. */
-export function actorOf(principal: Principal): ActivityActor {
+export function actorOf(principal: Principal): RequestActor {
   return principal.kind === "session"
     ? { kind: "user", id: principal.userId }
     : { kind: "api_key", id: principal.keyId };
@@ -98,7 +101,7 @@ export function changedFields(
       return;
     }
     if (JSON.stringify(from ?? null) !== JSON.stringify(to ?? null)) {
-      changes.push({ field, from: from ?? null, to: to ?? null });
+      changes.push({ field, from: (from ?? null) as ActivityValue, to: (to ?? null) as ActivityValue });
     }
   };
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
@@ -138,7 +141,8 @@ const actorJoins = sql`left join ${users} u on a."actor_kind" = 'user'
     and k."company_id" = a."company_id" and k."id" = a."actor_id"`;
 
 export function toActivityEntry(row: EntryRow): ActivityEntry {
-  const changes = typeof row.changes === "string" ? (JSON.parse(row.changes) as ActivityChange[]) : row.changes;
+  const changes =
+    typeof row.changes === "string" ? (JSON.parse(row.changes) as ActivityChange[]) : row.changes;
   return {
     id: `act_${row.id}`,
     at: iso(row.at instanceof Date ? row.at : new Date(row.at))!,

@@ -16,7 +16,10 @@ afterAll(async () => {
 });
 
 const upsert = (companyId: string, body: Record<string, unknown>) =>
-  upsertCustomer({ ctx: { db: database.db, companyId, principal: testKeyPrincipal(companyId) }, input: upsertCustomerBodySchema.parse(body) });
+  upsertCustomer({
+    ctx: { db: database.db, companyId, principal: testKeyPrincipal(companyId) },
+    input: upsertCustomerBodySchema.parse(body),
+  });
 
 const property = {
   property_street1: "1 Main St",

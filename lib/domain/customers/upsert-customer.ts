@@ -68,10 +68,18 @@ export async function dryRunUpsertCustomer({
 export type CustomerWriteContext = Pick<DomainContext, "db" | "companyId" | "principal">;
 
 /** What a customer's update activity leaves out: fields no create-or-update sets. */
-const CUSTOMER_ACTIVITY_IGNORED: ReadonlySet<string> = new Set(["id", "created_at", "archived", "archived_at"]);
+const CUSTOMER_ACTIVITY_IGNORED: ReadonlySet<string> = new Set([
+  "id",
+  "created_at",
+  "archived",
+  "archived_at",
+]);
 
 /** The create-or-update of a customer as upsertRecord runs it; refuses a body that cannot create. */
-export function customerUpsertSpec(ctx: CustomerWriteContext, input: UpsertCustomerBody): UpsertSpec<typeof customers> {
+export function customerUpsertSpec(
+  ctx: CustomerWriteContext,
+  input: UpsertCustomerBody,
+): UpsertSpec<typeof customers> {
   const match = matchOption(input);
   const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
   const values = customerColumns(input, "kept");

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
-import { leadBulkChanges, leadBulkOperations, leads } from "@/lib/db/schema";
+import { leadBulkChanges, leadBulkOperations, leads, recordActivity } from "@/lib/db/schema";
+import { actorOf, actorValues, type ActivityActor } from "@/lib/domain/activity/activity";
 import type { DomainContext } from "@/lib/domain/context";
 import { ConflictError, DeadlineExceededError, NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { mergedTags, uniqueTags } from "@/lib/domain/normalize";
@@ -48,10 +49,7 @@ export async function bulkChangeLeads({
         assigned_to: resolveOwnerFilter(ctx.principal, input.filter!.assigned_to, "filter.assigned_to"),
       });
   const id = newId(ID_PREFIX.leadBulk);
-  const actor =
-    ctx.principal.kind === "session"
-      ? { kind: "user", id: ctx.principal.userId }
-      : { kind: "api_key", id: ctx.principal.keyId };
+  const actor = actorOf(ctx.principal);
   return ctx.db.transaction(async (tx) => {
     if (input.ids) await refuseUnknownIds(tx, ctx.companyId, input.ids);
     await tx.insert(leadBulkOperations).values({
@@ -65,7 +63,7 @@ export async function bulkChangeLeads({
     const { matched, changed } = await saveChanged(tx, ctx.companyId, id, selection, action);
     if (action.type === "add_tags") await refuseTooManyTags(tx, ctx.companyId, id, action.tags);
     if (changed > 0) {
-      await updateSaved(tx, ctx.companyId, id, actionSet(action));
+      await updateSaved(tx, ctx.companyId, id, actionSet(action), actor);
       await tx.execute(sql`update ${leadBulkOperations} set "changed" = ${changed}
         where "company_id" = ${ctx.companyId} and "id" = ${id}`);
     }
@@ -146,10 +144,24 @@ export const BULK_WORK_MS = 20_000;
 
 /**
  * Updates the leads an operation saved (lead_bulk_changes, aliased `c` for `set`), a chunk at a
- * time in id order, in the caller's transaction; how many were updated.
+ * time in id order, in the caller's transaction; how many were updated. Each lead updated gets its
+ * activity entry in the same statement: `archived` or `unarchived`, else `updated` with the owner,
+ * stage and tags that changed (the leads are locked, so `o`, the row as the statement found it,
+ * holds the values before).
  */
-async function updateSaved(tx: DbOrTx, companyId: string, operationId: string, set: SQL): Promise<number> {
+async function updateSaved(
+  tx: DbOrTx,
+  companyId: string,
+  operationId: string,
+  set: SQL,
+  actor: ActivityActor,
+): Promise<number> {
   const stopAt = performance.now() + BULK_WORK_MS;
+  const by = actorValues(actor);
+  const change = (field: string) =>
+    sql`case when d.${sql.identifier(`old_${field}`)} is distinct from d.${sql.identifier(`new_${field}`)}
+      then jsonb_build_object('field', ${field}::text, 'from', to_jsonb(d.${sql.identifier(`old_${field}`)}),
+        'to', to_jsonb(d.${sql.identifier(`new_${field}`)})) end`;
   let updated = 0;
   let after = "";
   for (;;) {
@@ -161,9 +173,28 @@ async function updateSaved(tx: DbOrTx, companyId: string, operationId: string, s
           where "company_id" = ${companyId} and "operation_id" = ${operationId} and "lead_id" > ${after}
           order by "lead_id" limit ${BULK_UPDATE_CHUNK}
         ), done as (
-          update ${leads} set ${set}, "updated_at" = now() from c
+          update ${leads} set ${set}, "updated_at" = now()
+          from c join ${leads} o on o."company_id" = c."company_id" and o."id" = c."lead_id"
           where ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id"
-          returning 1
+          returning ${leads.id} as id,
+            o."stage" as old_stage, ${leads.stage} as new_stage,
+            o."tags" as old_tags, ${leads.tags} as new_tags,
+            o."assigned_to" as old_assigned_to, ${leads.assignedTo} as new_assigned_to,
+            o."archived" as old_archived, ${leads.archived} as new_archived
+        ), logged as (
+          insert into ${recordActivity}
+            ("company_id", "record_type", "record_id", "type", "actor_kind", "actor_id", "changes")
+          select ${companyId}, 'lead', d.id,
+            case when d.old_archived = d.new_archived then 'updated'
+              when d.new_archived then 'archived' else 'unarchived' end,
+            ${by.kind}, ${by.id},
+            case when d.old_archived <> d.new_archived then '[]'::jsonb
+              else (select jsonb_agg(v.x order by v.n) from (values
+                (1, ${change("stage")}), (2, ${change("tags")}), (3, ${change("assigned_to")})
+              ) as v(n, x) where v.x is not null) end
+          from done d
+          where d.old_archived <> d.new_archived
+            or (d.old_stage, d.old_tags, d.old_assigned_to) is distinct from (d.new_stage, d.new_tags, d.new_assigned_to)
         )
         select (select count(*) from done)::int as n, (select max("lead_id") from c) as last`)
     ).rows;
@@ -267,7 +298,7 @@ export async function undoBulkChange({
       on c."company_id" = ${leads.companyId} and c."lead_id" = ${leads.id}
       where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id}
       order by ${leads.id} for update of ${leads}`);
-    const restored = await updateSaved(tx, ctx.companyId, id, undoSet(action));
+    const restored = await updateSaved(tx, ctx.companyId, id, undoSet(action), actorOf(ctx.principal));
     await tx.execute(sql`update ${leadBulkOperations} set "undone_at" = now()
       where "company_id" = ${ctx.companyId} and "id" = ${id}`);
     return { status: "success" as const, id, restored };

@@ -60,7 +60,10 @@ export async function dryRunUpsertLead({
 export type LeadWriteContext = Pick<DomainContext, "db" | "companyId" | "principal">;
 
 /** The create-or-update of a lead as upsertRecord runs it; refuses a body that cannot create. */
-async function leadUpsertSpec(ctx: LeadWriteContext, input: UpsertLeadBody): Promise<UpsertSpec<typeof leads>> {
+async function leadUpsertSpec(
+  ctx: LeadWriteContext,
+  input: UpsertLeadBody,
+): Promise<UpsertSpec<typeof leads>> {
   const match = matchOption(input);
   const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
   const given = fieldsOfBody(input);
@@ -87,7 +90,12 @@ async function leadUpsertSpec(ctx: LeadWriteContext, input: UpsertLeadBody): Pro
     tags: uniqueTags(input.tags ?? []),
     removeTags: input.remove_tags ?? [],
     maxTags: TAGS_MAX,
-    activity: { recordType: "lead", actor: actorOf(ctx.principal), answer: toLead, ignore: LEAD_ACTIVITY_IGNORED },
+    activity: {
+      recordType: "lead",
+      actor: actorOf(ctx.principal),
+      answer: toLead,
+      ignore: LEAD_ACTIVITY_IGNORED,
+    },
     notFound: () => new NotFoundError("Lead"),
     tooManyTags: (count) =>
       new ValidationError([
@@ -97,7 +105,12 @@ async function leadUpsertSpec(ctx: LeadWriteContext, input: UpsertLeadBody): Pro
 }
 
 /** What a lead's update activity leaves out: fields no create-or-update sets. */
-export const LEAD_ACTIVITY_IGNORED: ReadonlySet<string> = new Set(["id", "created_at", "archived", "archived_at"]);
+export const LEAD_ACTIVITY_IGNORED: ReadonlySet<string> = new Set([
+  "id",
+  "created_at",
+  "archived",
+  "archived_at",
+]);
 
 /**
  * The lead fields of the body, by their record names: the body names the property address

@@ -171,7 +171,7 @@ export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
   let answer: DryRunAnswer<E, A> | undefined;
   try {
     await db.transaction(async (tx) => {
-        const {
+      const {
         outcome: { matchedOn, row },
         before: existing,
       } = await upsertRecordIn<R>(tx, spec);
@@ -312,6 +312,21 @@ export async function findRecordToUpdate(
     return rows[0]?.id;
   }
   return (await matchByIdentity(tx, table, companyId, keys))?.id;
+}
+
+/**
+ * The record a create-or-update with this phone and email would update, locked, and what it
+ * matched on, or undefined; the identity locks are taken first (tx must be a transaction), so a
+ * concurrent create-or-update of the same identity waits for this transaction.
+ */
+export async function lockAndMatchIdentity(
+  tx: DbOrTx,
+  table: UpsertTable,
+  companyId: string,
+  identities: { phone: string | null; email: string | null },
+): Promise<{ id: string; on: "phone" | "email" } | undefined> {
+  await lockIdentities(tx, table, companyId, identities);
+  return matchByIdentity(tx, table, companyId, identities);
 }
 
 /**

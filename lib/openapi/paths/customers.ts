@@ -12,6 +12,7 @@ import {
 import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 import { z } from "zod";
 import { named, type ResourceSpec } from "../types";
+import { customerStoryEndpoints } from "./activity";
 
 const upsertResponse = named("CustomerUpsertResponse", customerUpsertResponseSchema);
 const dryRunResponse = named("CustomerDryRunResponse", customerDryRunResponseSchema);
@@ -135,5 +136,6 @@ export const customersPaths: ResourceSpec = {
       notFound: "Customer",
       example: { params: { id: "cus_01jq8m2x4kd7w3a9c5v6r8t0ye" } },
     },
+    ...customerStoryEndpoints,
   ],
 };

@@ -13,6 +13,7 @@ import {
 import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 import { z } from "zod";
 import { named, type ResourceSpec } from "../types";
+import { leadStoryEndpoints } from "./activity";
 import { leadBulkEndpoints } from "./lead-bulk";
 
 const upsertResponse = named("LeadUpsertResponse", leadUpsertResponseSchema);
@@ -158,5 +159,6 @@ export const leadsPaths: ResourceSpec = {
       example: { params: { id: "lead_01jq8m2x4kd7w3a9c5v6r8t0ye" } },
     },
     ...leadBulkEndpoints,
+    ...leadStoryEndpoints,
   ],
 };

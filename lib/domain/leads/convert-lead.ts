@@ -1,0 +1,196 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import { customers, leads } from "@/lib/db/schema";
+import { actorOf, addActivity } from "@/lib/domain/activity/activity";
+import {
+  DETAILED_CUSTOMER_FIELDS,
+  toCustomerDetail,
+  type DetailedCustomerRow,
+} from "@/lib/domain/customers/customer-record";
+import { customerUpsertSpec } from "@/lib/domain/customers/upsert-customer";
+import type { DomainContext } from "@/lib/domain/context";
+import { NotFoundError } from "@/lib/domain/errors";
+import { normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
+import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
+import { lockAndMatchIdentity, upsertRecordIn, type MatchedOn } from "@/lib/domain/upsert/upsert-record";
+import type { CustomerDetail, UpsertCustomerBody } from "@/lib/schemas/customers";
+import {
+  CONVERT_MESSAGES,
+  type ConvertLeadBody,
+  type ConvertLeadDryRunResponse,
+  type ConvertLeadResponse,
+} from "@/lib/schemas/lead-convert";
+import type { Lead } from "@/lib/schemas/leads";
+import { DRY_RUN_MESSAGE } from "@/lib/schemas/upsert-fields";
+import { LEAD_FIELDS, toLead, type LeadRecordRow } from "./lead-record";
+
+type ConvertContext = Pick<DomainContext, "db" | "companyId" | "principal">;
+
+interface Conversion {
+  created: boolean;
+  matchedOn: MatchedOn | null;
+  /** The linked customer before the conversion (null: a new one). */
+  existing: CustomerDetail | null;
+  customer: CustomerDetail;
+  lead: Lead;
+}
+
+/**
+ * POST /leads/{id}/convert (extensions.md E4): the lead's customer. A lead converted before keeps
+ * its customer (nothing changes). Otherwise, unless `match: "none"`, a customer whose phone or
+ * email matches the lead's (contract section 6's rule, with its identity locks) is linked as it
+ * is; else a customer is made from the lead's fields and the body's. The lead gets `customer_id`
+ * and the pipeline's first `won` stage, the customer `lead_id` (a customer keeps the first lead it
+ * came from); both get a `converted` entry, a new customer its `created` one. One transaction.
+ */
+export async function convertLead({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: ConvertContext;
+  id: string;
+  input: ConvertLeadBody;
+}): Promise<ConvertLeadResponse & { created: boolean }> {
+  const { created, matchedOn, customer, lead } = await ctx.db.transaction((tx) =>
+    convert(tx, ctx, id, input),
+  );
+  const message = created
+    ? CONVERT_MESSAGES.created
+    : matchedOn === "id"
+      ? CONVERT_MESSAGES.already
+      : CONVERT_MESSAGES.linked;
+  return { status: "success", message, matched_on: matchedOn, data: customer, lead, created };
+}
+
+/** Thrown to roll a dry run's transaction back. */
+class DryRunRollback extends Error {}
+
+/** POST /leads/{id}/convert?dry_run=true: what convertLead would do, nothing written. */
+export async function dryRunConvertLead({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: ConvertContext;
+  id: string;
+  input: ConvertLeadBody;
+}): Promise<ConvertLeadDryRunResponse> {
+  let answer: ConvertLeadDryRunResponse | undefined;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const { matchedOn, existing, customer } = await convert(tx, ctx, id, input);
+      answer = {
+        status: "success",
+        message: DRY_RUN_MESSAGE,
+        matched_on: matchedOn,
+        existing,
+        result: customer,
+      };
+      throw new DryRunRollback();
+    });
+  } catch (error) {
+    if (!(error instanceof DryRunRollback)) throw error;
+  }
+  return answer!;
+}
+
+async function convert(
+  tx: DbOrTx,
+  ctx: ConvertContext,
+  id: string,
+  input: ConvertLeadBody,
+): Promise<Conversion> {
+  const [row] = await tx
+    .select(LEAD_FIELDS)
+    .from(leads)
+    .where(and(eq(leads.companyId, ctx.companyId), eq(leads.id, id)))
+    .for("update");
+  if (!row) throw new NotFoundError("Lead");
+  const lead = row as LeadRecordRow;
+  if (lead.customer_id) {
+    const customer = await customerDetail(tx, ctx.companyId, lead.customer_id);
+    return { created: false, matchedOn: "id", existing: customer, customer, lead: toLead(lead) };
+  }
+
+  const body = { ...customerOfLead(lead), ...input };
+  const match =
+    input.match === "none"
+      ? undefined
+      : await lockAndMatchIdentity(tx, customers, ctx.companyId, {
+          phone: normalizePhone(body.phone),
+          email: normalizeEmail(body.email),
+        });
+  let customerId: string;
+  let existing: CustomerDetail | null = null;
+  if (match) {
+    customerId = match.id;
+    existing = await customerDetail(tx, ctx.companyId, customerId);
+  } else {
+    const spec = customerUpsertSpec(ctx, { ...body, match: "none" });
+    const { outcome } = await upsertRecordIn<DetailedCustomerRow>(tx, spec);
+    customerId = outcome.row.id;
+  }
+
+  const actor = actorOf(ctx.principal);
+  await tx
+    .update(customers)
+    .set({ leadId: sql`coalesce(${customers.leadId}, ${id})` })
+    .where(and(eq(customers.companyId, ctx.companyId), eq(customers.id, customerId)));
+  const won = (await loadPipeline(tx, ctx.companyId)).find((stage) => stage.kind === "won");
+  const stage = won?.key ?? lead.stage;
+  const [updated] = await tx
+    .update(leads)
+    .set({ customerId, stage, updatedAt: new Date() })
+    .where(and(eq(leads.companyId, ctx.companyId), eq(leads.id, id)))
+    .returning(LEAD_FIELDS);
+  const changes = [
+    ...(stage !== lead.stage ? [{ field: "stage", from: lead.stage, to: stage }] : []),
+    { field: "customer_id", from: null, to: customerId },
+  ];
+  await addActivity(tx, ctx.companyId, actor, [
+    { recordType: "lead", recordId: id, type: "converted", changes, relatedId: customerId },
+    { recordType: "customer", recordId: customerId, type: "converted", relatedId: id },
+  ]);
+  return {
+    created: !match,
+    matchedOn: match?.on ?? null,
+    existing,
+    customer: await customerDetail(tx, ctx.companyId, customerId),
+    lead: toLead(updated as LeadRecordRow),
+  };
+}
+
+/** A customer as GET answers it, read in the transaction. */
+async function customerDetail(tx: DbOrTx, companyId: string, id: string): Promise<CustomerDetail> {
+  const [row] = await tx
+    .select(DETAILED_CUSTOMER_FIELDS)
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
+  if (!row) throw new NotFoundError("Customer");
+  return toCustomerDetail(row as DetailedCustomerRow);
+}
+
+/**
+ * What a lead carries over to its customer: the name split at its last space (one word: the first
+ * name), the property address, phone, email, tags and notes.
+ */
+export function customerOfLead(lead: LeadRecordRow): UpsertCustomerBody {
+  const name = (lead.name ?? "").trim();
+  const split = name.lastIndexOf(" ");
+  return {
+    first_name: split < 0 ? name || null : name.slice(0, split).trim(),
+    last_name: split < 0 ? null : name.slice(split + 1),
+    email: lead.email,
+    phone: lead.phone,
+    property_street1: lead.property_street1,
+    property_street2: lead.property_street2,
+    property_city: lead.property_city,
+    property_state: lead.property_state,
+    property_zip: lead.property_zip,
+    property_country: lead.property_country,
+    tags: lead.tags,
+    notes: lead.notes,
+    source: lead.lead_source,
+  };
+}
