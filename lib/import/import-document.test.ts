@@ -390,6 +390,16 @@ describe(`importDocument on ${testEngine()}`, () => {
     const result = await importDocument(database.db, changed);
     expect(result.counts.leads).toEqual({ total: 1, inserted: 0, updated: 1, unchanged: 0 });
     expect(result.counts.customers).toMatchObject({ unchanged: 1 });
+    // One import entry per record written: created, then updated for the changed lead only.
+    const entries = await database.db.execute<{ record_type: string; type: string; actor_kind: string }>(
+      sql`select record_type, type, actor_kind, actor_id from record_activity where company_id = ${co}
+        order by record_type, id`,
+    );
+    expect(entries.rows).toEqual([
+      { record_type: "customer", type: "created", actor_kind: "import", actor_id: null },
+      { record_type: "lead", type: "created", actor_kind: "import", actor_id: null },
+      { record_type: "lead", type: "updated", actor_kind: "import", actor_id: null },
+    ]);
     const snap = await snapshotTables(database.db, { companyIds: [co] });
     expect(snap.leads[0]!.name).toBe("Larry Renamed");
     expect(snap.job_visits).toHaveLength(1);

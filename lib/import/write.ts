@@ -15,8 +15,10 @@ import {
   pins,
   pinTypes,
   pipelineStages,
+  recordActivity,
   servicePlans,
   users,
+  type ActivityRecordType,
 } from "@/lib/db/schema";
 import { newCustomerColumns } from "@/lib/domain/customers/customer-record";
 import { leadColumns } from "@/lib/domain/leads/lead-record";
@@ -145,6 +147,8 @@ class StatementPipeline {
 /** How the records of one section become rows of its table. */
 interface SectionTable<S extends SectionName> {
   table: PgTable;
+  /** Records whose activity is kept (extensions.md E3): each one written gets an import entry. */
+  activity?: ActivityRecordType;
   /** The columns of ON CONFLICT; (company_id, id) unless given. */
   conflict?: readonly string[];
   toRow: (entry: ParsedDocument[S][number]) => UpsertRow;
@@ -222,8 +226,24 @@ class SectionUpsert<S extends SectionName> {
       tail: sql`on conflict (${sql.join(conflictKeys.map(name), sql`, `)}) do update
           set ${sql.join(assignments, sql`, `)}
           where ${changed}
-          returning (xmax = 0) as inserted`,
+          returning (xmax = 0) as inserted${
+            this.spec.activity ? sql`, ${name("companyId")} as company_id, ${name("id")} as id` : sql``
+          }`,
     };
+  }
+
+  /**
+   * `, logged as (…)`: a `created` or `updated` entry for each record the statement wrote (a row
+   * left as it was is not returned, so it gets none), by the import; an update's changed fields
+   * are not listed (the statement does not read the rows it replaces).
+   */
+  private logged(): SQL {
+    const recordType = this.spec.activity;
+    if (!recordType) return sql``;
+    return sql`, logged as (
+      insert into ${recordActivity} ("company_id", "record_type", "record_id", "type", "actor_kind")
+      select company_id, ${recordType}, id, case when inserted then 'created' else 'updated' end, 'import'
+      from written)`;
   }
 
   private async flush(group: StatementGroup): Promise<void> {
@@ -236,7 +256,7 @@ class SectionUpsert<S extends SectionName> {
         await this.tx.execute<{
           written: number | string;
           inserted: number | string;
-        }>(sql`with written as (${group.head} ${select} ${group.tail})
+        }>(sql`with written as (${group.head} ${select} ${group.tail})${this.logged()}
           select count(*)::int as written, (count(*) filter (where inserted))::int as inserted from written`)
       ).rows;
       const written = Number(result!.written);
@@ -463,6 +483,7 @@ function sectionTables(
 
     customers: {
       table: customers,
+      activity: "customer",
       toRow: ({ index, record: c }) => {
         const soft: string[] = [];
         const createdAt = createdAtOf(c.created_at, now, soft);
@@ -488,6 +509,7 @@ function sectionTables(
 
     leads: {
       table: leads,
+      activity: "lead",
       toRow: ({ index, record: l }) => {
         const soft: string[] = [];
         const createdAt = createdAtOf(l.created_at, now, soft);

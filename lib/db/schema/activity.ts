@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  foreignKey,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import { companies } from "./companies";
 
 /** The records whose story is kept (extensions.md E3). */
@@ -44,7 +54,10 @@ export const recordActivity = pgTable(
     actorKind: text("actor_kind").$type<ActivityActorKind>().notNull(),
     /** The user's or API key's id; null for the import. */
     actorId: text("actor_id"),
-    changes: jsonb("changes").$type<ActivityChange[]>().notNull().default(sql`'[]'::jsonb`),
+    changes: jsonb("changes")
+      .$type<ActivityChange[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** A note's text (type "note"). */
     note: text("note"),
     /** A conversion's other record: the customer of a converted lead, the lead of a customer. */
@@ -53,7 +66,10 @@ export const recordActivity = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
     foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
-    check("record_activity_record_type_check", sql`${t.recordType} in ${sql.raw(list(ACTIVITY_RECORD_TYPES))}`),
+    check(
+      "record_activity_record_type_check",
+      sql`${t.recordType} in ${sql.raw(list(ACTIVITY_RECORD_TYPES))}`,
+    ),
     check("record_activity_type_check", sql`${t.type} in ${sql.raw(list(ACTIVITY_TYPES))}`),
     check("record_activity_actor_kind_check", sql`${t.actorKind} in ${sql.raw(list(ACTIVITY_ACTOR_KINDS))}`),
     // A record's history, newest first: a page of it is one index range.
