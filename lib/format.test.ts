@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { telHref } from "./format";
+import { formatRelativeTime, telHref } from "./format";
 
 describe("telHref", () => {
   it.each([
@@ -11,5 +11,21 @@ describe("telHref", () => {
     ["call me", null],
   ])("%s → %s", (phone, href) => {
     expect(telHref(phone)).toBe(href);
+  });
+});
+
+describe("formatRelativeTime", () => {
+  const now = new Date("2026-11-16T15:00:00Z");
+  it.each([
+    ["2026-11-16T14:59:30Z", "just now"],
+    ["2026-11-16T15:00:10Z", "just now"],
+    ["2026-11-16T14:55:00Z", "5 min ago"],
+    ["2026-11-16T12:30:00Z", "2 h ago"],
+    ["2026-11-13T15:00:00Z", "3 d ago"],
+  ])("%s → %s", (at, text) => {
+    expect(formatRelativeTime(at, now)).toBe(text);
+  });
+  it("gives the date from a week back", () => {
+    expect(formatRelativeTime("2026-10-01T12:00:00Z", now)).not.toMatch(/ago/);
   });
 });

@@ -82,3 +82,21 @@ export function telHref(phone: string): string | null {
   const ext = extension?.replace(/\D/g, "");
   return `tel:${digits}${ext ? `;ext=${ext}` : ""}`;
 }
+
+/**
+ * How long ago a moment was, short: "just now", "5 min ago", "2 h ago", "3 d ago"; from a week
+ * back the date itself. A moment in the future (a clock ahead) reads "just now".
+ */
+export function formatRelativeTime(value: string | Date | null | undefined, now: Date = new Date()): string {
+  const date = toDate(value);
+  if (!date) return "—";
+  const seconds = Math.floor((now.getTime() - date.getTime()) / 1000);
+  if (seconds < 60) return "just now";
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  if (days < 7) return `${days} d ago`;
+  return formatDate(date);
+}
