@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { activityKeys } from "@/lib/query/activity";
 import { apiFetch } from "@/lib/query/api-client";
 import type { z } from "zod";
 import {
@@ -125,7 +126,11 @@ export function useSaveCustomer() {
       queryClient.setQueryData<CustomerRecord>(customerKeys.detail(customer.id), (old) =>
         recordFromUpsert(customer, old, created),
       );
-      await queryClient.invalidateQueries({ queryKey: customerKeys.lists() });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: customerKeys.lists() }),
+        // The customer's timeline shows the save.
+        queryClient.invalidateQueries({ queryKey: activityKeys.record("customer", customer.id) }),
+      ]);
     },
   });
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { activityKeys } from "@/lib/query/activity";
 import { apiFetch } from "@/lib/query/api-client";
 import type { z } from "zod";
 import {
@@ -126,7 +127,11 @@ export function useSaveLead() {
     },
     onSuccess: async ({ lead }) => {
       queryClient.setQueryData(leadKeys.detail(lead.id), toLeadRecord(lead));
-      await queryClient.invalidateQueries({ queryKey: leadKeys.lists() });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: leadKeys.lists() }),
+        // The lead's timeline shows the save.
+        queryClient.invalidateQueries({ queryKey: activityKeys.record("lead", lead.id) }),
+      ]);
     },
   });
 }

@@ -1,0 +1,135 @@
+import { formatDate, formatMoney } from "@/lib/format";
+import type { RecordKind } from "./record-kind";
+
+/**
+ * An activity entry's changes as the timeline reads them: each field by its label ("Stage"),
+ * each value formatted the way the record's page shows it (money, dates, stage labels, owner
+ * names), empty as "—", and a tag list as the tags added and removed.
+ */
+
+const ADDRESS_LABELS: Record<string, string> = {
+  street1: "Street",
+  street2: "Street line 2",
+  city: "City",
+  state: "State",
+  zip: "ZIP",
+  country: "Country",
+};
+
+const LEAD_LABELS: Record<string, string> = {
+  name: "Name",
+  email: "Email",
+  phone: "Phone",
+  priority: "Priority",
+  projected_value: "Projected value",
+  service_type: "Service type",
+  lead_source: "Source",
+  stage: "Stage",
+  tags: "Tags",
+  notes: "Notes",
+  follow_up_date: "Follow-up date",
+  assigned_to: "Owner",
+  location: "Location",
+  customer_id: "Customer",
+  archived: "Archived",
+};
+
+const CUSTOMER_LABELS: Record<string, string> = {
+  first_name: "First name",
+  last_name: "Last name",
+  company_name: "Company name",
+  email: "Email",
+  phone: "Phone",
+  notes: "Notes",
+  source: "Source",
+  status: "Status",
+  tags: "Tags",
+  billing_same_as_property: "Billing same as property",
+  service_frequency: "Service frequency",
+  service_type: "Service type",
+  is_auto_pay: "Auto-pay",
+  location: "Location",
+  lead_id: "Lead",
+  archived: "Archived",
+};
+
+/** "property_city" → "City", "address.city" → "City", "billing_zip" → "Billing ZIP". */
+export function fieldLabel(kind: RecordKind, field: string): string {
+  const own = (kind === "lead" ? LEAD_LABELS : CUSTOMER_LABELS)[field];
+  if (own) return own;
+  const address = /^(?:property_|address\.)(\w+)$/.exec(field);
+  if (address?.[1] && ADDRESS_LABELS[address[1]]) return ADDRESS_LABELS[address[1]]!;
+  const billing = /^billing_(\w+)$/.exec(field);
+  if (billing?.[1] && ADDRESS_LABELS[billing[1]])
+    return `Billing ${ADDRESS_LABELS[billing[1]]!.toLowerCase()}`;
+  // A field this page does not know yet: its name, readable.
+  const words = field.replace(/[._]/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** What the timeline needs from the page to name values: stage labels and user names. */
+export interface ValueNames {
+  stageLabel: (key: string) => string;
+  userName: (id: string) => string;
+}
+
+const isEmpty = (value: unknown) =>
+  value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
+
+/** One value as the timeline shows it ("—" when empty). */
+export function formatChangeValue(field: string, value: unknown, names: ValueNames): string {
+  if (isEmpty(value)) return "—";
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (field === "stage" && typeof value === "string") return names.stageLabel(value);
+  if (field === "assigned_to" && typeof value === "string") return names.userName(value);
+  if (field === "projected_value") return formatMoney(Number(value));
+  if (field === "follow_up_date" || field.endsWith("_at")) return formatDate(String(value));
+  if (field === "location" && Array.isArray(value)) return value.map((n) => String(n)).join(", ");
+  if (field === "priority" && typeof value === "string")
+    return value.charAt(0).toUpperCase() + value.slice(1);
+  if (Array.isArray(value)) return value.map(String).join(", ");
+  return String(value);
+}
+
+export type ChangeLine =
+  | { kind: "value"; field: string; label: string; from: string; to: string }
+  | { kind: "tags"; field: string; label: string; added: string[]; removed: string[] };
+
+const asList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+/** One change as a line of the timeline. */
+export function describeChange(
+  kind: RecordKind,
+  change: { field: string; from: unknown; to: unknown },
+  names: ValueNames,
+): ChangeLine {
+  const label = fieldLabel(kind, change.field);
+  if (change.field === "tags") {
+    const before = asList(change.from);
+    const after = asList(change.to);
+    return {
+      kind: "tags",
+      field: change.field,
+      label,
+      added: after.filter((t) => !before.includes(t)),
+      removed: before.filter((t) => !after.includes(t)),
+    };
+  }
+  return {
+    kind: "value",
+    field: change.field,
+    label,
+    from: formatChangeValue(change.field, change.from, names),
+    to: formatChangeValue(change.field, change.to, names),
+  };
+}
+
+/** A change as one sentence of text ("Stage: New → Contacted", "Tags: added vip; removed old"). */
+export function changeText(line: ChangeLine): string {
+  if (line.kind === "value") return `${line.label}: ${line.from} → ${line.to}`;
+  const parts = [
+    line.added.length > 0 ? `added ${line.added.join(", ")}` : "",
+    line.removed.length > 0 ? `removed ${line.removed.join(", ")}` : "",
+  ].filter(Boolean);
+  return `${line.label}: ${parts.join("; ") || "reordered"}`;
+}
