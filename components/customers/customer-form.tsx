@@ -90,11 +90,13 @@ function buildBody(
   initialSame: boolean,
   tagsText: string,
   id: string | undefined,
+  converting = false,
 ): { body: CustomerUpsertBody } | { errors: FieldErrors } {
   const body: Record<string, unknown> = {};
   const errors: FieldErrors = {};
   if (id) body.id = id;
-  for (const field of fieldsToSend(TEXT_FIELDS, values, initial, Boolean(id))) {
+  // A conversion sends what differs from the lead's values (the API carries the rest over).
+  for (const field of fieldsToSend(TEXT_FIELDS, values, initial, Boolean(id) || converting)) {
     // With "same as property" the API copies the property address; typed billing lines are moot.
     if (same && field.startsWith("billing_")) continue;
     body[field] = values[field];
@@ -102,6 +104,7 @@ function buildBody(
   if (id ? same !== initialSame : same) body.billing_same_as_property = same;
   if (
     !id &&
+    !converting &&
     !["first_name", "last_name", "company_name", "email", "phone"].some((f) => values[f as TextField].trim())
   ) {
     errors.first_name = "Give at least a name (first, last or company), an email or a phone";
@@ -119,23 +122,35 @@ export function customerSaveOutcome(result: CustomerSaveResult): SaveOutcomeProp
   };
 }
 
+/** "Convert to customer": a new customer's form starting from the lead's values, with its own save. */
+export interface CustomerFormConversion {
+  values: Partial<Values>;
+  /** The lead's tags: carried over, shown as the current ones; typed tags are added to them. */
+  tags: readonly string[];
+  /** Sends the body (fields that differ from the lead's); resolves once done or gone back. */
+  save: (body: CustomerUpsertBody) => Promise<unknown>;
+  submitLabel: string;
+}
+
 export interface CustomerFormProps {
   /** The customer being edited; absent for "New customer". */
   customer?: CustomerRecord;
   onSaved?: (result: CustomerSaveResult) => void;
   onCancel?: () => void;
+  convert?: CustomerFormConversion;
 }
 
-export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps) {
+export function CustomerForm({ customer, onSaved, onCancel, convert }: CustomerFormProps) {
   const isEdit = Boolean(customer);
   // get-by-id may not say how billing is stored; then the billing lines start empty and are
   // only sent when typed (an empty, untouched field keeps what is on file).
   const billingKnown = !customer || customer.billing_same_as_property !== undefined;
-  const form = useRecordForm(() => valuesOf(customer));
+  const form = useRecordForm(() => ({ ...valuesOf(customer), ...convert?.values }));
   const { values, initial, tagsText, errors, set, err, binding } = form;
   const [initialSame, setInitialSame] = useState(customer?.billing_same_as_property ?? false);
   const [same, setSame] = useState(initialSame);
   const save = useSaveCustomer();
+  const [converting, setConverting] = useState(false);
   // New: a dry run first, and a choice when it matches an existing customer; updates offer Undo.
   const safe = useSafeSave<CustomerUpsertBody, CustomerSaveResult>({
     kind: "customer",
@@ -163,7 +178,14 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const built = buildBody(values, initial, same, initialSame, tagsText, customer?.id);
+    const built = buildBody(values, initial, same, initialSame, tagsText, customer?.id, Boolean(convert));
+    if (convert) {
+      if ("body" in built && built.body.tags)
+        built.body.tags = [...new Set([...convert.tags, ...built.body.tags])];
+      setConverting(true);
+      await form.submit(event.currentTarget, built, convert.save).finally(() => setConverting(false));
+      return;
+    }
     const result = await form.submit(event.currentTarget, built, safe.save);
     if (!result) return;
     showSaved(result.customer);
@@ -249,15 +271,19 @@ export function CustomerForm({ customer, onSaved, onCancel }: CustomerFormProps)
         />
         <SuggestField form={binding} name="service_type" label="Service type" suggestions={SERVICE_TYPES} />
         <SuggestField form={binding} name="source" label="Source" suggestions={CUSTOMER_SOURCES} />
-        <TagsField {...form.tags} current={customer?.tags} example="residential, quarterly" />
+        <TagsField
+          {...form.tags}
+          current={customer?.tags ?? convert?.tags}
+          example="residential, quarterly"
+        />
         <NotesField form={binding} />
       </FormSection>
 
       <FormActions
         onCancel={onCancel && (() => confirmDiscard(onCancel))}
-        saving={save.isPending || safe.checking}
+        saving={save.isPending || safe.checking || converting}
         disabled={isEdit && !dirty}
-        submitLabel={isEdit ? "Save changes" : "Save customer"}
+        submitLabel={convert?.submitLabel ?? (isEdit ? "Save changes" : "Save customer")}
       />
       {safe.dialog}
       {discardDialog}
