@@ -1,6 +1,9 @@
 "use client";
 
 import Link from "next/link";
+import { ActivityTimeline } from "@/components/records/activity-timeline";
+import { ArchiveButton } from "@/components/records/archive-button";
+import { LeadLink } from "@/components/leads/lead-link";
 import { useState } from "react";
 import { TagList } from "@/components/data-table/cells";
 import {
@@ -69,9 +72,20 @@ export function CustomerDetail({ id }: { id: string }) {
           <span className="flex flex-wrap items-center gap-2">
             {customerName(customer)}
             {customer.status === "active" ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}
+            {customer.archived ? <Badge tone="neutral">Archived</Badge> : null}
           </span>
         }
         description={person && customer.company_name ? customer.company_name : undefined}
+        actions={
+          canWrite ? (
+            <ArchiveButton
+              kind="customer"
+              id={customer.id}
+              name={customerName(customer)}
+              archived={Boolean(customer.archived)}
+            />
+          ) : undefined
+        }
       />
 
       {outcome ? (
@@ -121,6 +135,12 @@ export function CustomerDetail({ id }: { id: string }) {
           ) : null}
           <Fact label="Source">{customer.source ?? "—"}</Fact>
           <Fact label="Customer since">{formatDate(customer.created_at)}</Fact>
+          {customer.lead_id ? (
+            <Fact label="From lead">
+              <LeadLink id={customer.lead_id} />
+            </Fact>
+          ) : null}
+          {customer.archived ? <Fact label="Archived">{formatDate(customer.archived_at)}</Fact> : null}
           <Fact label="Tags" className="col-span-2">
             <span data-testid="customer-tags">
               <TagList tags={customer.tags} />
@@ -145,6 +165,7 @@ export function CustomerDetail({ id }: { id: string }) {
           All customers
         </Link>
       </RecordIdLine>
+      <ActivityTimeline kind="customer" id={customer.id} canWrite={canWrite} />
     </div>
   );
 }

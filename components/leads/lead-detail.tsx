@@ -1,7 +1,10 @@
 "use client";
 
+import Link from "next/link";
 import { useState } from "react";
 import { TagList } from "@/components/data-table/cells";
+import { ActivityTimeline, useLeadValueNames } from "@/components/records/activity-timeline";
+import { ArchiveButton } from "@/components/records/archive-button";
 import {
   AddressLines,
   ContactLink,
@@ -13,11 +16,16 @@ import {
   addressLines,
   useRecordBack,
 } from "@/components/records/record-detail";
+import { recordHref } from "@/components/records/record-kind";
 import { SaveOutcome } from "@/components/records/save-outcome";
 import { PageHeader } from "@/components/shell/page-header";
-import { Badge } from "@/components/ui";
+import { Badge, Button } from "@/components/ui";
 import { formatDate, formatMoney } from "@/lib/format";
 import { type Lead, type LeadSaveResult, useLead } from "@/lib/query/leads";
+import { useCustomer } from "@/lib/query/customers";
+import { useHasScope } from "@/lib/query/session";
+import { customerName } from "@/components/customers/customer-options";
+import { ConvertLeadDialog } from "./convert-lead-dialog";
 import { OwnerName } from "./lead-owner";
 import { LeadForm, leadSaveOutcome } from "./lead-form";
 import { StageBadge } from "./stage-badge";
@@ -33,11 +41,30 @@ function propertyOf(lead: Lead) {
   };
 }
 
+/** The customer a converted lead became, by name. */
+function CustomerLink({ id }: { id: string }) {
+  const customer = useCustomer(id);
+  return (
+    <Link
+      href={recordHref("customer", id)}
+      className="text-brand-700 underline"
+      data-testid="lead-customer-link"
+    >
+      {(customer.data && customerName(customer.data)) || "open the customer"}
+    </Link>
+  );
+}
+
 /** /leads/[id]: the lead's facts and its edit form (POST /api/leads with the id). */
 export function LeadDetail({ id }: { id: string }) {
   const query = useLead(id);
   const [outcome, setOutcome] = useState<LeadSaveResult | null>(null);
   const back = useRecordBack("lead");
+  const canWrite = useHasScope("leads:write");
+  // Converting makes a customer: it needs both write scopes.
+  const canConvert = useHasScope("customers:write") && canWrite;
+  const [converting, setConverting] = useState(false);
+  const names = useLeadValueNames();
 
   if (!query.isSuccess) return <RecordQueryState kind="lead" query={query} />;
 
@@ -62,7 +89,32 @@ export function LeadDetail({ id }: { id: string }) {
             {lead.archived ? <Badge tone="neutral">Archived</Badge> : null}
           </span>
         }
+        description={
+          lead.customer_id ? (
+            <>
+              Customer: <CustomerLink id={lead.customer_id} />
+            </>
+          ) : undefined
+        }
+        actions={
+          canWrite ? (
+            <>
+              {canConvert && !lead.customer_id ? (
+                <Button size="sm" onClick={() => setConverting(true)}>
+                  Convert to customer
+                </Button>
+              ) : null}
+              <ArchiveButton
+                kind="lead"
+                id={lead.id}
+                name={lead.name ?? ""}
+                archived={Boolean(lead.archived)}
+              />
+            </>
+          ) : undefined
+        }
       />
+      {converting ? <ConvertLeadDialog lead={lead} onClose={() => setConverting(false)} /> : null}
 
       {outcome ? (
         <SaveOutcome
@@ -104,6 +156,7 @@ export function LeadDetail({ id }: { id: string }) {
         </EditCard>
       </div>
       <RecordIdLine kind="lead" id={lead.id} />
+      <ActivityTimeline kind="lead" id={lead.id} canWrite={canWrite} names={names} />
     </div>
   );
 }

@@ -9,7 +9,9 @@ import { formatDate, formatMoney, formatNumber } from "@/lib/format";
 import { useMoveLead, type LeadMove } from "@/lib/query/lead-board";
 import { type Lead, type LeadFilters, useLeads, useLeadStageTotals } from "@/lib/query/leads";
 import { usePipeline } from "@/lib/query/pipeline";
+import { useHasScope } from "@/lib/query/session";
 import { DEFAULT_PIPELINE, type Stage } from "@/lib/schemas/pipeline";
+import { ConvertLeadDialog } from "./convert-lead-dialog";
 import { offPipelineLabel, StageDot } from "./stage-badge";
 
 /** Cards a column shows at first, and adds with each "Show more". */
@@ -23,6 +25,8 @@ interface Column {
   label: string;
   color?: string;
   inPipeline: boolean;
+  /** A won stage: its cards offer "Convert to customer". */
+  won?: boolean;
 }
 
 /** The columns: the pipeline's stages in order, then other values in use; one only with a stage filter. */
@@ -36,6 +40,7 @@ function boardColumns(
     label: s.label,
     color: s.color,
     inPipeline: true,
+    won: s.kind === "won",
   }));
   for (const value of inUse) {
     if (value !== null && !columns.some((c) => c.value === value)) {
@@ -59,6 +64,9 @@ export function LeadsBoard({ filters, canWrite }: { filters: LeadFilters; canWri
   const { notify } = useToast();
   const [announcement, setAnnouncement] = useState("");
   const draggedRef = useRef<{ lead: Lead; from: string } | null>(null);
+  // Converting makes a customer: it needs both write scopes.
+  const canConvert = useHasScope("customers:write") && canWrite;
+  const [converting, setConverting] = useState<Lead | null>(null);
 
   if (pipeline.isPending || totals.isPending) return <LoadingBlock label="Loading the board" />;
   if (totals.isError) {
@@ -119,10 +127,12 @@ export function LeadsBoard({ filters, canWrite }: { filters: LeadFilters; canWri
               canWrite={canWrite}
               onMove={moveLead}
               draggedRef={draggedRef}
+              onConvert={canConvert && column.won ? setConverting : undefined}
             />
           );
         })}
       </div>
+      {converting ? <ConvertLeadDialog lead={converting} onClose={() => setConverting(null)} /> : null}
     </div>
   );
 }
@@ -133,6 +143,8 @@ interface MoveProps {
   canWrite: boolean;
   onMove: (move: LeadMove) => void;
   draggedRef: React.RefObject<{ lead: Lead; from: string } | null>;
+  /** Cards of a won column with both write scopes: "Convert to customer". */
+  onConvert?: (lead: Lead) => void;
 }
 
 function BoardColumn({
@@ -223,6 +235,7 @@ function BoardCard({
   canWrite,
   onMove,
   draggedRef,
+  onConvert,
 }: MoveProps & { lead: Lead; from: string }) {
   const name = lead.name || "Unnamed lead";
   return (
@@ -277,6 +290,24 @@ function BoardCard({
           options={stages.filter((s) => s.key !== from).map((s) => ({ value: s.key, label: s.label }))}
           className="mt-2 h-8 text-xs"
         />
+      ) : null}
+      {onConvert && !lead.customer_id ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-2 w-full"
+          aria-label={`Convert to customer: ${name}`}
+          onClick={() => onConvert(lead)}
+        >
+          Convert to customer
+        </Button>
+      ) : lead.customer_id ? (
+        <Link
+          href={recordHref("customer", lead.customer_id)}
+          className="mt-2 block text-xs text-brand-700 underline"
+        >
+          Open the customer
+        </Link>
       ) : null}
     </li>
   );
