@@ -1,0 +1,195 @@
+import { expect, test, type Page } from "@playwright/test";
+import {
+  API_HEADERS,
+  demoUser,
+  expectAccessible,
+  expectNoPageScrollX,
+  newUserPage,
+  screenshotBoth,
+  signIn,
+  unique,
+} from "./helpers";
+
+/*
+ * A record's story (issue 42): the lead page's timeline shows an edit with who made it, a note,
+ * an archive and its Undo; "Convert to customer" makes a new customer or links the one whose
+ * phone matches, and the two pages link each other; a technician reads a customer's timeline
+ * without the note box or the archive button.
+ */
+
+/** A phone number no demo record has, as its digits. */
+const uniqueDigits = () => `9${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+const dashed = (d: string) => `${d.slice(0, 3)}-${d.slice(3, 6)}-${d.slice(6)}`;
+const parenthesized = (d: string) => `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
+
+async function apiPost(page: Page, path: string, body: unknown): Promise<{ id: string }> {
+  const res = await page.request.post(`/api${path}`, { headers: API_HEADERS, data: body });
+  expect(res.ok(), `${path}: ${res.status()}`).toBe(true);
+  return (await res.json()) as { id: string };
+}
+
+const timeline = (page: Page) => page.getByRole("list", { name: /^Activity of this/ });
+const entries = (page: Page) => timeline(page).getByTestId("activity-entry");
+const noteBox = (page: Page) => page.getByRole("form", { name: "Add a note" });
+
+/** No serious axe violation in the light and the dark theme. */
+async function expectAccessibleBothThemes(page: Page) {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+test("a lead's timeline: an edit with who made it, a note, archive and Undo", async ({ page }) => {
+  const rep = demoUser("sales_rep");
+  await signIn(page, "sales_rep");
+  const id = unique();
+  const lead = await apiPost(page, "/leads", {
+    name: `Casey Timeline ${id}`,
+    stage: "new",
+    projected_value: 1500,
+    tags: ["spring"],
+  });
+  await page.goto(`/leads/${lead.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`Casey Timeline ${id}`);
+  await expect(entries(page)).toHaveCount(1);
+  await expect(entries(page).first()).toContainText("created the lead");
+
+  // Edit the stage in the form: the timeline shows it at once, with the user's name.
+  await page.getByLabel("Stage").selectOption({ label: "Contacted" });
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(entries(page)).toHaveCount(2);
+  const edit = entries(page).first();
+  await expect(edit).toContainText(`${rep.name} changed`);
+  await expect(edit).toContainText("Stage: New → Contacted");
+  await expect(edit.locator("time")).toHaveText("just now");
+  await expect(edit.locator("time")).toHaveAttribute("title", /\d/);
+
+  // A note: an empty one is refused with a message; Ctrl+Enter adds one.
+  await noteBox(page).getByRole("button", { name: "Add note" }).click();
+  await expect(noteBox(page)).toContainText("Write a note first");
+  await noteBox(page).getByLabel("Note").fill(`Called, wants a quote ${id}`);
+  await noteBox(page).getByLabel("Note").press("Control+Enter");
+  await expect(entries(page)).toHaveCount(3);
+  await expect(entries(page).first()).toContainText(`${rep.name} added a note`);
+  await expect(entries(page).first()).toContainText(`Called, wants a quote ${id}`);
+  await expect(noteBox(page).getByLabel("Note")).toHaveValue("");
+
+  // Archive, then Undo from the toast.
+  await page.getByRole("button", { name: "Archive", exact: true }).click();
+  const heading = page.getByRole("heading", { level: 1 });
+  await expect(heading).toContainText("Archived");
+  const toast = page.getByRole("region", { name: "Notifications" });
+  await expect(toast).toContainText(`Archived Casey Timeline ${id}`);
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(heading).not.toContainText("Archived");
+  await expect(page.getByRole("button", { name: "Archive", exact: true })).toBeVisible();
+  await expect(entries(page)).toHaveCount(5);
+  await expect(entries(page).nth(0)).toContainText("unarchived the lead");
+  await expect(entries(page).nth(1)).toContainText("archived the lead");
+
+  await screenshotBoth(page, "lead-page");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoPageScrollX(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expectAccessibleBothThemes(page);
+});
+
+test("convert a lead to a new customer: links both ways", async ({ page }) => {
+  await signIn(page, "sales_rep");
+  const id = unique();
+  const digits = uniqueDigits();
+  const lead = await apiPost(page, "/leads", {
+    name: `Morgan Lee Convert${id}`,
+    phone: dashed(digits),
+    email: `morgan.${id}@example.com`,
+    address_street1: "1200 Barton Springs Rd",
+    address_city: "Austin",
+    address_state: "TX",
+    address_zip: "78704",
+    stage: "quoted",
+    tags: ["referral"],
+    notes: "Gate code 4411",
+  });
+  await page.goto(`/leads/${lead.id}`);
+  await page.getByRole("button", { name: "Convert to customer" }).click();
+  const dialog = page.getByRole("dialog", { name: "Convert to customer" });
+  await expect(dialog).toBeVisible();
+  // The form starts from the lead: the name split at its last word, address, contact, notes, tags.
+  await expect(dialog.getByLabel("First name")).toHaveValue("Morgan Lee");
+  await expect(dialog.getByLabel("First name")).toBeFocused();
+  await expect(dialog.getByLabel("Last name")).toHaveValue(`Convert${id}`);
+  await expect(dialog.getByLabel("Phone")).toHaveValue(dashed(digits));
+  await expect(dialog.getByLabel("Email")).toHaveValue(`morgan.${id}@example.com`);
+  await expect(dialog.getByLabel("City")).toHaveValue("Austin");
+  await expect(dialog.getByLabel("Notes")).toHaveValue("Gate code 4411");
+  await expect(dialog).toContainText("referral");
+  await screenshotBoth(page, "convert-dialog", { fullPage: false });
+  await expectAccessibleBothThemes(page);
+
+  await dialog.getByRole("button", { name: "Convert to customer" }).click();
+  await expect(page).toHaveURL(/\/customers\/[^/]+$/);
+  const customerId = new URL(page.url()).pathname.split("/").pop()!;
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`Morgan Lee Convert${id}`);
+  await expect(page.getByTestId("customer-lead-link")).toHaveText(`Morgan Lee Convert${id}`);
+  await expect(entries(page).first()).toContainText("created the customer from a lead");
+  await screenshotBoth(page, "customer-page");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoPageScrollX(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expectAccessibleBothThemes(page);
+
+  // Back to the lead: it links its customer and offers no second conversion.
+  await page.getByTestId("customer-lead-link").click();
+  await expect(page).toHaveURL(new RegExp(`/leads/${lead.id}$`));
+  await expect(page.getByTestId("lead-customer-link")).toHaveText(`Morgan Lee Convert${id}`);
+  await expect(page.getByTestId("lead-customer-link")).toHaveAttribute("href", `/customers/${customerId}`);
+  await expect(page.getByRole("button", { name: "Convert to customer" })).toHaveCount(0);
+  await expect(entries(page).first()).toContainText("converted the lead to a customer");
+
+  // A technician reads the customer's timeline: no note box, no archive button.
+  const tech = await newUserPage(page.context().browser()!);
+  await signIn(tech, "technician");
+  await tech.goto(`/customers/${customerId}`);
+  await expect(tech.getByRole("heading", { level: 1 })).toContainText(`Morgan Lee Convert${id}`);
+  await expect(entries(tech).first()).toContainText("created the customer from a lead");
+  await expect(noteBox(tech)).toHaveCount(0);
+  await expect(tech.getByRole("button", { name: /^(Archive|Unarchive)$/ })).toHaveCount(0);
+  await expectAccessibleBothThemes(tech);
+  await tech.context().close();
+});
+
+test("convert a won lead from the board: its phone matches a customer, which is linked", async ({ page }) => {
+  await signIn(page, "sales_rep");
+  const id = unique();
+  const digits = uniqueDigits();
+  const customer = await apiPost(page, "/customers", {
+    first_name: "Jordan",
+    last_name: `Existing${id}`,
+    phone: parenthesized(digits),
+  });
+  const lead = await apiPost(page, "/leads", {
+    name: `Jordan Won${id}`,
+    phone: dashed(digits),
+    stage: "won",
+  });
+
+  await page.goto(`/leads?view=board&search=${id}`);
+  const won = page.getByRole("region", { name: "Won", exact: true });
+  await won.getByRole("button", { name: `Convert to customer: Jordan Won${id}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Convert to customer" });
+  await dialog.getByRole("button", { name: "Convert to customer" }).click();
+
+  // The dry run found the customer by phone: link to it (or create a new one).
+  const ask = page.getByRole("dialog", { name: "A customer with this phone number already exists" });
+  await expect(ask).toBeVisible();
+  await expect(ask.getByRole("button", { name: "Create a new customer" })).toBeVisible();
+  await screenshotBoth(page, "convert-match", { fullPage: false });
+  await ask.getByRole("button", { name: `Link to Jordan Existing${id}` }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
+  await expect(page.getByTestId("customer-lead-link")).toHaveText(`Jordan Won${id}`);
+  await page.goto(`/leads/${lead.id}`);
+  await expect(page.getByTestId("lead-customer-link")).toHaveText(`Jordan Existing${id}`);
+});
