@@ -12,7 +12,7 @@ describe("activity changes as the timeline reads them", () => {
   it("labels fields of both kinds, nested and billing ones too", () => {
     expect(fieldLabel("lead", "property_city")).toBe("City");
     expect(fieldLabel("customer", "address.street1")).toBe("Street");
-    expect(fieldLabel("customer", "billing_zip")).toBe("Billing zip");
+    expect(fieldLabel("customer", "billing_zip")).toBe("Billing ZIP");
     expect(fieldLabel("lead", "assigned_to")).toBe("Owner");
     expect(fieldLabel("customer", "some_new_field")).toBe("Some new field");
   });

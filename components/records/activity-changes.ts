@@ -1,3 +1,5 @@
+import { CUSTOMER_CHANGE_FIELDS } from "@/components/customers/customer-changes";
+import { LEAD_CHANGE_FIELDS } from "@/components/leads/lead-changes";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { RecordKind } from "./record-kind";
 
@@ -7,61 +9,19 @@ import type { RecordKind } from "./record-kind";
  * names), empty as "—", and a tag list as the tags added and removed.
  */
 
-const ADDRESS_LABELS: Record<string, string> = {
-  street1: "Street",
-  street2: "Street line 2",
-  city: "City",
-  state: "State",
-  zip: "ZIP",
-  country: "Country",
+/** Fields the forms do not edit, by the record's kind; the others take their form's label. */
+const OTHER_LABELS: Record<RecordKind, Record<string, string>> = {
+  lead: { assigned_to: "Owner", location: "Location", customer_id: "Customer", archived: "Archived" },
+  customer: { is_auto_pay: "Auto-pay", location: "Location", lead_id: "Lead", archived: "Archived" },
 };
 
-const LEAD_LABELS: Record<string, string> = {
-  name: "Name",
-  email: "Email",
-  phone: "Phone",
-  priority: "Priority",
-  projected_value: "Projected value",
-  service_type: "Service type",
-  lead_source: "Source",
-  stage: "Stage",
-  tags: "Tags",
-  notes: "Notes",
-  follow_up_date: "Follow-up date",
-  assigned_to: "Owner",
-  location: "Location",
-  customer_id: "Customer",
-  archived: "Archived",
-};
-
-const CUSTOMER_LABELS: Record<string, string> = {
-  first_name: "First name",
-  last_name: "Last name",
-  company_name: "Company name",
-  email: "Email",
-  phone: "Phone",
-  notes: "Notes",
-  source: "Source",
-  status: "Status",
-  tags: "Tags",
-  billing_same_as_property: "Billing same as property",
-  service_frequency: "Service frequency",
-  service_type: "Service type",
-  is_auto_pay: "Auto-pay",
-  location: "Location",
-  lead_id: "Lead",
-  archived: "Archived",
-};
-
-/** "property_city" → "City", "address.city" → "City", "billing_zip" → "Billing ZIP". */
+/** "stage" → "Stage", "address.city" → "City", "billing_zip" → "Billing ZIP": as the forms label them. */
 export function fieldLabel(kind: RecordKind, field: string): string {
-  const own = (kind === "lead" ? LEAD_LABELS : CUSTOMER_LABELS)[field];
-  if (own) return own;
-  const address = /^(?:property_|address\.)(\w+)$/.exec(field);
-  if (address?.[1] && ADDRESS_LABELS[address[1]]) return ADDRESS_LABELS[address[1]]!;
-  const billing = /^billing_(\w+)$/.exec(field);
-  if (billing?.[1] && ADDRESS_LABELS[billing[1]])
-    return `Billing ${ADDRESS_LABELS[billing[1]]!.toLowerCase()}`;
+  // A customer's GET answer nests the property address; the form names it property_*.
+  const key = field.replace(/^address\./, "property_");
+  const fields = kind === "lead" ? LEAD_CHANGE_FIELDS : CUSTOMER_CHANGE_FIELDS;
+  const label = fields.find((f) => f.key === key)?.label ?? OTHER_LABELS[kind][field];
+  if (label) return label;
   // A field this page does not know yet: its name, readable.
   const words = field.replace(/[._]/g, " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
