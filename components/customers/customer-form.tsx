@@ -147,7 +147,10 @@ export function CustomerForm({ customer, onSaved, onCancel, convert }: CustomerF
   const billingKnown = !customer || customer.billing_same_as_property !== undefined;
   const form = useRecordForm(() => ({ ...valuesOf(customer), ...convert?.values }));
   const { values, initial, tagsText, errors, set, err, binding } = form;
-  const [initialSame, setInitialSame] = useState(customer?.billing_same_as_property ?? false);
+  const [initialSame, setInitialSame] = useState(
+    // A customer made from a lead has only the lead's address: billed there unless told otherwise.
+    customer?.billing_same_as_property ?? Boolean(convert),
+  );
   const [same, setSame] = useState(initialSame);
   const save = useSaveCustomer();
   const [converting, setConverting] = useState(false);
