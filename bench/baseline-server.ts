@@ -117,6 +117,7 @@ function lead(row: Row): Row {
     assigned_to: orNull(row.assigned_to),
     archived: row.archived,
     archived_at: iso(row.archived_at),
+    customer_id: orNull(row.customer_id),
     created_at: iso(row.created_at),
     location: location(row),
   };
@@ -435,6 +436,9 @@ function answer(mapper: MapperName, results: Row[][], search: URLSearchParams): 
                 ]),
                 billing_same_as_property: first[0].billing_same_as_property,
                 ...present(first[0], ["service_frequency", "service_type"]),
+                archived: first[0].archived,
+                ...(first[0].archived_at ? { archived_at: iso(first[0].archived_at) } : {}),
+                ...present(first[0], ["lead_id"]),
               },
             },
           }
@@ -519,12 +523,13 @@ const MERGED_TAGS = (param: string) =>
 
 /**
  * POST /leads, as lib/domain/leads/upsert-lead.ts (lib/domain/upsert/upsert-record.ts upsertRecord)
- * does it, in plain SQL and the same statements: only an id: one UPDATE (tags merged in SQL);
- * no id, phone or email: one INSERT; else a transaction: advisory locks, the match (phone, then
- * email: one statement), then the UPDATE of the match or the INSERT. A stage is first read
- * against the company's pipeline, as named by key or label.
+ * does it, in plain SQL and the same statements, in one transaction: with a phone or email the
+ * advisory locks and the match (phone, then email: one statement); then the matched lead read and
+ * locked, its UPDATE (tags merged in SQL) and the activity entry of its changed fields, or the
+ * INSERT and its `created` entry. A stage is first read against the company's pipeline, as named
+ * by key or label.
  */
-async function upsertLead(driver: Driver, companyId: string, body: Row): Promise<Answer> {
+async function upsertLead(driver: Driver, companyId: string, keyId: string, body: Row): Promise<Answer> {
   if (typeof body.stage === "string" && body.stage) {
     const stored = await driver.query(
       "select key, label, color, kind from pipeline_stages where company_id = $1 order by position",
@@ -603,33 +608,65 @@ async function upsertLead(driver: Driver, companyId: string, body: Row): Promise
     return { status: 400, body: { status: "error", message: `${String(stored.count)} tags after merging` } };
   };
 
-  if (id === undefined && !phone && !email) return insert(driver.query);
-  if (!phone && !email) return update(driver.query, id!, "id");
   return driver.transaction(async (query) => {
     const locks: string[] = [];
     if (phone) locks.push(`leads:phone:${companyId}:${phone}`);
     if (email) locks.push(`leads:email:${companyId}:${email}`);
-    await query(
-      `select ${locks.map((_, i) => `pg_advisory_xact_lock(hashtextextended($${i + 1}, 0))`).join(", ")}`,
-      locks,
-    );
-    if (id !== undefined) return update(query, id, "id");
+    if (locks.length > 0) {
+      await query(
+        `select ${locks.map((_, i) => `pg_advisory_xact_lock(hashtextextended($${i + 1}, 0))`).join(", ")}`,
+        locks,
+      );
+    }
     const [match] =
-      phone && email
-        ? await query(
-            `with by_phone as (select id, 'phone' as matched_on from leads where company_id = $1 and phone_normalized = $2 ${NEWEST}),
+      id !== undefined
+        ? [{ id, matched_on: "id" }]
+        : phone && email
+          ? await query(
+              `with by_phone as (select id, 'phone' as matched_on from leads where company_id = $1 and phone_normalized = $2 ${NEWEST}),
              by_email as (select id, 'email' as matched_on from leads where company_id = $1 and email_normalized = $3
                and not exists (select from by_phone) ${NEWEST}),
              target as (select * from by_phone union all select * from by_email)
              select id, matched_on from target`,
-            [companyId, phone, email],
-          )
-        : await query(
-            `select id, '${phone ? "phone" : "email"}' as matched_on from leads where company_id = $1 and ${phone ? "phone_normalized" : "email_normalized"} = $2 ${NEWEST}`,
-            [companyId, phone ?? email],
-          );
-    return match ? update(query, String(match.id), match.matched_on as "phone" | "email") : insert(query);
+              [companyId, phone, email],
+            )
+          : phone || email
+            ? await query(
+                `select id, '${phone ? "phone" : "email"}' as matched_on from leads where company_id = $1 and ${phone ? "phone_normalized" : "email_normalized"} = $2 ${NEWEST}`,
+                [companyId, phone ?? email],
+              )
+            : [];
+    const activity = (leadId: unknown, type: string, changes: unknown[]) =>
+      query(
+        `insert into record_activity (company_id, record_type, record_id, type, actor_kind, actor_id, changes)
+         values ($1, 'lead', $2, $3, 'api_key', $4, $5) returning *`,
+        [companyId, leadId, type, keyId, JSON.stringify(changes)],
+      );
+    if (!match) {
+      const created = await insert(query);
+      await activity((created.body as Row).id, "created", []);
+      return created;
+    }
+    const [before] = await query(`select * from leads where company_id = $1 and id = $2 for update`, [
+      companyId,
+      match.id,
+    ]);
+    if (!before) return notFound("Lead");
+    const answer = await update(query, String(match.id), match.matched_on as "id" | "phone" | "email");
+    if (answer.status !== 200) return answer;
+    const changes = changedFields(lead(before), answer.body as Row);
+    if (changes.length > 0) await activity(match.id, "updated", changes);
+    return answer;
   });
+}
+
+/** An update's changed fields, as lib/domain/activity/activity.ts changedFields finds them. */
+function changedFields(before: Row, after: Row): { field: string; from: unknown; to: unknown }[] {
+  const ignored = new Set(["id", "created_at", "archived", "archived_at"]);
+  return Object.keys(before)
+    .filter((field) => !ignored.has(field))
+    .filter((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null))
+    .map((field) => ({ field, from: before[field] ?? null, to: after[field] ?? null }));
 }
 
 /** The request → answer core, without HTTP (the test calls it directly). */
@@ -637,7 +674,8 @@ export function createBaseline(book: Book, driver: Driver) {
   const routes = new Map<string, BookRoute>();
   for (const route of book.routes) routes.set(`${route.pattern}${route.search}`, route);
 
-  async function authenticate(key: string | undefined): Promise<Answer | undefined> {
+  /** The key's id, or the refusal. */
+  async function authenticate(key: string | undefined): Promise<Answer | string> {
     if (!key)
       return {
         status: 401,
@@ -656,7 +694,7 @@ export function createBaseline(book: Book, driver: Driver) {
         status: 429,
         body: { status: "error", message: "Daily limit exceeded", error_code: "RATE_LIMIT_EXCEEDED" },
       };
-    return undefined;
+    return String(row.id);
   }
 
   return async function handle(
@@ -665,8 +703,8 @@ export function createBaseline(book: Book, driver: Driver) {
     headers: Record<string, string | undefined>,
     body: string,
   ): Promise<Answer> {
-    const denied = await authenticate(headers["x-api-key"]);
-    if (denied) return denied;
+    const keyId = await authenticate(headers["x-api-key"]);
+    if (typeof keyId !== "string") return keyId;
     if (headers["service-api-version"] !== "1.1.0") {
       return {
         status: 400,
@@ -684,7 +722,7 @@ export function createBaseline(book: Book, driver: Driver) {
           body: { status: "error", message: "Invalid JSON", error_code: "INVALID_JSON" },
         };
       }
-      return upsertLead(driver, book.companyId, input as Row);
+      return upsertLead(driver, book.companyId, keyId, input as Row);
     }
     if (method !== "GET") return { status: 405, body: { status: "error", message: "Method not allowed" } };
     let route = routes.get(`${parsed.pathname}${parsed.search}`);

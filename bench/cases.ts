@@ -55,6 +55,8 @@ export interface Fixtures {
   salesRepId: string;
   pinTypeId: string;
   pinUserId: string;
+  /** A lead with a long activity history (HISTORY_ENTRIES entries). */
+  historyLeadId: string;
   /** Unique per run: the phones of created leads never collide with earlier runs. */
   runTag: string;
 }
@@ -273,6 +275,25 @@ export function buildCases(fx: Fixtures): BenchCase[] {
       check: dataCheck((d) =>
         typeof d.id === "string" && d.id.startsWith("lead_") ? undefined : "no lead id",
       ),
+    },
+    // A page of 50 entries of a 10,000-entry history (target: p95 ≤ 20 ms), pages 1 to 200 in turn.
+    {
+      id: "lead-activity",
+      title: "GET /leads/{id}/activity (10,000 entries)",
+      kind: "list",
+      oursOnly: true,
+      request: get(`/api/leads/${fx.historyLeadId}/activity?limit=50`),
+      vary: (i) => get(`/api/leads/${fx.historyLeadId}/activity?limit=50&page=${(i % 200) + 1}`),
+      expectStatus: 200,
+      check: (body) =>
+        isObject(body) &&
+        body.status === "success" &&
+        Array.isArray(body.data) &&
+        body.data.length === 50 &&
+        isObject(body.pagination) &&
+        Number(body.pagination.total) >= 10_000
+          ? undefined
+          : "not a full page of the long history",
     },
     {
       id: "customers-default",

@@ -18,12 +18,24 @@ export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<
     [companyId, new Date(ANCHOR_MS).toISOString()],
   );
   await db.query(`delete from api_keys where company_id = $1 and name = $2`, [companyId, KEY_NAME]);
+  // The activity entries of earlier runs' writes; the history the fixtures made stays (before the anchor).
+  await db.query(`delete from record_activity where company_id = $1 and at > $2`, [
+    companyId,
+    new Date(ANCHOR_MS).toISOString(),
+  ]);
   // What earlier runs wrote leaves dead rows and pages no longer all-visible (index-only counts
   // then read the heap), and each write to a listed table adds a list_counts row that compaction
   // later deletes.
   // Autovacuum may be off or late: every run starts from vacuumed tables (job_report_totals: data
   // generated before the generator vacuumed it).
-  for (const table of ["leads", "list_counts", "job_report_totals", "api_keys", "api_key_usage"])
+  for (const table of [
+    "leads",
+    "list_counts",
+    "job_report_totals",
+    "api_keys",
+    "api_key_usage",
+    "record_activity",
+  ])
     await db.query(`vacuum (analyze) ${table}`);
   return removed[0]?.n ?? 0;
 }
@@ -88,8 +100,36 @@ export async function readFixtures(db: RawDb, companyId: string, runTag: string)
     pinUserId: await one(
       `select created_by as v from pins where company_id = $1 group by created_by order by count(*) desc, created_by limit 1`,
     ),
+    historyLeadId: await longHistory(db, companyId),
     runTag,
   };
+}
+
+/** The entries of the lead whose long history the activity case pages through. */
+export const HISTORY_ENTRIES = 10_000;
+
+/**
+ * A lead with HISTORY_ENTRIES activity entries (notes, dated before the data's anchor so that a
+ * run's clean-up keeps them), made once: the generated data has a created entry per lead at most.
+ */
+async function longHistory(db: RawDb, companyId: string): Promise<string> {
+  const [lead] = await db.query<{ id: string; n: number }>(
+    `select l.id, (select count(*)::int from record_activity a
+       where a.company_id = l.company_id and a.record_type = 'lead' and a.record_id = l.id) as n
+     from leads l where l.company_id = $1 order by l.created_at, l.id limit 1`,
+    [companyId],
+  );
+  if (!lead) throw new Error("bench fixtures: no lead for the long history");
+  if (lead.n < HISTORY_ENTRIES) {
+    await db.query(
+      `insert into record_activity (company_id, record_type, record_id, at, type, actor_kind, note)
+       select $1, 'lead', $2, $3::timestamptz - make_interval(mins => g), 'note', 'import', 'Bench note ' || g
+       from generate_series(1, $4::int) g`,
+      [companyId, lead.id, new Date(ANCHOR_MS).toISOString(), HISTORY_ENTRIES - lead.n],
+    );
+    await db.query(`vacuum (analyze) record_activity`);
+  }
+  return lead.id;
 }
 
 /** Two digits the leads a run creates carry in their phones and emails, so that runs differ. */

@@ -205,9 +205,10 @@ describe("cases and the baseline", () => {
 
   it("the baseline answers every read case with our JSON, replaying our statements", async () => {
     const book = buildBook(companyId, key, cases, captures);
-    expect(book.routes.length).toBe(captures.length);
+    const compared = cases.filter((c) => c.request.method === "GET" && !c.oursOnly);
+    expect(book.routes.length).toBe(compared.length);
     const handle = createBaseline(book, driver);
-    for (const benchCase of cases.filter((c) => c.request.method === "GET")) {
+    for (const benchCase of compared) {
       const ours = captures.find((c) => c.caseId === benchCase.id)!;
       sent.length = 0;
       sentNames.length = 0;

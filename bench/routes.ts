@@ -1,6 +1,7 @@
 import type { RouteHandler } from "@/lib/api/handler";
 import * as customerById from "@/app/api/customers/[id]/route";
 import * as customers from "@/app/api/customers/route";
+import * as leadActivity from "@/app/api/leads/[id]/activity/route";
 import * as leadById from "@/app/api/leads/[id]/route";
 import * as leadBulk from "@/app/api/leads/bulk/route";
 import * as leads from "@/app/api/leads/route";
@@ -21,6 +22,7 @@ const ROUTES: [pattern: string, module: Record<string, unknown>][] = [
   ["/api/leads/stage-totals", leadStageTotals],
   ["/api/leads/bulk", leadBulk],
   ["/api/leads/:id", leadById],
+  ["/api/leads/:id/activity", leadActivity],
   ["/api/customers", customers],
   ["/api/customers/:id", customerById],
   ["/api/service-plans", servicePlans],

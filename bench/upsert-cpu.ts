@@ -155,11 +155,17 @@ function bodyFor(resource: Resource, kind: Kind, i: number, made: Made[], run: s
 
 async function call(db: Db, companyId: string, resource: Resource, body: unknown): Promise<Made> {
   if (resource === "leads") {
-    const { lead } = await upsertLead({ ctx: { db, companyId, principal: testKeyPrincipal(companyId) }, input: upsertLeadBodySchema.parse(body) });
+    const { lead } = await upsertLead({
+      ctx: { db, companyId, principal: testKeyPrincipal(companyId) },
+      input: upsertLeadBodySchema.parse(body),
+    });
     return { id: lead.id, digits: (lead.phone ?? "").replace(/\D/g, ""), email: lead.email ?? "" };
   }
   const input = upsertCustomerBodySchema.parse(body);
-  const { customer } = await upsertCustomer({ ctx: { db, companyId, principal: testKeyPrincipal(companyId) }, input });
+  const { customer } = await upsertCustomer({
+    ctx: { db, companyId, principal: testKeyPrincipal(companyId) },
+    input,
+  });
   return { id: customer.id, digits: (customer.phone ?? "").replace(/\D/g, ""), email: customer.email ?? "" };
 }
 

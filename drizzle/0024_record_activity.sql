@@ -19,4 +19,5 @@ CREATE TABLE "record_activity" (
 ALTER TABLE "leads" ADD COLUMN "customer_id" text;--> statement-breakpoint
 ALTER TABLE "customers" ADD COLUMN "lead_id" text;--> statement-breakpoint
 ALTER TABLE "record_activity" ADD CONSTRAINT "record_activity_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "record_activity_record_idx" ON "record_activity" USING btree ("company_id","record_type","record_id","at" DESC NULLS LAST,"id" DESC NULLS LAST);
+CREATE INDEX "record_activity_record_idx" ON "record_activity" USING btree ("company_id","record_type","record_id","at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "record_activity_notes_idx" ON "record_activity" USING btree ("company_id","record_type","record_id") WHERE "record_activity"."type" = 'note';

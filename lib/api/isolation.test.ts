@@ -170,7 +170,36 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "B's stage", query: { stage: b.lead.stage }, check: seesB(() => b.lead.id) },
     { label: "A's rep", query: { assigned_to: a.userIds[1]!, archived: "true" }, check: emptyList },
     { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: seesB(() => b.lead.id) },
+    { label: "A's note", query: { note: a.token, archived: "true" }, check: emptyList },
+    { label: "B's note", query: { note: b.token }, check: seesB(() => b.lead.id) },
     { label: "no filter", check: seesB(() => b.lead.id) },
+  ],
+  "GET /api/leads/[id]/activity": () => [
+    { label: "A's lead", params: { id: a.lead.id }, check: notFound },
+    { label: "B's lead", params: { id: b.lead.id }, check: seesB(() => `Lead note ${b.token}`) },
+  ],
+  "POST /api/leads/[id]/notes": () => [
+    { label: "A's lead", params: { id: a.lead.id }, body: { body: "B's note" }, check: notFound },
+  ],
+  "POST /api/leads/[id]/archive": () => [{ label: "A's lead", params: { id: a.lead.id }, check: notFound }],
+  "POST /api/leads/[id]/unarchive": () => [
+    { label: "A's archived lead", params: { id: a.lead.archivedId }, check: notFound },
+  ],
+  "POST /api/leads/[id]/convert": () => [
+    { label: "A's lead", params: { id: a.lead.id }, check: notFound },
+    { label: "A's lead, dry run", params: { id: a.lead.id }, query: { dry_run: "true" }, check: notFound },
+    {
+      // B's (archived) lead carrying A's customer's phone: a customer of B's (made, or one of
+      // B's with that phone linked), never A's; the scan of every answer shows nothing of A's.
+      // Not B's active lead: the other rows find it by its stage, which a conversion changes.
+      label: "B's lead with A's customer's phone",
+      params: { id: b.lead.archivedId },
+      body: { phone: a.customer.phone, email: a.customer.email },
+      check: (res) => {
+        ok(res);
+        expect((json(res).data as { id: string }).id).not.toBe(a.customer.id);
+      },
+    },
   ],
   "GET /api/leads/stage-totals": () => [
     { label: "search A's name", query: { search: a.lead.name, archived: "true" }, check: noTotals },
@@ -254,6 +283,19 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     },
   ],
 
+  "GET /api/customers/[id]/activity": () => [
+    { label: "A's customer", params: { id: a.customer.id }, check: notFound },
+    { label: "B's customer", params: { id: b.customer.id }, check: seesB(() => `Customer note ${b.token}`) },
+  ],
+  "POST /api/customers/[id]/notes": () => [
+    { label: "A's customer", params: { id: a.customer.id }, body: { body: "B's note" }, check: notFound },
+  ],
+  "POST /api/customers/[id]/archive": () => [
+    { label: "A's customer", params: { id: a.customer.id }, check: notFound },
+  ],
+  "POST /api/customers/[id]/unarchive": () => [
+    { label: "A's archived customer", params: { id: a.customer.archivedId }, check: notFound },
+  ],
   "GET /api/customers/[id]": () => [
     { label: "A's customer", params: { id: a.customer.id }, check: notFound },
     { label: "A's archived customer", params: { id: a.customer.archivedId }, check: notFound },

@@ -23,6 +23,7 @@ const tag = z
 export const bulkLeadFilterSchema = z
   .object({
     search: searchQuery("As GET /leads: case-insensitive substring of the name, email or phone."),
+    note: searchQuery("As GET /leads: leads with a note containing this text, case-insensitive."),
     stage: z
       .string()
       .trim()

@@ -41,6 +41,9 @@ export const getLeadsQuerySchema = paginationQuerySchema.extend({
   search: searchQuery(
     "Case-insensitive substring of the name, email or phone; a phone also matches on its digits alone.",
   ),
+  note: searchQuery(
+    "Only leads with a note (POST /leads/{id}/notes) containing this text, case-insensitive.",
+  ),
   stage: z.string().trim().optional().describe("Only leads in this pipeline stage (exact)."),
   tags: z
     .string()

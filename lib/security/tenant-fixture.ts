@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { SCOPES } from "@/lib/auth/scopes";
 import { generateApiKey } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db/client";
-import { apiKeys, pipelineStages, users } from "@/lib/db/schema";
+import { apiKeys, pipelineStages, recordActivity, users } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { importDocument, type ImportDocument } from "@/lib/import";
 import type { Stage } from "@/lib/schemas/pipeline";
@@ -228,6 +228,27 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
     ],
   } satisfies ImportDocument;
   await importDocument(db, doc);
+  // A note on the lead and on the customer: their text is the company's too.
+  await db.insert(recordActivity).values([
+    {
+      companyId: co,
+      recordType: "lead",
+      recordId: leadId,
+      type: "note",
+      actorKind: "user",
+      actorId: adminId,
+      note: `Lead note ${token}`,
+    },
+    {
+      companyId: co,
+      recordType: "customer",
+      recordId: customerId,
+      type: "note",
+      actorKind: "user",
+      actorId: adminId,
+      note: `Customer note ${token}`,
+    },
+  ]);
   const pipeline: Stage[] = [
     { key: `open-${token}`, label: `Open stage ${token}`, color: "#2563eb", kind: "open" },
     { key: `won-${token}`, label: `Won stage ${token}`, color: "#15803d", kind: "won" },

@@ -4,7 +4,7 @@ import { POST as upsertCustomerRoute } from "@/app/api/customers/route";
 import { GET as customerActivityRoute } from "@/app/api/customers/[id]/activity/route";
 import { POST as archiveCustomerRoute } from "@/app/api/customers/[id]/archive/route";
 import { POST as customerNotesRoute } from "@/app/api/customers/[id]/notes/route";
-import { POST as upsertLeadRoute } from "@/app/api/leads/route";
+import { GET as listLeadsRoute, POST as upsertLeadRoute } from "@/app/api/leads/route";
 import { GET as leadActivityRoute } from "@/app/api/leads/[id]/activity/route";
 import { POST as archiveLeadRoute } from "@/app/api/leads/[id]/archive/route";
 import { POST as leadNotesRoute } from "@/app/api/leads/[id]/notes/route";
@@ -144,6 +144,20 @@ describe(`record activity (${testEngine()})`, () => {
     expect((await activity({ key: other.key }, "leads", id)).status).toBe(404);
     const res = await activity({ key: t.key }, "leads", id);
     expect(res.body.data.map((e) => e.type)).toEqual(["note", "note", "created"]);
+
+    // The leads list finds a lead by its notes' text, in any case, with its other filters.
+    await upsertLead({ key: t.key }, { name: "Yard-less" });
+    const found = async (query: string) =>
+      (
+        await call<{ data: { id: string }[]; pagination: { total: number } }>(
+          listLeadsRoute,
+          apiRequest(`/leads${query}`, { key: t.key }),
+        )
+      ).body;
+    expect(await found("?note=QUOTE%20for")).toMatchObject({ data: [{ id }], pagination: { total: 1 } });
+    expect((await found("?note=quote&search=Noted")).data.map((l) => l.id)).toEqual([id]);
+    expect((await found("?note=quote&search=Yard-less")).data).toEqual([]);
+    expect((await found("?note=nothing-like-it")).pagination.total).toBe(0);
 
     const customer = (await upsertCustomer({ key: t.key }, { first_name: "Cara" })).body.id as string;
     const customerNote = await post(

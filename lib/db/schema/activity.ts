@@ -74,5 +74,9 @@ export const recordActivity = pgTable(
     check("record_activity_actor_kind_check", sql`${t.actorKind} in ${sql.raw(list(ACTIVITY_ACTOR_KINDS))}`),
     // A record's history, newest first: a page of it is one index range.
     index("record_activity_record_idx").on(t.companyId, t.recordType, t.recordId, t.at.desc(), t.id.desc()),
+    // The leads list's note filter reads a company's notes alone, not its whole history.
+    index("record_activity_notes_idx")
+      .on(t.companyId, t.recordType, t.recordId)
+      .where(sql`${t.type} = 'note'`),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { leads, leadSearchFields, leadSortKeys } from "@/lib/db/schema";
+import { leads, leadSearchFields, leadSortKeys, recordActivity } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";
 import {
   recordList,
@@ -56,7 +56,8 @@ export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQue
 export type LeadFilterInput = Pick<
   GetLeadsQuery,
   "archived" | "search" | "stage" | "tags" | "follow_up_from" | "follow_up_to" | "assigned_to"
->;
+> &
+  Partial<Pick<GetLeadsQuery, "note">>;
 
 /**
  * The list's WHERE clause (recordListWhere), shared with GET /leads/stage-totals and the tests
@@ -68,7 +69,23 @@ export function leadFilter(companyId: string, input: LeadFilterInput): SQL {
 
 /** The stage as the list's key, and the lead's own filters (owner, follow-up), which the counters do not keep. */
 function leadListFilter(input: LeadFilterInput): RecordListFilter {
-  return { key: input.stage, conditions: [ownerCondition(input.assigned_to), ...followUpConditions(input)] };
+  return {
+    key: input.stage,
+    conditions: [ownerCondition(input.assigned_to), ...followUpConditions(input), ...noteConditions(input)],
+  };
+}
+
+/**
+ * A note containing the text (extensions.md E3), case-insensitive. The company's notes are read
+ * by their partial index (record_activity_notes_idx), not the whole activity.
+ */
+function noteConditions(input: LeadFilterInput): SQL[] {
+  if (!input.note) return [];
+  return [
+    sql`${leads.id} in (select a."record_id" from ${recordActivity} a
+      where a."company_id" = ${leads.companyId} and a."record_type" = 'lead' and a."type" = 'note'
+        and strpos(lower(a."note"), ${input.note.toLowerCase()}) > 0)`,
+  ];
 }
 
 /**

@@ -80,7 +80,7 @@ function recordStoryEndpoints(kind: "lead" | "customer"): EndpointSpec[] {
       description:
         `A note on the ${kind}, kept in its activity with who wrote it and when. \`body\`: 1 to ` +
         `${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters, not only spaces. Notes are found by ` +
-        (kind === "lead" ? "`GET /leads?search_notes=true`." : "reading the activity."),
+        (kind === "lead" ? "the `note` filter of `GET /leads`." : "reading the activity."),
       scopes: [`${plural}:write`],
       params,
       body: named("AddNoteBody", addNoteBodySchema),
