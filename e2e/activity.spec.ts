@@ -217,6 +217,8 @@ test("a technician reads a customer's timeline without the note box or archive",
   await expect(entries(tech).first()).toContainText("created the customer from a lead");
   await expect(tech.getByRole("heading", { name: "Activity" })).toBeVisible();
   await expect(noteBox(tech)).toHaveCount(0);
+  // It cannot open leads: no link to one.
+  await expect(tech.getByRole("link", { name: "Open the lead" })).toHaveCount(0);
   await expect(tech.getByRole("button", { name: /^(Archive|Unarchive)$/ })).toHaveCount(0);
   await screenshotBoth(tech, "customer-page-technician");
   await expectAccessibleBothThemes(tech);

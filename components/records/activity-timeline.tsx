@@ -17,6 +17,7 @@ import { formatDateTime, formatRelativeTime } from "@/lib/format";
 import { type ActivityEntry, useActivity, useAddNote } from "@/lib/query/activity";
 import { ApiClientError } from "@/lib/query/api-client";
 import { useAssignableUsers } from "@/lib/query/lead-owners";
+import { useHasScope } from "@/lib/query/session";
 import { NOTE_MAX_LENGTH } from "@/lib/schemas/activity";
 import { type ChangeLine, type ValueNames, changeText, describeChange } from "./activity-changes";
 import { RECORD_WORDS, type RecordKind, recordHref } from "./record-kind";
@@ -40,6 +41,8 @@ export function ActivityTimeline({
   names?: ValueNames;
 }) {
   const activity = useActivity(kind, id);
+  // A conversion links the other record, for those who may open it (a technician reads no leads).
+  const canOpenRelated = useHasScope(kind === "lead" ? "customers:read" : "leads:read");
   const headingId = useId();
   const entries = activity.data?.pages.flatMap((page) => page.data) ?? [];
   const total = activity.data?.pages[0]?.pagination.total ?? 0;
@@ -70,7 +73,13 @@ export function ActivityTimeline({
         ) : (
           <ol className="space-y-0" aria-label={`Activity of this ${RECORD_WORDS[kind].one}`}>
             {entries.map((entry) => (
-              <ActivityItem key={entry.id} kind={kind} entry={entry} names={names} />
+              <ActivityItem
+                key={entry.id}
+                kind={kind}
+                entry={entry}
+                names={names}
+                canOpenRelated={canOpenRelated}
+              />
             ))}
           </ol>
         )}
@@ -126,13 +135,24 @@ const DOT: Record<ActivityEntry["type"], string> = {
   converted: "bg-violet-500",
 };
 
-function ActivityItem({ kind, entry, names }: { kind: RecordKind; entry: ActivityEntry; names: ValueNames }) {
+function ActivityItem({
+  kind,
+  entry,
+  names,
+  canOpenRelated,
+}: {
+  kind: RecordKind;
+  entry: ActivityEntry;
+  names: ValueNames;
+  canOpenRelated: boolean;
+}) {
   // A conversion's own changes (stage, customer_id) say what its sentence and link already say.
   const lines =
     entry.type === "converted" ? [] : entry.changes.map((change) => describeChange(kind, change, names));
-  const related = entry.related_id
-    ? { kind: (kind === "lead" ? "customer" : "lead") as RecordKind, id: entry.related_id }
-    : null;
+  const related =
+    entry.related_id && canOpenRelated
+      ? { kind: (kind === "lead" ? "customer" : "lead") as RecordKind, id: entry.related_id }
+      : null;
   return (
     <li className="relative border-l border-slate-200 pb-4 pl-5 last:pb-0" data-testid="activity-entry">
       <span
