@@ -1,6 +1,7 @@
 "use client";
 
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
+import { activityKeys } from "@/lib/query/activity";
 import { apiFetch } from "@/lib/query/api-client";
 import { type Lead, type LeadListParams, type LeadStageTotalsResponse, leadKeys } from "@/lib/query/leads";
 import type { LeadUpsertResponse, ListLeadsResponse } from "@/lib/schemas/leads";
@@ -74,6 +75,7 @@ export function useMoveLead() {
       await Promise.all([
         client.invalidateQueries({ queryKey: leadKeys.lists() }),
         client.invalidateQueries({ queryKey: leadKeys.detail(lead.id) }),
+        client.invalidateQueries({ queryKey: activityKeys.record("lead", lead.id) }),
       ]);
     },
   });

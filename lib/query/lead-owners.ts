@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { activityKeys } from "@/lib/query/activity";
 import { apiFetch } from "@/lib/query/api-client";
 import { leadKeys } from "@/lib/query/leads";
 import type { BulkLeadsBody, BulkLeadsResponse, UndoBulkLeadsResponse } from "@/lib/schemas/lead-bulk";
@@ -32,7 +33,12 @@ export function useBulkChangeLeads() {
   return useMutation({
     mutationFn: (body: BulkLeadsInput) =>
       apiFetch<BulkLeadsResponse>("/leads/bulk", { method: "POST", body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: leadKeys.all }),
+    // The leads' timelines show the change (or its undoing) too.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: leadKeys.all }),
+        queryClient.invalidateQueries({ queryKey: activityKeys.all }),
+      ]),
   });
 }
 
@@ -42,6 +48,11 @@ export function useUndoBulkChange() {
   return useMutation({
     mutationFn: (id: string) =>
       apiFetch<UndoBulkLeadsResponse>(`/leads/bulk/${encodeURIComponent(id)}/undo`, { method: "POST" }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: leadKeys.all }),
+    // The leads' timelines show the change (or its undoing) too.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: leadKeys.all }),
+        queryClient.invalidateQueries({ queryKey: activityKeys.all }),
+      ]),
   });
 }
