@@ -224,3 +224,19 @@ test("a technician reads a customer's timeline without the note box or archive",
   await expectAccessibleBothThemes(tech);
   await tech.context().close();
 });
+
+test("a long history pages: the newest 20 entries, then Show older", async ({ page }) => {
+  await signIn(page, "sales_rep");
+  const id = unique();
+  const lead = await apiPost(page, "/leads", { name: `Paging Lead${id}`, stage: "new" });
+  for (let n = 1; n <= 21; n++) await apiPost(page, `/leads/${lead.id}/notes`, { body: `Note ${n} ${id}` });
+
+  await page.goto(`/leads/${lead.id}`);
+  await expect(page.getByText("22 entries, newest first.")).toBeVisible();
+  await expect(entries(page)).toHaveCount(20);
+  await expect(entries(page).first()).toContainText(`Note 21 ${id}`);
+  await page.getByRole("button", { name: "Show older" }).click();
+  await expect(entries(page)).toHaveCount(22);
+  await expect(entries(page).last()).toContainText("created the lead");
+  await expect(page.getByRole("button", { name: "Show older" })).toHaveCount(0);
+});
