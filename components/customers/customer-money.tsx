@@ -5,9 +5,9 @@ import { DataTable } from "@/components/data-table/data-table";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { JobStatusBadge } from "@/components/reports/job-columns";
 import { METHOD_LABELS, PaymentStatusBadge } from "@/components/reports/job-details";
-import { summedColumn } from "@/components/reports/report-columns";
+import { TotalLabel, summedColumn } from "@/components/reports/report-columns";
 import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
-import { Badge, Card, CardBody, CardHeader, Notice } from "@/components/ui";
+import { Badge, Notice } from "@/components/ui";
 import { formatDate, formatMoney, formatNumber } from "@/lib/format";
 import {
   useServicePlanReport,
@@ -48,7 +48,7 @@ export function CustomerMoney({ customerId }: { customerId: string }) {
             label: "Sale value",
             value: plans?.sale_value,
             display: formatMoney(plans?.sale_value),
-            hint: `${formatNumber(plans?.plan_count)} service plans`,
+            hint: plans ? counted(plans.plan_count, "service plan", "service plans") : undefined,
           },
         ]
       : []),
@@ -59,7 +59,7 @@ export function CustomerMoney({ customerId }: { customerId: string }) {
             label: "Billed",
             value: jobs?.total,
             display: formatMoney(jobs?.total),
-            hint: `${formatNumber(jobs?.job_count)} jobs`,
+            hint: jobs ? counted(jobs.job_count, "job", "jobs") : undefined,
           },
           {
             key: "total_received",
@@ -83,7 +83,7 @@ export function CustomerMoney({ customerId }: { customerId: string }) {
   return (
     <section
       aria-labelledby="customer-money-heading"
-      className="mt-6 flex flex-col gap-4"
+      className="mt-8 flex flex-col gap-6"
       data-testid="customer-money"
     >
       <h2 id="customer-money-heading" className="text-lg font-semibold text-slate-900">
@@ -108,6 +108,9 @@ function planColumns(report: ServicePlanReport | undefined) {
     planCol.accessor("service_frequency", {
       header: "Plan",
       meta: { alwaysVisible: true },
+      footer: () => (
+        <TotalLabel count={report?.plan_count} noun={report?.plan_count === 1 ? "plan" : "plans"} />
+      ),
       cell: (info) => (
         <span className="block">
           <span className="block font-medium text-slate-900">{info.getValue()}</span>
@@ -162,28 +165,27 @@ function CustomerPlans({
 }) {
   const query = useServicePlans({ customer_id: customerId }, 1, LIST_LIMIT);
   return (
-    <Card aria-labelledby="customer-plans-heading">
-      <CardHeader
-        id="customer-plans-heading"
-        level={3}
-        title="Service plans"
-        description="Visits done are completed jobs; visits left are planned visits not yet scheduled."
+    <div>
+      <DataTable
+        label="Service plans"
+        columns={planColumns(report)}
+        {...listQueryProps(query)}
+        getRowId={(p) => p.id}
+        emptyState="No service plans."
+        fitRows
+        toolbar={
+          <PartHeading
+            title="Service plans"
+            description="Visits done are completed jobs; visits left are planned visits not yet scheduled."
+          />
+        }
+        cardLayout={{
+          title: "service_frequency",
+          fields: ["sale_value", "plan_received", "visits_done", "visits_left"],
+        }}
       />
-      <CardBody>
-        <DataTable
-          label="Service plans"
-          columns={planColumns(report)}
-          {...listQueryProps(query)}
-          getRowId={(p) => p.id}
-          emptyState="No service plans."
-          cardLayout={{
-            title: "service_frequency",
-            fields: ["sale_value", "plan_received", "visits_done", "visits_left"],
-          }}
-        />
-        <MoreThanShown shown={query.data?.data.length} total={query.data?.pagination.total} noun="plans" />
-      </CardBody>
-    </Card>
+      <MoreThanShown shown={query.data?.data.length} total={query.data?.pagination.total} noun="plans" />
+    </div>
   );
 }
 
@@ -195,6 +197,7 @@ function jobColumns(report: ServicedJobReport | undefined) {
       header: "Service date",
       meta: { alwaysVisible: true, cellClassName: "whitespace-nowrap" },
       cell: (info) => formatDate(info.getValue()),
+      footer: () => <TotalLabel count={report?.job_count} noun={report?.job_count === 1 ? "job" : "jobs"} />,
     }),
     jobCol.accessor("status", {
       header: "Status",
@@ -256,7 +259,7 @@ const paymentColumns = [
   }),
   paymentCol.accessor((p) => p.job.service_date, {
     id: "job",
-    header: "Job of",
+    header: "Job date",
     meta: { cellClassName: "whitespace-nowrap" },
     cell: (info) => formatDate(info.getValue()),
   }),
@@ -296,52 +299,63 @@ function CustomerJobs({
   const listed = listQueryProps(query);
   return (
     <>
-      <Card aria-labelledby="customer-jobs-heading">
-        <CardHeader
-          id="customer-jobs-heading"
-          level={3}
-          title="Jobs"
-          description="Every job but quotes, newest first. Outstanding is what is billed and not yet received."
+      <div>
+        <DataTable
+          label="Jobs"
+          columns={jobColumns(report)}
+          {...listed}
+          getRowId={(j) => j.id}
+          emptyState="No jobs."
+          fitRows
+          toolbar={
+            <PartHeading
+              title="Jobs"
+              description="Every job but quotes, newest first. Outstanding is what is billed and not yet received."
+            />
+          }
+          cardLayout={{
+            title: "service_date",
+            fields: ["status", "technicians", "total", "total_received", "total_outstanding"],
+          }}
         />
-        <CardBody>
-          <DataTable
-            label="Jobs"
-            columns={jobColumns(report)}
-            {...listed}
-            getRowId={(j) => j.id}
-            emptyState="No jobs."
-            cardLayout={{
-              title: "service_date",
-              fields: ["status", "technicians", "total", "total_outstanding"],
-            }}
+        <MoreThanShown shown={jobs?.length} total={query.data?.pagination.total} noun="jobs" />
+      </div>
+      <DataTable
+        label="Payments and refunds"
+        columns={paymentColumns}
+        {...listed}
+        data={paymentRows(jobs)}
+        getRowId={(p) => p.id}
+        emptyState="No payments."
+        fitRows
+        toolbar={
+          <PartHeading
+            title="Payments and refunds"
+            description="Of the jobs above. Only succeeded payments and refunds count toward what was received."
           />
-          <MoreThanShown shown={jobs?.length} total={query.data?.pagination.total} noun="jobs" />
-        </CardBody>
-      </Card>
-      <Card aria-labelledby="customer-payments-heading">
-        <CardHeader
-          id="customer-payments-heading"
-          level={3}
-          title="Payments and refunds"
-          description="Only succeeded payments and refunds count toward what was received."
-        />
-        <CardBody>
-          <DataTable
-            label="Payments and refunds"
-            columns={paymentColumns}
-            {...listed}
-            data={paymentRows(jobs)}
-            getRowId={(p) => p.id}
-            emptyState="No payments."
-            cardLayout={{
-              title: "amount",
-              fields: ["payment_date", "payment_type", "payment_method", "status"],
-            }}
-          />
-        </CardBody>
-      </Card>
+        }
+        cardLayout={{
+          title: "amount",
+          fields: ["payment_date", "payment_type", "payment_method", "status"],
+        }}
+      />
     </>
   );
+}
+
+/** A part's heading, in the table's toolbar row (beside its Columns menu). */
+function PartHeading({ title, description }: { title: string; description: string }) {
+  return (
+    <div className="min-w-0">
+      <h3 className="text-base font-semibold text-slate-900">{title}</h3>
+      <p className="mt-0.5 text-sm text-slate-500">{description}</p>
+    </div>
+  );
+}
+
+/** "1 job", "3 jobs". */
+function counted(count: number, one: string, many: string): string {
+  return `${formatNumber(count)} ${count === 1 ? one : many}`;
 }
 
 /** Said when a list holds more than one request brings (the totals above still count them all). */
