@@ -1,11 +1,12 @@
 "use client";
 
 import { createColumnHelper } from "@tanstack/react-table";
-import { DataTable } from "@/components/data-table/data-table";
+import { DataTable, type DataTableProps } from "@/components/data-table/data-table";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { JobStatusBadge } from "@/components/reports/job-columns";
 import { METHOD_LABELS, PaymentStatusBadge } from "@/components/reports/job-details";
 import { TotalLabel, summedColumn } from "@/components/reports/report-columns";
+import { planMoneyColumns } from "@/components/reports/service-plan-columns";
 import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
 import { Badge, Notice } from "@/components/ui";
 import { formatDate, formatMoney, formatNumber } from "@/lib/format";
@@ -122,25 +123,7 @@ function planColumns(report: ServicePlanReport | undefined) {
         </span>
       ),
     }),
-    planCol.accessor("start_date", {
-      header: "Start date",
-      meta: { cellClassName: "whitespace-nowrap" },
-      cell: (info) => formatDate(info.getValue()),
-    }),
-    summedColumn<ServicePlan>({
-      id: "sale_value",
-      header: "Sale value",
-      value: (p) => p.sale_value,
-      sum: report?.sale_value,
-      money: true,
-    }),
-    summedColumn<ServicePlan>({
-      id: "plan_received",
-      header: "Received",
-      value: (p) => p.total_received,
-      sum: report?.total_received,
-      money: true,
-    }),
+    ...planMoneyColumns(report),
     summedColumn<ServicePlan>({
       id: "visits_done",
       header: "Visits done",
@@ -166,22 +149,16 @@ function CustomerPlans({
   const query = useServicePlans({ customer_id: customerId }, 1, LIST_LIMIT);
   return (
     <div>
-      <DataTable
+      <PartTable
         label="Service plans"
+        description="Visits done are completed jobs; visits left are planned visits not yet scheduled."
         columns={planColumns(report)}
         {...listQueryProps(query)}
         getRowId={(p) => p.id}
         emptyState="No service plans."
-        fitRows
-        toolbar={
-          <PartHeading
-            title="Service plans"
-            description="Visits done are completed jobs; visits left are planned visits not yet scheduled."
-          />
-        }
         cardLayout={{
           title: "service_frequency",
-          fields: ["sale_value", "plan_received", "visits_done", "visits_left"],
+          fields: ["sale_value", "total_received", "visits_done", "visits_left"],
         }}
       />
       <MoreThanShown shown={query.data?.data.length} total={query.data?.pagination.total} noun="plans" />
@@ -300,19 +277,13 @@ function CustomerJobs({
   return (
     <>
       <div>
-        <DataTable
+        <PartTable
           label="Jobs"
+          description="Every job but quotes, newest first. Outstanding is what is billed and not yet received."
           columns={jobColumns(report)}
           {...listed}
           getRowId={(j) => j.id}
           emptyState="No jobs."
-          fitRows
-          toolbar={
-            <PartHeading
-              title="Jobs"
-              description="Every job but quotes, newest first. Outstanding is what is billed and not yet received."
-            />
-          }
           cardLayout={{
             title: "service_date",
             fields: ["status", "technicians", "total", "total_received", "total_outstanding"],
@@ -320,20 +291,14 @@ function CustomerJobs({
         />
         <MoreThanShown shown={jobs?.length} total={query.data?.pagination.total} noun="jobs" />
       </div>
-      <DataTable
+      <PartTable
         label="Payments and refunds"
+        description="Of the jobs above. Only succeeded payments and refunds count toward what was received."
         columns={paymentColumns}
         {...listed}
         data={paymentRows(jobs)}
         getRowId={(p) => p.id}
         emptyState="No payments."
-        fitRows
-        toolbar={
-          <PartHeading
-            title="Payments and refunds"
-            description="Of the jobs above. Only succeeded payments and refunds count toward what was received."
-          />
-        }
         cardLayout={{
           title: "amount",
           fields: ["payment_date", "payment_type", "payment_method", "status"],
@@ -343,13 +308,22 @@ function CustomerJobs({
   );
 }
 
-/** A part's heading, in the table's toolbar row (beside its Columns menu). */
-function PartHeading({ title, description }: { title: string; description: string }) {
+/**
+ * One part of the section: a table as tall as its rows, its heading (named as the table) and a
+ * line on what it holds in the toolbar row, beside the table's Columns menu.
+ */
+function PartTable<TData>({ description, ...table }: DataTableProps<TData> & { description: string }) {
   return (
-    <div className="min-w-0">
-      <h3 className="text-base font-semibold text-slate-900">{title}</h3>
-      <p className="mt-0.5 text-sm text-slate-500">{description}</p>
-    </div>
+    <DataTable
+      {...table}
+      fitRows
+      toolbar={
+        <div className="min-w-0">
+          <h3 className="text-base font-semibold text-slate-900">{table.label}</h3>
+          <p className="mt-0.5 text-sm text-slate-500">{description}</p>
+        </div>
+      }
+    />
   );
 }
 
