@@ -25,6 +25,7 @@ import { formatDate } from "@/lib/format";
 import { type CustomerRecord, type CustomerSaveResult, useCustomer } from "@/lib/query/customers";
 import { useSession } from "@/lib/query/session";
 import { CustomerForm, customerSaveOutcome } from "./customer-form";
+import { CustomerMoney } from "./customer-money";
 import { customerName } from "./customer-options";
 
 function billingOf(c: CustomerRecord): AddressParts {
@@ -159,6 +160,7 @@ export function CustomerDetail({ id }: { id: string }) {
           </EditCard>
         ) : null}
       </div>
+      <CustomerMoney customerId={customer.id} />
       <RecordIdLine kind="customer" id={customer.id}>
         {" · "}
         <Link href="/customers" className="text-brand-700 underline">

@@ -80,6 +80,11 @@ export interface DataTableProps<TData> {
   renderExpandedRow?: (row: Row<TData>) => ReactNode;
   /** On phones, cards made of these columns instead of the table (see ./types.ts). */
   cardLayout?: CardLayout;
+  /**
+   * As tall as its rows, without the minimum height that keeps a list page's table steady while
+   * it loads: for a few rows among other content (a record page's plans or payments).
+   */
+  fitRows?: boolean;
 }
 
 const SKELETON_ROWS = 8;
@@ -104,6 +109,7 @@ export function DataTable<TData>({
   getRowCanExpand,
   renderExpandedRow,
   cardLayout,
+  fitRows = false,
 }: DataTableProps<TData>) {
   const router = useRouter();
   const sortId = useId();
@@ -215,7 +221,7 @@ export function DataTable<TData>({
       ) : (
         /* A scrolling region: focusable so that keyboard users can scroll it, named by the table. */
         <div
-          className="relative max-h-[calc(100dvh-15rem)] min-h-48 overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm"
+          className={`relative max-h-[calc(100dvh-15rem)] ${fitRows ? "" : "min-h-48"} overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm`}
           aria-busy={isFetching || isLoading}
           role="region"
           aria-label={label}

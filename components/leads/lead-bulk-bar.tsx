@@ -32,6 +32,7 @@ const ACTION_BUTTONS: { kind: ActionKind; label: string }[] = [
 /** The filters of the list as POST /leads/bulk takes them. */
 export interface BulkFilter {
   search?: string;
+  note?: string;
   stage?: string;
   tags?: string;
   archived?: boolean;
@@ -52,6 +53,7 @@ const plural = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "lead" :
 function filterBody(filter: BulkFilter): NonNullable<BulkLeadsInput["filter"]> {
   return {
     search: filter.search || undefined,
+    note: filter.note || undefined,
     stage: filter.stage || undefined,
     tags: filter.tags ? parseTagList(filter.tags) : undefined,
     archived: filter.archived ?? false,

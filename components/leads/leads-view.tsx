@@ -13,6 +13,7 @@ import { useFollowUpView } from "./follow-up-filter";
 import { leadColumns } from "./lead-columns";
 import { LeadForm, leadSaveOutcome } from "./lead-form";
 import { LeadBulkBar } from "./lead-bulk-bar";
+import { NoteFilter } from "./note-filter";
 import { OwnerFilter, withOwnerColumn } from "./lead-owner";
 import { selectionColumn, useLeadSelection } from "./lead-selection";
 import { LeadsBoard } from "./leads-board";
@@ -39,11 +40,14 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
   // The owner filter (a user id, none or me), in the URL beside the list's own filters.
   const [owner, setOwner] = useUrlState({ assigned_to: "" });
   const assignedTo = owner.assigned_to;
+  // Leads with a note containing this text (GET /leads?note=), in the URL too.
+  const [notes, setNotes] = useUrlState({ note: "" });
+  const note = notes.note;
   const followUp = useFollowUpView();
   // A follow-up view without a sort of the user's lists the soonest first.
   const sort = view.params.sort || formatSort(followUp.defaultSorting ?? []);
-  const query = useLeads({ ...view.params, stage, assigned_to: assignedTo, ...followUp.range, sort });
-  const selection = useLeadSelection(JSON.stringify([view.params, stage, assignedTo, followUp.range]));
+  const query = useLeads({ ...view.params, stage, assigned_to: assignedTo, note, ...followUp.range, sort });
+  const selection = useLeadSelection(JSON.stringify([view.params, stage, assignedTo, note, followUp.range]));
   const pageIds = query.data?.data.map((lead) => lead.id) ?? [];
   const columns = withOwnerColumn(leadColumns);
 
@@ -76,12 +80,20 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
                 view.update({ page: null });
               }}
             />
+            <NoteFilter
+              value={note}
+              onChange={(value) => {
+                setNotes({ note: value || null });
+                view.update({ page: null });
+              }}
+            />
             {followUp.extraFilters.node}
           </>
         ),
-        active: Boolean(assignedTo) || followUp.extraFilters.active,
+        active: Boolean(assignedTo) || Boolean(note) || followUp.extraFilters.active,
         clear: () => {
           setOwner({ assigned_to: null });
+          setNotes({ note: null });
           followUp.extraFilters.clear();
         },
       }}
@@ -92,7 +104,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
             selection={selection.selection}
             total={query.data?.pagination.total ?? 0}
             pageCount={pageIds.length}
-            filter={{ ...view.params, stage, assigned_to: assignedTo, ...followUp.range }}
+            filter={{ ...view.params, stage, assigned_to: assignedTo, note, ...followUp.range }}
             stageOptions={stageOptions}
             onSelectAllMatching={selection.selectAllMatching}
             onClear={selection.clear}
@@ -111,6 +123,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
               archived,
               stage: stage || undefined,
               assigned_to: assignedTo || undefined,
+              note: note || undefined,
               ...followUp.range,
             }}
             canWrite={canWrite}

@@ -2,13 +2,22 @@ import { Badge } from "@/components/ui/badge";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { ServicedJob } from "@/lib/query/serviced-jobs";
 
-const METHOD_LABELS: Record<string, string> = {
+export const METHOD_LABELS: Record<string, string> = {
   card: "Card",
   ach: "ACH",
   cash: "Cash",
   check: "Check",
   other: "Other",
 };
+
+/** A payment's status: only succeeded ones count toward what was received. */
+export function PaymentStatusBadge({ status }: { status: string }) {
+  return (
+    <Badge tone={status === "succeeded" ? "success" : status === "failed" ? "danger" : "neutral"}>
+      {status}
+    </Badge>
+  );
+}
 
 /** The expanded part of a job row: its line items and its payments. */
 export function JobDetails({ job }: { job: ServicedJob }) {
@@ -75,17 +84,7 @@ export function JobDetails({ job }: { job: ServicedJob }) {
                     ) : null}
                   </td>
                   <td className="py-1.5 pr-3">
-                    <Badge
-                      tone={
-                        payment.status === "succeeded"
-                          ? "success"
-                          : payment.status === "failed"
-                            ? "danger"
-                            : "neutral"
-                      }
-                    >
-                      {payment.status}
-                    </Badge>
+                    <PaymentStatusBadge status={payment.status} />
                   </td>
                   <td className="py-1.5 text-right tabular-nums">
                     {formatMoney(payment.payment_type === "refund" ? -payment.amount : payment.amount)}

@@ -18,6 +18,31 @@ export function planCustomerName(customer: ServicePlan["customer"]): string {
   return customer.company_name || person || customer.id;
 }
 
+/** A plan's start date, sale value and money received, the report's sums in the footer. */
+export function planMoneyColumns(report: ServicePlanReport | undefined) {
+  return [
+    col.accessor("start_date", {
+      header: "Start date",
+      meta: { cellClassName: "whitespace-nowrap" },
+      cell: (info) => formatDate(info.getValue()),
+    }),
+    summedColumn<ServicePlan>({
+      id: "sale_value",
+      header: "Sale value",
+      value: (p) => p.sale_value,
+      sum: report?.sale_value,
+      money: true,
+    }),
+    summedColumn<ServicePlan>({
+      id: "total_received",
+      header: "Received",
+      value: (p) => p.total_received,
+      sum: report?.total_received,
+      money: true,
+    }),
+  ];
+}
+
 export function servicePlanColumns(report: ServicePlanReport | undefined) {
   return [
     col.accessor((p) => planCustomerName(p.customer), {
@@ -45,25 +70,7 @@ export function servicePlanColumns(report: ServicePlanReport | undefined) {
       header: "Sold by",
       cell: (info) => info.getValue() || <span className="text-slate-400">—</span>,
     }),
-    col.accessor("start_date", {
-      header: "Start date",
-      meta: { cellClassName: "whitespace-nowrap" },
-      cell: (info) => formatDate(info.getValue()),
-    }),
-    summedColumn<ServicePlan>({
-      id: "sale_value",
-      header: "Sale value",
-      value: (p) => p.sale_value,
-      sum: report?.sale_value,
-      money: true,
-    }),
-    summedColumn<ServicePlan>({
-      id: "total_received",
-      header: "Received",
-      value: (p) => p.total_received,
-      sum: report?.total_received,
-      money: true,
-    }),
+    ...planMoneyColumns(report),
     summedColumn<ServicePlan>({
       id: "num_completed_jobs",
       header: "Completed",

@@ -29,6 +29,8 @@ export interface LeadListParams {
   page: number;
   limit: number;
   search?: string;
+  /** Leads with a note containing this text. */
+  note?: string;
   stage?: string;
   /** Comma-separated; a lead matches if it has any of them. */
   tags?: string;
@@ -59,6 +61,7 @@ export const leadKeys = {
 function filterQuery(filters: LeadFilters) {
   return {
     search: filters.search?.trim() || undefined,
+    note: filters.note?.trim() || undefined,
     stage: filters.stage || undefined,
     tags: filters.tags || undefined,
     archived: filters.archived ? true : undefined,

@@ -28,8 +28,14 @@ export const reportKeys = {
     ["reports", "serviced-jobs", servicedJobFilterQuery(filters), interval] as const,
 };
 
-export function useServicePlanReport(filters: ServicePlanFilterValues) {
+/** `enabled: false` for a viewer whose role cannot read the report (nothing is fetched). */
+export interface ReportQueryOptions {
+  enabled?: boolean;
+}
+
+export function useServicePlanReport(filters: ServicePlanFilterValues, options: ReportQueryOptions = {}) {
   return useQuery<ServicePlanReport>({
+    enabled: options.enabled ?? true,
     queryKey: reportKeys.servicePlans(filters),
     queryFn: ({ signal }) =>
       apiFetch<ServicePlanReportResponse>("/reports/service-plans", {
@@ -40,8 +46,13 @@ export function useServicePlanReport(filters: ServicePlanFilterValues) {
   });
 }
 
-export function useServicedJobReport(filters: ServicedJobFilterValues, interval: ReportInterval) {
+export function useServicedJobReport(
+  filters: ServicedJobFilterValues,
+  interval: ReportInterval,
+  options: ReportQueryOptions = {},
+) {
   return useQuery<ServicedJobReport>({
+    enabled: options.enabled ?? true,
     queryKey: reportKeys.servicedJobs(filters, interval),
     queryFn: ({ signal }) =>
       apiFetch<ServicedJobReportResponse>("/reports/serviced-jobs", {

@@ -20,6 +20,8 @@ export interface ServicePlanFilterValues {
   service_type?: string;
   sold_by_user_id?: string;
   status?: string;
+  /** One customer's plans (the customer page). */
+  customer_id?: string;
 }
 
 export const SERVICE_PLAN_FILTER_KEYS = [
@@ -29,6 +31,7 @@ export const SERVICE_PLAN_FILTER_KEYS = [
   "service_type",
   "sold_by_user_id",
   "status",
+  "customer_id",
 ] as const satisfies readonly (keyof ServicePlanFilterValues)[];
 
 /** The filters as query parameters, empty ones left out. */

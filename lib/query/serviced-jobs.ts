@@ -19,12 +19,15 @@ export interface ServicedJobFilterValues {
   only_completed?: string;
   service_date_range_start?: string;
   service_date_range_end?: string;
+  /** One customer's jobs (the customer page). */
+  customer_id?: string;
 }
 
 export const SERVICED_JOB_FILTER_KEYS = [
   "only_completed",
   "service_date_range_start",
   "service_date_range_end",
+  "customer_id",
 ] as const satisfies readonly (keyof ServicedJobFilterValues)[];
 
 export function servicedJobFilterQuery(filters: ServicedJobFilterValues): Record<string, QueryValue> {

@@ -53,6 +53,9 @@ export const servicePlanFiltersSchema = z.object({
   frequency: servicePlanFrequencySchema.optional().describe("Only plans of this frequency (exact value)."),
   service_type: textFilterQuery("Only plans of this service type (exact, case-sensitive)."),
   sold_by_user_id: textFilterQuery("Only plans sold by this user id."),
+  customer_id: textFilterQuery(
+    "Only the plans of this customer id. An id that names no customer of the company matches no plan: an empty list, not a 404.",
+  ),
   status: z
     .enum(["active", "inactive"], { error: "must be active or inactive" })
     .optional()

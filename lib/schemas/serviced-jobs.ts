@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { JOB_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, PAYMENT_TYPES } from "@/lib/db/schema/jobs";
 import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
-import { customerRefSchema, userRefSchema } from "./service-plans";
+import { customerRefSchema, textFilterQuery, userRefSchema } from "./service-plans";
 
 /** The filters of GET /serviced-jobs, shared by its report and CSV export. */
 export const servicedJobFiltersSchema = z.object({
@@ -16,6 +16,9 @@ export const servicedJobFiltersSchema = z.object({
     "end",
     "ISO 8601 date or date-time: jobs whose first visit starts on or before it (a bare date includes its whole UTC day).",
   ).optional(),
+  customer_id: textFilterQuery(
+    "Only the jobs of this customer id. An id that names no customer of the company matches no job: an empty list, not a 404.",
+  ),
 });
 export type ServicedJobFilters = z.output<typeof servicedJobFiltersSchema>;
 

@@ -252,3 +252,36 @@ describe(`record activity (${testEngine()})`, () => {
     expect(unchanged.body.data.map((e) => e.type)).toEqual(["created"]);
   });
 });
+
+describe(`record activity by role (${testEngine()})`, () => {
+  it("lets each role read and write the activity of what its role reads and writes", async () => {
+    const t = await tenant();
+    const lead = (await upsertLead({ key: t.key }, { name: "Role lead" })).body.id as string;
+    const customer = (await upsertCustomer({ key: t.key }, { first_name: "Role" })).body.id as string;
+    const cookieOf = async (role: "manager" | "sales_rep" | "technician") =>
+      createSessionCookie(database.db, await createUser(database.db, t.companyId, { role, name: role }));
+    const expected = {
+      manager: { leadRead: 200, leadNote: 201, customerRead: 200, customerNote: 201, archive: 200 },
+      sales_rep: { leadRead: 200, leadNote: 201, customerRead: 200, customerNote: 201, archive: 200 },
+      technician: { leadRead: 403, leadNote: 403, customerRead: 200, customerNote: 403, archive: 403 },
+    } as const;
+    for (const [role, want] of Object.entries(expected) as [
+      keyof typeof expected,
+      (typeof expected)["manager"],
+    ][]) {
+      const cookie = await cookieOf(role);
+      const got = {
+        leadRead: (await activity({ cookie }, "leads", lead)).status,
+        leadNote: (await post(leadNotesRoute, `/leads/${lead}/notes`, { cookie }, lead, { body: role }))
+          .status,
+        customerRead: (await activity({ cookie }, "customers", customer)).status,
+        customerNote: (
+          await post(customerNotesRoute, `/customers/${customer}/notes`, { cookie }, customer, { body: role })
+        ).status,
+        archive: (await post(archiveCustomerRoute, `/customers/${customer}/archive`, { cookie }, customer))
+          .status,
+      };
+      expect(got, role).toEqual(want);
+    }
+  });
+});

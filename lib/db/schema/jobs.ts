@@ -138,6 +138,11 @@ export const jobs = pgTable(
         t.serviceDate,
       )
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
+    // A customer's jobs (GET /serviced-jobs?customer_id=), newest first: the customer page's list,
+    // count and report read them here, since the kept counters are not kept per customer.
+    index("jobs_customer_created_idx")
+      .on(t.companyId, t.customerId, t.createdAt.desc(), t.id.desc())
+      .where(sql`not ${t.isQuote} and not ${t.archived}`),
     index("jobs_plan_idx")
       .on(t.companyId, t.servicePlanId, t.status)
       .where(sql`not ${t.isQuote} and not ${t.archived}`),

@@ -89,6 +89,13 @@ export const servicePlans = pgTable(
     ),
     index("service_plans_type_created_idx").on(t.companyId, t.serviceType, t.createdAt.desc(), t.id.desc()),
     index("service_plans_sold_by_created_idx").on(t.companyId, t.soldBy, t.createdAt.desc(), t.id.desc()),
-    index("service_plans_customer_idx").on(t.companyId, t.customerId),
+    // A customer's plans in list order (GET /service-plans?customer_id=); it also serves every
+    // lookup by customer alone.
+    index("service_plans_customer_created_idx").on(
+      t.companyId,
+      t.customerId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
   ],
 );

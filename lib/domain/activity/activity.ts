@@ -52,15 +52,15 @@ export interface NewActivity {
   relatedId?: string;
 }
 
-/** Writes entries in the caller's transaction (the change's own); returns them as stored. */
+/** Writes entries in the caller's transaction (the change's own). */
 export async function addActivity(
   tx: DbOrTx,
   companyId: string,
   actor: ActivityActor,
   entries: readonly NewActivity[],
-) {
-  if (entries.length === 0) return [];
-  return tx
+): Promise<void> {
+  if (entries.length === 0) return;
+  await tx
     .insert(recordActivity)
     .values(
       entries.map((entry) => ({
@@ -74,8 +74,7 @@ export async function addActivity(
         note: entry.note ?? null,
         relatedId: entry.relatedId ?? null,
       })),
-    )
-    .returning();
+    );
 }
 
 /** A record as its API answer gives it; a nested object's fields are compared one by one. */

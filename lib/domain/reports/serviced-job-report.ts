@@ -8,7 +8,7 @@ import type {
 } from "@/lib/schemas/reports";
 import { JOB_STATUSES } from "@/lib/db/schema";
 import { DAY_MS, dayKeyRange, splitIntoDays } from "@/lib/domain/list-counts";
-import { dateBound, jobFilterSql } from "@/lib/domain/serviced-jobs/filters";
+import { dateBound, jobFilterSql, customerBound } from "@/lib/domain/serviced-jobs/filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "@/lib/domain/serviced-jobs/money";
 import { allOf, isoUtc, queryReportRows, toNumber } from "./sql";
 
@@ -235,7 +235,8 @@ function wholeDayReport(
  * GET /reports/serviced-jobs: the job money (lib/domain/serviced-jobs/money.ts) summed over every
  * job matching the list's filters, per week or month of the service date, and per technician.
  * Without a service-date bound the kept sums answer; with one, the kept sums of its days and the
- * jobs of its parts of a day (wholeDayReport; a range of at most half a day: its jobs).
+ * jobs of its parts of a day (wholeDayReport; a range of at most half a day: its jobs). With a
+ * customer, that customer's jobs.
  * `from: "jobs"` reads the jobs whatever the filters: the reference the kept sums are tested
  * against (lib/domain/reports/job-report-totals.test.ts).
  */
@@ -248,7 +249,10 @@ export async function getServicedJobReport({
   input: GetServicedJobReportQuery;
   from?: "jobs";
 }): Promise<ServicedJobReportResponse> {
-  if (from === "jobs") return assembleReport(input, await reportRowsFromJobs(ctx, input));
+  // The kept sums know no customer; a customer's jobs are summed as they are.
+  if (from === "jobs" || customerBound(input)) {
+    return assembleReport(input, await reportRowsFromJobs(ctx, input));
+  }
   if (!dateBound(input)) return assembleReport(input, await reportRowsFromTotals(ctx, input));
   const days = wholeDayReport(ctx.companyId, input);
   if (!days) return assembleReport(input, await reportRowsFromJobs(ctx, input));

@@ -16,6 +16,7 @@ export function planFilterSql(companyId: string, filters: ServicePlanFilters, al
     filters.frequency && sql`${p}.frequency = ${filters.frequency}`,
     filters.service_type !== undefined && sql`${p}.service_type = ${filters.service_type}`,
     filters.sold_by_user_id !== undefined && sql`${p}.sold_by = ${filters.sold_by_user_id}`,
+    filters.customer_id !== undefined && sql`${p}.customer_id = ${filters.customer_id}`,
     filters.status && sql`${p}.active = ${sql.raw(filters.status === "active" ? "true" : "false")}`,
   ]);
 }

@@ -154,11 +154,14 @@ export async function listServicePlans({
 }
 
 /**
- * Whether the counters answer the request's total: no creation range and no seller (see
- * planFilterSql; status, frequency and service type are the counters' dimensions).
+ * Whether the counters answer the request's total: no creation range, no seller and no customer
+ * (see planFilterSql; status, frequency and service type are the counters' dimensions).
  */
 function countedByDimensions(filters: ServicePlanFilters): boolean {
   return (
-    !filters.created_at_range_start && !filters.created_at_range_end && filters.sold_by_user_id === undefined
+    !filters.created_at_range_start &&
+    !filters.created_at_range_end &&
+    filters.sold_by_user_id === undefined &&
+    filters.customer_id === undefined
   );
 }

@@ -6,8 +6,9 @@ import { listableJob } from "./money";
 /**
  * The `where` of the job list, report and export (contract sections 5 and 7): the company,
  * never quotes nor archived jobs, `Completed` only unless only_completed=false, and the service
- * date (start of the first visit, kept on jobs.service_date) within the inclusive bounds; a job
- * without a visit has no service date and so falls out as soon as a bound is given.
+ * date (start of the first visit, kept on jobs.service_date) within the inclusive bounds (a job
+ * without a visit has no service date and so falls out as soon as a bound is given), and the
+ * customer when one is given.
  */
 export function jobFilterSql(companyId: string, filters: ServicedJobFilters, alias = "j"): SQL {
   const j = ident(alias);
@@ -17,7 +18,17 @@ export function jobFilterSql(companyId: string, filters: ServicedJobFilters, ali
     // A literal, not a parameter: it must match the partial index jobs_completed_created_idx.
     filters.only_completed && sql`${j}.status = 'Completed'`,
     dateBound(filters) && serviceDateBoundsSql(filters, alias),
+    filters.customer_id !== undefined && sql`${j}.customer_id = ${filters.customer_id}`,
   ]);
+}
+
+/**
+ * Whether the filters name a customer. The kept counters and sums (job_days, list_counts,
+ * job_report_totals) are kept per status and day of service, not per customer, so such a request
+ * reads the customer's few jobs (index jobs_customer_created_idx) instead.
+ */
+export function customerBound(filters: ServicedJobFilters): boolean {
+  return filters.customer_id !== undefined;
 }
 
 /** Whether the filters bound the service date. */

@@ -22,7 +22,7 @@ import {
 } from "@/lib/domain/reports/sql";
 import { jobDayCountSql, jobDaysSql, listCountTotal, splitIntoDays } from "@/lib/domain/list-counts";
 import { keptCount, pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
-import { dateBound, jobFilterSql, serviceDateBoundsSql } from "./filters";
+import { dateBound, jobFilterSql, customerBound, serviceDateBoundsSql } from "./filters";
 import { jobOutstandingSql, jobReceivedSql, jobTotalSql } from "./money";
 
 /** One job row with its money and embedded arrays, as the database answers it. */
@@ -93,7 +93,10 @@ function sortedWindowKeysSql(
   cut: SQL,
 ): SQL {
   const where = jobFilterSql(companyId, filters);
-  if (dateBound(filters) && sort[0]?.field !== "service_date") {
+  // A customer's jobs are few: read them by the customer's index and sorted, rather than walking
+  // a sort index of the whole tenant for them.
+  const rangeFirst = dateBound(filters) && sort[0]?.field !== "service_date";
+  if (rangeFirst || customerBound(filters)) {
     return sql`select k.id
       from (select j.id, j.created_at, j.service_date, j.status, j.line_items_total, j.total_received
         from jobs j where ${where} offset 0) k
@@ -166,7 +169,9 @@ function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: J
   const offset = window.offset ?? 0n;
   const cut = sql`limit ${window.limit} offset ${offset}`;
   if (window.sort?.length && !window.after) return sortedWindowKeysSql(companyId, filters, window.sort, cut);
-  if (dateBound(filters) && !window.after) {
+  // The day counters know no customer: a customer's jobs are read newest first from their own
+  // index (jobs_customer_created_idx), the bounds applied to them, below.
+  if (dateBound(filters) && !window.after && !customerBound(filters)) {
     if (offset + BigInt(window.limit) <= DAY_BY_DAY_MAX_ROWS) {
       return sql`select k.id, k.created_at
         from (${jobDaysSql(dayFilter(companyId, filters))}) d
@@ -303,7 +308,8 @@ export function toServicedJob(row: JobRow): ServicedJob {
  * the exact filtered total, from the kept counters (lib/domain/list-counts.ts), read by the
  * page's own statement (lib/domain/list-page.ts): without a service-date bound, those of the
  * listable jobs by status; with one, those of the days plus a count of the part-days
- * (dateRangeTotalSql). The order does not change the total.
+ * (dateRangeTotalSql). The order does not change the total. The counters know no customer: with
+ * a customer, its jobs are counted beside the page.
  */
 export async function listServicedJobs({
   ctx,
@@ -313,15 +319,23 @@ export async function listServicedJobs({
   input: GetServicedJobsQuery;
 }): Promise<ListServicedJobsResponse> {
   const { limit } = input;
-  const total: ListTotal = dateBound(input)
-    ? { kept: keptCount(ctx.db, dateRangeTotalSql(ctx.companyId, input)) }
-    : {
-        kept: listCountTotal(ctx.db, {
-          companyId: ctx.companyId,
-          entity: "jobs",
-          key1: input.only_completed ? "Completed" : undefined,
-        }),
-      };
+  const total: ListTotal = customerBound(input)
+    ? {
+        counted: ctx.db
+          .execute<{ total: number }>(
+            sql`select count(*)::int as total from jobs j where ${jobFilterSql(ctx.companyId, input)}`,
+          )
+          .then((result) => result.rows),
+      }
+    : dateBound(input)
+      ? { kept: keptCount(ctx.db, dateRangeTotalSql(ctx.companyId, input)) }
+      : {
+          kept: listCountTotal(ctx.db, {
+            companyId: ctx.companyId,
+            entity: "jobs",
+            key1: input.only_completed ? "Completed" : undefined,
+          }),
+        };
   const { rows, total: matching } = await pageAndTotal(
     ctx.db
       .execute<JobRow>(

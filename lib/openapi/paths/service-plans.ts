@@ -29,6 +29,8 @@ export const servicePlansPaths: ResourceSpec = {
           "without a job) and `total_received` (payments minus refunds). Quotes and archived jobs never count.",
         "When a plan gives no number of visits, it is the frequency's count in one year: One-Time 1, Annual 1, " +
           "Semi-Annual 2, Tri-Annual 3, Quarterly 4, Bi-Monthly 6, Monthly 12, Bi-Weekly 26, Weekly 52.",
+        "`customer_id` lists one customer's plans (a customer page's plans); an id that names no customer " +
+          "of the company is not an error: it answers an empty list with `total` 0.",
       ].join("\n\n"),
       scopes: ["service_plans:read"],
       query: getServicePlansQuerySchema,

@@ -30,6 +30,9 @@ export const servicedJobsPaths: ResourceSpec = {
           "bound jobs without a visit are left out, so `pagination.total` is the filtered count. " +
           "`total` is the sum of the line items' `total_price`; `total_received` is succeeded payments minus " +
           "succeeded refunds; `total_outstanding` is `total` minus that, never below 0.",
+        "`customer_id` lists one customer's jobs (with `only_completed=false`, all of them: a customer's " +
+          "balance is the sum of their `total_outstanding`); an id that names no customer of the company is " +
+          "not an error: it answers an empty list with `total` 0.",
       ].join("\n\n"),
       scopes: ["jobs:read"],
       query: getServicedJobsQuerySchema,

@@ -1,0 +1,3 @@
+DROP INDEX "service_plans_customer_idx";--> statement-breakpoint
+CREATE INDEX "service_plans_customer_created_idx" ON "service_plans" USING btree ("company_id","customer_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "jobs_customer_created_idx" ON "jobs" USING btree ("company_id","customer_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE not "jobs"."is_quote" and not "jobs"."archived";
