@@ -60,21 +60,19 @@ export async function addActivity(
   entries: readonly NewActivity[],
 ): Promise<void> {
   if (entries.length === 0) return;
-  await tx
-    .insert(recordActivity)
-    .values(
-      entries.map((entry) => ({
-        companyId,
-        recordType: entry.recordType,
-        recordId: entry.recordId,
-        type: entry.type,
-        actorKind: actor.kind,
-        actorId: actor.kind === "import" ? null : actor.id,
-        changes: entry.changes ?? [],
-        note: entry.note ?? null,
-        relatedId: entry.relatedId ?? null,
-      })),
-    );
+  await tx.insert(recordActivity).values(
+    entries.map((entry) => ({
+      companyId,
+      recordType: entry.recordType,
+      recordId: entry.recordId,
+      type: entry.type,
+      actorKind: actor.kind,
+      actorId: actor.kind === "import" ? null : actor.id,
+      changes: entry.changes ?? [],
+      note: entry.note ?? null,
+      relatedId: entry.relatedId ?? null,
+    })),
+  );
 }
 
 /** A record as its API answer gives it; a nested object's fields are compared one by one. */
