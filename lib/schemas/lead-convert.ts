@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { customerDetailSchema, upsertCustomerBodySchema } from "./customers";
+import { customerDetailSchema, customerDryRunResponseSchema, upsertCustomerBodySchema } from "./customers";
 import { leadSchema } from "./leads";
 import { matchedOnSchema } from "./upsert-fields";
-import { DRY_RUN_MESSAGE } from "./upsert-fields";
 
 // ---------------------------------------------------------------------------------------------
 // POST /api/leads/{id}/convert (extensions.md E4)
@@ -37,11 +36,8 @@ export const convertLeadResponseSchema = z
   .describe("The outcome of a conversion.");
 export type ConvertLeadResponse = z.output<typeof convertLeadResponseSchema>;
 
-export const convertLeadDryRunResponseSchema = z
-  .object({
-    status: z.literal("success"),
-    message: z.literal(DRY_RUN_MESSAGE),
-    matched_on: matchedOnSchema,
+export const convertLeadDryRunResponseSchema = customerDryRunResponseSchema
+  .extend({
     existing: customerDetailSchema
       .nullable()
       .describe("The customer the lead would be linked to (matched, or already linked), or null."),

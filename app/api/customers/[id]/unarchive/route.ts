@@ -1,16 +1,4 @@
-import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
-import { setArchived } from "@/lib/domain/activity/archive";
-import { getCustomerOrThrow } from "@/lib/domain/customers";
-import { customerIdParamsSchema } from "@/lib/schemas/customers";
+import { recordStoryRoutes } from "@/lib/api/record-story-routes";
 
 // POST /api/customers/{id}/unarchive – unarchive the customer, recorded in its activity; the customer as GET answers it
-export const POST = apiRoute({
-  scopes: ["customers:write"],
-  params: customerIdParamsSchema,
-  handler: async ({ ctx, params }) => {
-    await setArchived({ ctx, recordType: "customer", id: params.id, archived: false });
-    return { status: "success", data: await getCustomerOrThrow({ ctx, input: params }) };
-  },
-});
-
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed("POST");
+export const { GET, POST, PUT, PATCH, DELETE } = recordStoryRoutes("customer").unarchive;
