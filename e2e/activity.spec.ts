@@ -111,6 +111,14 @@ test("a lead's timeline: an edit with who made it, a note, archive and Undo", as
   await expect(entries(page).nth(1)).toContainText("archived the lead");
 
   await lookAtPage(page, "lead-page");
+
+  // The leads list finds the lead by its note's text, in the Notes filter.
+  await page.goto("/leads");
+  await page.getByLabel("Notes").fill(`WANTS A QUOTE ${id}`);
+  await expect(page).toHaveURL(new RegExp(`note=WANTS`));
+  await expect(page.getByRole("link", { name: `Casey Timeline ${id}` }).first()).toBeVisible();
+  await page.getByLabel("Notes").fill(`no such note ${id}`);
+  await expect(page.getByRole("link", { name: `Casey Timeline ${id}` })).toHaveCount(0);
 });
 
 test("convert a lead to a new customer: links both ways", async ({ page }) => {
