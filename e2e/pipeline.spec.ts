@@ -167,10 +167,15 @@ test("a sales rep moves leads on the board by keyboard and by drag and drop", as
   }).toPass({ timeout: 30_000 });
   await expect(column("Won")).toContainText("1 lead");
   await expect(column("Quoted")).toContainText("0 leads");
-  const stored = await page.request.get(`/api/leads?search=${encodeURIComponent(`Board lead ${id}`)}`, {
-    headers: API_HEADERS,
-  });
-  expect((await stored.json()).data[0].stage).toBe("won");
+  // The board moves the card at once; the write it sends lands a moment later.
+  await expect
+    .poll(async () => {
+      const stored = await page.request.get(`/api/leads?search=${encodeURIComponent(`Board lead ${id}`)}`, {
+        headers: API_HEADERS,
+      });
+      return (await stored.json()).data[0].stage;
+    })
+    .toBe("won");
   await page.setViewportSize({ width: 1440, height: 900 });
   await screenshotBoth(page, "board-filtered");
 
