@@ -10,6 +10,7 @@ import { Button, Dialog, useToast } from "@/components/ui";
 import { type ConvertLeadBody, dryRunConvertLead, useConvertLead } from "@/lib/query/activity";
 import type { Lead } from "@/lib/query/leads";
 import type { CustomerDetail } from "@/lib/schemas/customers";
+import { splitLeadName } from "@/lib/schemas/lead-convert";
 
 /**
  * "Convert to customer" (E4): the customer form prefilled from the lead. Saving asks the API
@@ -17,13 +18,10 @@ import type { CustomerDetail } from "@/lib/schemas/customers";
  * links the lead to it (as it is) or creates a new customer. Then the customer's page opens.
  */
 
-/** The form's starting values: what the API carries over from the lead (name split at its last space). */
+/** The form's starting values: what the API carries over from the lead (customerOfLead). */
 export function customerValuesOfLead(lead: Lead) {
-  const name = (lead.name ?? "").trim();
-  const split = name.lastIndexOf(" ");
   return {
-    first_name: split < 0 ? name : name.slice(0, split).trim(),
-    last_name: split < 0 ? "" : name.slice(split + 1),
+    ...splitLeadName(lead.name),
     email: lead.email ?? "",
     phone: lead.phone ?? "",
     property_street1: lead.property_street1 ?? "",

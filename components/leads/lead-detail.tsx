@@ -22,6 +22,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { Badge, Button } from "@/components/ui";
 import { formatDate, formatMoney } from "@/lib/format";
 import { type Lead, type LeadSaveResult, useLead } from "@/lib/query/leads";
+import { useCanConvertLead } from "@/lib/query/activity";
 import { useCustomer } from "@/lib/query/customers";
 import { useHasScope } from "@/lib/query/session";
 import { customerName } from "@/components/customers/customer-options";
@@ -61,8 +62,7 @@ export function LeadDetail({ id }: { id: string }) {
   const [outcome, setOutcome] = useState<LeadSaveResult | null>(null);
   const back = useRecordBack("lead");
   const canWrite = useHasScope("leads:write");
-  // Converting makes a customer: it needs both write scopes.
-  const canConvert = useHasScope("customers:write") && canWrite;
+  const canConvert = useCanConvertLead();
   const [converting, setConverting] = useState(false);
   const names = useLeadValueNames();
 

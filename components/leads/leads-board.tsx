@@ -6,10 +6,10 @@ import { recordHref } from "@/components/records/record-kind";
 import { Button, cn, ErrorState, errorMessage, LoadingBlock, Select } from "@/components/ui";
 import { useToast } from "@/components/ui/toast";
 import { formatDate, formatMoney, formatNumber } from "@/lib/format";
+import { useCanConvertLead } from "@/lib/query/activity";
 import { useMoveLead, type LeadMove } from "@/lib/query/lead-board";
 import { type Lead, type LeadFilters, useLeads, useLeadStageTotals } from "@/lib/query/leads";
 import { usePipeline } from "@/lib/query/pipeline";
-import { useHasScope } from "@/lib/query/session";
 import { DEFAULT_PIPELINE, type Stage } from "@/lib/schemas/pipeline";
 import { ConvertLeadDialog } from "./convert-lead-dialog";
 import { offPipelineLabel, StageDot } from "./stage-badge";
@@ -64,8 +64,7 @@ export function LeadsBoard({ filters, canWrite }: { filters: LeadFilters; canWri
   const { notify } = useToast();
   const [announcement, setAnnouncement] = useState("");
   const draggedRef = useRef<{ lead: Lead; from: string } | null>(null);
-  // Converting makes a customer: it needs both write scopes.
-  const canConvert = useHasScope("customers:write") && canWrite;
+  const canConvert = useCanConvertLead();
   const [converting, setConverting] = useState<Lead | null>(null);
 
   if (pipeline.isPending || totals.isPending) return <LoadingBlock label="Loading the board" />;

@@ -2,9 +2,11 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/query/api-client";
-import { type CustomerRecord, customerKeys } from "@/lib/query/customers";
+import { useHasScope } from "@/lib/query/session";
+import { type CustomerRecord, customerKeys, withKnownExtras } from "@/lib/query/customers";
 import { type Lead, leadKeys } from "@/lib/query/leads";
 import type { ActivityEntry, AddNoteResponse, ListActivityResponse } from "@/lib/schemas/activity";
+import type { ActivityRecordType } from "@/lib/schemas/enums";
 import type { CustomerDetail } from "@/lib/schemas/customers";
 import type { z } from "zod";
 import type {
@@ -19,8 +21,7 @@ import type {
  * save on a record's page invalidates `activityKeys.record` so the timeline shows it.
  */
 
-export type { ActivityEntry };
-export type ActivityRecordType = "lead" | "customer";
+export type { ActivityEntry, ActivityRecordType };
 /** The body of POST /leads/{id}/convert as the dialog sends it. */
 export type ConvertLeadBody = z.input<typeof convertLeadBodySchema>;
 
@@ -87,16 +88,21 @@ export function useSetArchived(type: ActivityRecordType) {
         queryClient.setQueryData(leadKeys.detail(id), record);
         await queryClient.invalidateQueries({ queryKey: leadKeys.lists() });
       } else {
-        // Keep billing/service fields the page knows (get-by-id may not send them).
-        queryClient.setQueryData<CustomerRecord>(customerKeys.detail(id), (old) => ({
-          ...old,
-          ...(record as CustomerDetail),
-        }));
+        queryClient.setQueryData<CustomerRecord>(customerKeys.detail(id), (known) =>
+          withKnownExtras(record as CustomerDetail, known),
+        );
         await queryClient.invalidateQueries({ queryKey: customerKeys.lists() });
       }
       await queryClient.invalidateQueries({ queryKey: activityKeys.record(type, id) });
     },
   });
+}
+
+/** Whether the signed-in user may convert leads: it writes a lead and makes a customer. */
+export function useCanConvertLead(): boolean {
+  const leads = useHasScope("leads:write");
+  const customers = useHasScope("customers:write");
+  return leads && customers;
 }
 
 /** What converting the lead would do (?dry_run=true): the customer it would be, and any match. */

@@ -95,9 +95,7 @@ export function useCustomer(id: string) {
       const { data } = await apiFetch<GetCustomerResponse>(`/customers/${encodeURIComponent(id)}`, {
         signal,
       });
-      // Keep billing/service fields this tab already knows when get-by-id does not send them.
-      const known = queryClient.getQueryData<CustomerRecord>(customerKeys.detail(id));
-      return { ...pickExtras(known), ...data } as CustomerRecord;
+      return withKnownExtras(data, queryClient.getQueryData<CustomerRecord>(customerKeys.detail(id)));
     },
   });
 }
@@ -151,6 +149,11 @@ const EXTRA_FIELDS = [
   "service_frequency",
   "service_type",
 ] as const;
+
+/** A get-by-id record, with the billing and service fields this tab already knows when it does not send them. */
+export function withKnownExtras(data: CustomerDetail, known: CustomerRecord | undefined): CustomerRecord {
+  return { ...pickExtras(known), ...data } as CustomerRecord;
+}
 
 function pickExtras(record: Partial<CustomerRecord> | undefined): Partial<CustomerRecord> {
   if (!record || record.billing_same_as_property === undefined) return {};

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACTIVITY_ACTOR_KINDS, ACTIVITY_TYPES } from "@/lib/db/schema/activity";
+import { ACTIVITY_ACTOR_KINDS, ACTIVITY_TYPES } from "./enums";
 import { paginationQuerySchema, paginationSchema } from "./common";
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,18 @@ export const convertLeadBodySchema = upsertCustomerBodySchema
   );
 export type ConvertLeadBody = z.output<typeof convertLeadBodySchema>;
 
+/**
+ * A lead's name as its customer's first and last name: split at the last space (one word: the
+ * first name; none: both empty). The API's conversion and the dashboard's prefilled form alike.
+ */
+export function splitLeadName(name: string | null | undefined): { first_name: string; last_name: string } {
+  const trimmed = (name ?? "").trim();
+  const split = trimmed.lastIndexOf(" ");
+  return split < 0
+    ? { first_name: trimmed, last_name: "" }
+    : { first_name: trimmed.slice(0, split).trim(), last_name: trimmed.slice(split + 1) };
+}
+
 export const CONVERT_MESSAGES = {
   created: "Customer created from the lead",
   linked: "Lead linked to an existing customer",

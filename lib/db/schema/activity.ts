@@ -12,25 +12,26 @@ import {
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies";
 
-/** The records whose story is kept (extensions.md E3). */
-export const ACTIVITY_RECORD_TYPES = ["lead", "customer"] as const;
-export type ActivityRecordType = (typeof ACTIVITY_RECORD_TYPES)[number];
+import {
+  ACTIVITY_ACTOR_KINDS,
+  ACTIVITY_RECORD_TYPES,
+  ACTIVITY_TYPES,
+  type ActivityActorKind,
+  type ActivityChange,
+  type ActivityRecordType,
+  type ActivityType,
+} from "@/lib/schemas/enums";
 
-export const ACTIVITY_TYPES = ["created", "updated", "archived", "unarchived", "note", "converted"] as const;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
-
-export const ACTIVITY_ACTOR_KINDS = ["user", "api_key", "import"] as const;
-export type ActivityActorKind = (typeof ACTIVITY_ACTOR_KINDS)[number];
-
-/** A field's value as the record's API answer gives it. */
-export type ActivityValue = string | number | boolean | (string | number)[] | null;
-
-/** One changed field of an update: its name as the record's API answer spells it, before and after. */
-export interface ActivityChange {
-  field: string;
-  from: ActivityValue;
-  to: ActivityValue;
-}
+export {
+  ACTIVITY_ACTOR_KINDS,
+  ACTIVITY_RECORD_TYPES,
+  ACTIVITY_TYPES,
+  type ActivityActorKind,
+  type ActivityChange,
+  type ActivityRecordType,
+  type ActivityType,
+  type ActivityValue,
+} from "@/lib/schemas/enums";
 
 /** `('a', 'b')`: the constant values of a check constraint. */
 const list = (values: readonly string[]) => `(${values.map((v) => `'${v}'`).join(", ")})`;

@@ -110,8 +110,12 @@ export function changedFields(
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-const RECORD_TABLES = { lead: leads, customer: customers } as const;
-const NOT_FOUND = { lead: "Lead", customer: "Customer" } as const;
+/** The table of each kind of record with a story. */
+export const RECORD_TABLES = { lead: leads, customer: customers } as const;
+
+/** The 404 of an unknown record of that kind ("Lead not found"). */
+export const recordNotFound = (recordType: ActivityRecordType) =>
+  new NotFoundError(recordType === "lead" ? "Lead" : "Customer");
 
 /** The name an import entry's actor has. */
 export const IMPORT_ACTOR_NAME = "Import";
@@ -186,7 +190,7 @@ export async function listActivity({
       order by a."at" desc nulls last, a."id" desc nulls last
       limit ${input.limit} offset ${pageOffset(input)}`),
   ]);
-  if (!found) throw new NotFoundError(NOT_FOUND[recordType]);
+  if (!found) throw recordNotFound(recordType);
   return {
     status: "success",
     data: page.rows.map(toActivityEntry),
@@ -223,6 +227,6 @@ export async function addNote({
     )
     select ${entryColumns} from a ${actorJoins}`);
   const [row] = rows;
-  if (!row) throw new NotFoundError(NOT_FOUND[recordType]);
+  if (!row) throw recordNotFound(recordType);
   return toActivityEntry(row);
 }

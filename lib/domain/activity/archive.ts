@@ -1,11 +1,7 @@
 import { sql } from "drizzle-orm";
-import { customers, leads, recordActivity, type ActivityRecordType } from "@/lib/db/schema";
+import { recordActivity, type ActivityRecordType } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
-import { NotFoundError } from "@/lib/domain/errors";
-import { actorOf, actorValues } from "./activity";
-
-const TABLES = { lead: leads, customer: customers } as const;
-const NOT_FOUND = { lead: "Lead", customer: "Customer" } as const;
+import { actorOf, actorValues, RECORD_TABLES, recordNotFound } from "./activity";
 
 /**
  * POST /leads/{id}/archive and /unarchive (customers alike): sets the record's `archived` (and
@@ -24,7 +20,7 @@ export async function setArchived({
   id: string;
   archived: boolean;
 }): Promise<void> {
-  const table = TABLES[recordType];
+  const table = RECORD_TABLES[recordType];
   const actor = actorValues(actorOf(ctx.principal));
   const { rows } = await ctx.db.execute<{ found: number | string }>(sql`
     with target as (
@@ -44,5 +40,5 @@ export async function setArchived({
       from changed
     )
     select count(*)::int as found from target`);
-  if (Number(rows[0]?.found ?? 0) === 0) throw new NotFoundError(NOT_FOUND[recordType]);
+  if (Number(rows[0]?.found ?? 0) === 0) throw recordNotFound(recordType);
 }

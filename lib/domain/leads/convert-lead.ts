@@ -12,10 +12,16 @@ import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError } from "@/lib/domain/errors";
 import { normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
-import { lockAndMatchIdentity, upsertRecordIn, type MatchedOn } from "@/lib/domain/upsert/upsert-record";
+import {
+  inRolledBackTransaction,
+  lockAndMatchIdentity,
+  upsertRecordIn,
+  type MatchedOn,
+} from "@/lib/domain/upsert/upsert-record";
 import type { CustomerDetail, UpsertCustomerBody } from "@/lib/schemas/customers";
 import {
   CONVERT_MESSAGES,
+  splitLeadName,
   type ConvertLeadBody,
   type ConvertLeadDryRunResponse,
   type ConvertLeadResponse,
@@ -63,9 +69,6 @@ export async function convertLead({
   return { status: "success", message, matched_on: matchedOn, data: customer, lead, created };
 }
 
-/** Thrown to roll a dry run's transaction back. */
-class DryRunRollback extends Error {}
-
 /** POST /leads/{id}/convert?dry_run=true: what convertLead would do, nothing written. */
 export async function dryRunConvertLead({
   ctx,
@@ -76,23 +79,10 @@ export async function dryRunConvertLead({
   id: string;
   input: ConvertLeadBody;
 }): Promise<ConvertLeadDryRunResponse> {
-  let answer: ConvertLeadDryRunResponse | undefined;
-  try {
-    await ctx.db.transaction(async (tx) => {
-      const { matchedOn, existing, customer } = await convert(tx, ctx, id, input);
-      answer = {
-        status: "success",
-        message: DRY_RUN_MESSAGE,
-        matched_on: matchedOn,
-        existing,
-        result: customer,
-      };
-      throw new DryRunRollback();
-    });
-  } catch (error) {
-    if (!(error instanceof DryRunRollback)) throw error;
-  }
-  return answer!;
+  return inRolledBackTransaction(ctx.db, async (tx) => {
+    const { matchedOn, existing, customer } = await convert(tx, ctx, id, input);
+    return { status: "success", message: DRY_RUN_MESSAGE, matched_on: matchedOn, existing, result: customer };
+  });
 }
 
 async function convert(
@@ -172,15 +162,14 @@ async function customerDetail(tx: DbOrTx, companyId: string, id: string): Promis
 }
 
 /**
- * What a lead carries over to its customer: the name split at its last space (one word: the first
- * name), the property address, phone, email, tags and notes.
+ * What a lead carries over to its customer: the name split (splitLeadName), the property address,
+ * phone, email, tags, notes and source.
  */
 export function customerOfLead(lead: LeadRecordRow): UpsertCustomerBody {
-  const name = (lead.name ?? "").trim();
-  const split = name.lastIndexOf(" ");
+  const { first_name, last_name } = splitLeadName(lead.name);
   return {
-    first_name: split < 0 ? name || null : name.slice(0, split).trim(),
-    last_name: split < 0 ? null : name.slice(split + 1),
+    first_name: first_name || null,
+    last_name: last_name || null,
     email: lead.email,
     phone: lead.phone,
     property_street1: lead.property_street1,

@@ -146,6 +146,24 @@ export function matchOption(input: { id?: string | undefined; match?: "auto" | "
 /** Thrown to roll a dry run's transaction back. */
 class DryRunRollback extends Error {}
 
+/**
+ * A dry run's transaction: `work` runs as the real call would, then everything it wrote (with
+ * whatever the database's triggers did) is rolled back. Answers what `work` returned; its errors
+ * are those of the real call.
+ */
+export async function inRolledBackTransaction<T>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  let answer: { value: T } | undefined;
+  try {
+    await db.transaction(async (tx) => {
+      answer = { value: await work(tx) };
+      throw new DryRunRollback();
+    });
+  } catch (error) {
+    if (!(error instanceof DryRunRollback)) throw error;
+  }
+  return answer!.value;
+}
+
 /** The answer of a create-or-update's dry run (extensions E1). */
 export interface DryRunAnswer<E, A> {
   status: "success";
@@ -156,11 +174,10 @@ export interface DryRunAnswer<E, A> {
 }
 
 /**
- * A dry run of upsertRecord: the same matching and the same write, in a transaction that is then
- * rolled back (with its activity entry and whatever the database's triggers did), so nothing is
- * kept. Answers what was
- * matched, the matched record as it was before the write (`existing`, spec.fields, as toExisting
- * maps it; null when none) and the call's answer (toResult). Errors are those of the real call.
+ * A dry run of upsertRecord: the same matching and the same write (with its activity entry), in
+ * a transaction that is then rolled back (inRolledBackTransaction). Answers what was matched, the
+ * matched record as it was before the write (`existing`, spec.fields, as toExisting maps it; null
+ * when none) and the call's answer (toResult).
  */
 export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
   db: Db,
@@ -168,26 +185,16 @@ export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
   toExisting: (row: R) => E,
   toResult: (row: R, matchedOn: MatchedOn | null) => A,
 ): Promise<DryRunAnswer<E, A>> {
-  let answer: DryRunAnswer<E, A> | undefined;
-  try {
-    await db.transaction(async (tx) => {
-      const {
-        outcome: { matchedOn, row },
-        before: existing,
-      } = await upsertRecordIn<R>(tx, spec);
-      answer = {
-        status: "success",
-        message: DRY_RUN_MESSAGE,
-        matched_on: matchedOn,
-        existing: existing && toExisting(existing),
-        result: toResult(row, matchedOn),
-      };
-      throw new DryRunRollback();
-    });
-  } catch (error) {
-    if (!(error instanceof DryRunRollback)) throw error;
-  }
-  return answer!;
+  return inRolledBackTransaction(db, async (tx) => {
+    const { outcome, before } = await upsertRecordIn<R>(tx, spec);
+    return {
+      status: "success",
+      message: DRY_RUN_MESSAGE,
+      matched_on: outcome.matchedOn,
+      existing: before && toExisting(before),
+      result: toResult(outcome.row, outcome.matchedOn),
+    };
+  });
 }
 
 /** Whether matching needs the identity locks: a phone or email to match by. */
