@@ -59,10 +59,11 @@ async function openPglite(
   options: OpenOptions,
 ): Promise<Database> {
   // The engine itself (WASM) loads only when the embedded database is used.
-  const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }, { btree_gin }, { btree_gist }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
     import("@electric-sql/pglite/contrib/btree_gin"),
+    import("@electric-sql/pglite/contrib/btree_gist"),
   ]);
   let lock: DirectoryLock | undefined;
   let dataDir: string | undefined;
@@ -73,7 +74,7 @@ async function openPglite(
   }
   let client: InstanceType<typeof PGlite>;
   try {
-    client = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gin } });
+    client = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gin, btree_gist } });
   } catch (error) {
     lock?.release();
     throw error;

@@ -49,13 +49,14 @@ describe(`migrations on ${testEngine()}`, () => {
     expect(rows[0]?.n).toBe(0);
   });
 
-  it("load pg_trgm and btree_gin", async () => {
+  it("load pg_trgm, btree_gin and btree_gist", async () => {
     const rows = (
       await database.db.execute<{ extname: string }>(sql`select extname from pg_extension order by extname`)
     ).rows;
     const names = rows.map((r) => r.extname);
     expect(names).toContain("pg_trgm");
     expect(names).toContain("btree_gin");
+    expect(names).toContain("btree_gist");
   });
 });
 

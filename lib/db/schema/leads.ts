@@ -137,6 +137,10 @@ export const leads = pgTable(
     index("leads_phone_idx").on(t.companyId, t.phoneNormalized),
     index("leads_email_idx").on(t.companyId, t.emailNormalized),
     searchIndex("leads_search_grams_idx", t.companyId, leadSearchFields(t)),
+    // The territory filter: `point(longitude, latitude) <@ polygon` within the tenant.
+    index("leads_location_idx")
+      .using("gist", t.companyId, sql`point(${t.longitude}, ${t.latitude})`)
+      .where(sql`${t.latitude} is not null`),
     // Each sort order of the list (-created_at is leads_active_created_idx).
     ...sortIndexes("leads", t, leadSortKeys(t), {
       skip: ["-created_at"],
