@@ -83,18 +83,18 @@ test("the status filter shows active or inactive customers only, and survives a 
   await page.goto(`/customers?search=${id}`);
   await expect(total(page)).toHaveText(/of 2 customers/);
 
-  await page.getByLabel("Status").selectOption("inactive");
+  await page.getByLabel("Status", { exact: true }).selectOption("inactive");
   await expect(page).toHaveURL(/status=inactive/);
   await expect(total(page)).toHaveText(/of 1 customer$/);
   await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toBeVisible();
   await expect(table(page).getByRole("row").nth(1)).toContainText("Inactive");
 
   await page.reload();
-  await expect(page.getByLabel("Status")).toHaveValue("inactive");
+  await expect(page.getByLabel("Status", { exact: true })).toHaveValue("inactive");
   await expect(page.getByLabel("Search", { exact: true })).toHaveValue(id);
   await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toBeVisible();
 
-  await page.getByLabel("Status").selectOption("active");
+  await page.getByLabel("Status", { exact: true }).selectOption("active");
   await expect(total(page)).toHaveText(/of 1 customer$/);
   await expect(table(page).getByRole("link", { name: `Status active ${id}` })).toBeVisible();
   await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toHaveCount(0);
@@ -128,7 +128,7 @@ test("archive the ticked customers in bulk, confirmed with their number, then un
   await table(page).getByRole("checkbox", { name: "Select all customers on this page" }).check();
   const bar = page.getByRole("region", { name: "Bulk actions" });
   await expect(bar.getByText("2 customers selected")).toBeVisible();
-  await bar.getByRole("button", { name: "Archive…" }).click();
+  await bar.getByRole("button", { name: "Archive…", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Archive 2 customers?" });
   await screenshotBoth(page, "customers-bulk-archive", { fullPage: false });
   await dialog.getByRole("button", { name: "Archive 2 customers" }).click();
