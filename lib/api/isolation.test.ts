@@ -119,6 +119,19 @@ const upsertedInB =
     expect(rows).toHaveLength(1);
   };
 
+/** A territory ring a body may send. */
+const ISOLATION_SQUARE = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ],
+  ],
+};
+
 const digits = (phone: string) => phone.replace(/\D/g, "");
 
 /** How each route verb is called with A's ids and values, and what B must get. */
@@ -172,6 +185,8 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: seesB(() => b.lead.id) },
     { label: "A's note", query: { note: a.token, archived: "true" }, check: emptyList },
     { label: "B's note", query: { note: b.token }, check: seesB(() => b.lead.id) },
+    { label: "A's territory", query: { territory_id: a.territoryId, archived: "true" }, check: notFound },
+    { label: "B's territory", query: { territory_id: b.territoryId }, check: seesB(() => b.lead.id) },
     { label: "no filter", check: seesB(() => b.lead.id) },
   ],
   "GET /api/leads/[id]/activity": () => [
@@ -209,6 +224,8 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "B's tag", query: { tags: b.tag }, check: countsOne },
     { label: "A's rep", query: { assigned_to: a.userIds[1]!, archived: "true" }, check: noTotals },
     { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: countsOne },
+    { label: "A's territory", query: { territory_id: a.territoryId, archived: "true" }, check: notFound },
+    { label: "B's territory", query: { territory_id: b.territoryId }, check: countsOne },
   ],
   "POST /api/leads": () => [
     { label: "A's lead id", body: { id: a.lead.id, name: "Taken over" }, check: notFound },
@@ -253,6 +270,11 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
         body: { filter: { ...filter, archived: true }, action: archive },
         check: matchesNone,
       })),
+      {
+        label: "filter territory_id of A",
+        body: { filter: { territory_id: a.territoryId, archived: true }, action: archive },
+        check: notFound,
+      },
       {
         label: "B's lead to A's rep",
         body: { ids: [b.lead.id], action: { type: "assign", assigned_to: a.userIds[1]! } },
@@ -344,6 +366,22 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     },
   ],
 
+  "GET /api/territories": () => [
+    { label: "B's territories", check: seesB(() => b.territoryId) },
+    { label: "A's rep", query: { assigned_to: a.userIds[1]! }, check: emptyList },
+    { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: seesB(() => b.territoryId) },
+  ],
+  "POST /api/territories": () => [
+    { label: "A's territory", body: { id: a.territoryId, name: "Taken" }, check: notFound },
+    {
+      label: "A's rep assigned",
+      body: { name: "Mine", polygon: ISOLATION_SQUARE, assigned_to: [a.userIds[1]!] },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+  ],
+  "DELETE /api/territories/[id]": () => [
+    { label: "A's territory", params: { id: a.territoryId }, check: notFound },
+  ],
   "GET /api/pin-types": () => [{ label: "B's pin types", check: seesB(() => b.pinTypeId) }],
   "GET /api/pins": () => [
     { label: "A's pin type", query: { pin_type_id: a.pinTypeId }, check: emptyList },
