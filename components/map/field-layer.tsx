@@ -48,6 +48,25 @@ function pendingIcon(knock: PendingKnock, color: string): L.DivIcon {
   });
 }
 
+/**
+ * On a phone the sheet covers the lower part of the map: once it has its size, a point under it
+ * is panned to the middle of what stays visible above it.
+ */
+function revealAboveSheet(map: L.Map, at: LatLng) {
+  requestAnimationFrame(() => {
+    const sheet = document.querySelector("[data-map-sheet]");
+    if (!sheet) return;
+    const box = map.getContainer().getBoundingClientRect();
+    const top = sheet.getBoundingClientRect().top - box.top;
+    // Side panel (wide screens): nothing covers the map's lower part.
+    if (top >= box.height - 1 || sheet.getBoundingClientRect().width < box.width - 1) return;
+    const point = map.latLngToContainerPoint(at);
+    // Already in sight above the sheet: the map stays where the user put it.
+    if (point.y >= 24 && point.y <= top - 36) return;
+    map.panBy([0, point.y - Math.max(top / 2, 24)], { animate: false });
+  });
+}
+
 export function FieldLayer({ mode, onTap, selected, pending, colors, onPendingClick }: FieldLayerProps) {
   const map = useMap();
   const modeRef = useRef(mode);
@@ -102,6 +121,7 @@ export function FieldLayer({ mode, onTap, selected, pending, colors, onPendingCl
       const at = marker.getLatLng();
       onTapRef.current([at.lat, at.lng]);
     });
+    revealAboveSheet(map, [dropLat, dropLng]);
     return () => {
       marker.remove();
     };
@@ -141,6 +161,7 @@ export function FieldLayer({ mode, onTap, selected, pending, colors, onPendingCl
   const selectedLng = selected?.[1];
   useEffect(() => {
     if (selectedLat === undefined || selectedLng === undefined) return;
+    revealAboveSheet(map, [selectedLat, selectedLng]);
     const ring = L.circleMarker([selectedLat, selectedLng], {
       radius: 12,
       color: "#1d4ed8",

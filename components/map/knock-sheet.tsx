@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, Textarea } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import type { PinAddress } from "@/lib/query/pin-knocks";
@@ -64,9 +64,11 @@ export function KnockSheet({
   });
   const location = mode.kind === "knock" ? mode.location : null;
 
+  const placed = Boolean(location);
+
   return (
     <MapSheet title={fixing ? "Fix a waiting knock" : "Log a knock"} onClose={onCancel} testId="knock-sheet">
-      <div className="space-y-4">
+      <div className="space-y-3">
         {fixing?.error ? <Notice tone="danger">Not sent: {fixing.error}</Notice> : null}
         <div aria-live="polite" className="text-sm text-slate-700" data-testid="knock-where">
           {mode.kind === "locating" ? (
@@ -79,8 +81,7 @@ export function KnockSheet({
             <span className="font-medium">Tap the map where the door is.</span>
           ) : mode.source === "device" ? (
             <span>
-              At your location
-              {mode.accuracy ? ` (within ${Math.round(mode.accuracy)} m)` : ""}. Tap the map or drag the
+              At your location{mode.accuracy ? ` (within ${Math.round(mode.accuracy)} m)` : ""}. Drag the
               marker to correct it.
             </span>
           ) : (
@@ -97,42 +98,46 @@ export function KnockSheet({
           </Button>
         ) : null}
 
-        <Field label="Notes (optional)">
-          <Textarea value={notes} onChange={(e) => setNotes(e.target.value)} rows={2} maxLength={10_000} />
-        </Field>
-        <details className="group rounded-md border border-slate-200" open={Boolean(fixing?.address)}>
-          <summary className="flex min-h-11 cursor-pointer items-center px-3 text-sm font-medium text-slate-800">
-            Address (optional)
-          </summary>
-          <div className="grid grid-cols-2 gap-3 border-t border-slate-200 p-3">
-            {ADDRESS_FIELDS.map(([key, label]) => (
-              <Field key={key} label={label} className={key === "street1" ? "col-span-2" : undefined}>
-                <Input
-                  value={address[key]}
-                  onChange={(e) => setAddress((a) => ({ ...a, [key]: e.target.value }))}
-                  autoComplete="off"
-                  maxLength={255}
-                />
-              </Field>
-            ))}
-          </div>
-        </details>
-
-        {error ? <Notice tone="danger">{error}</Notice> : null}
-        <div>
-          <p className="mb-2 text-sm font-medium text-slate-800">
-            {location ? "Outcome: tap one to save" : "Outcome (place the knock first)"}
-          </p>
-          <OutcomeButtons
-            types={types}
-            label="Outcome"
-            disabled={!location || saving}
-            onChoose={(pinType) => onSave({ pinType, notes: notes.trim(), address: addressOf(address) })}
-          />
-        </div>
-        <Button variant="ghost" className="h-11 w-full" onClick={onCancel}>
-          Cancel
-        </Button>
+        {/* Until the knock has a place, the sheet stays small so the map can be tapped. */}
+        {placed ? (
+          <>
+            <Field label="Notes (optional)">
+              <Input
+                value={notes}
+                onChange={(e) => setNotes(e.target.value)}
+                maxLength={10_000}
+                autoComplete="off"
+              />
+            </Field>
+            <details className="rounded-md border border-slate-200" open={Boolean(fixing?.address)}>
+              <summary className="flex min-h-11 cursor-pointer items-center px-3 text-sm font-medium text-slate-800">
+                Address (optional)
+              </summary>
+              <div className="grid grid-cols-2 gap-3 border-t border-slate-200 p-3">
+                {ADDRESS_FIELDS.map(([key, label]) => (
+                  <Field key={key} label={label} className={key === "street1" ? "col-span-2" : undefined}>
+                    <Input
+                      value={address[key]}
+                      onChange={(e) => setAddress((a) => ({ ...a, [key]: e.target.value }))}
+                      autoComplete="off"
+                      maxLength={255}
+                    />
+                  </Field>
+                ))}
+              </div>
+            </details>
+            {error ? <Notice tone="danger">{error}</Notice> : null}
+            <div>
+              <p className="mb-2 text-sm font-medium text-slate-800">Outcome: tap one to save</p>
+              <OutcomeButtons
+                types={types}
+                label="Outcome"
+                disabled={saving}
+                onChoose={(pinType) => onSave({ pinType, notes: notes.trim(), address: addressOf(address) })}
+              />
+            </div>
+          </>
+        ) : null}
       </div>
     </MapSheet>
   );

@@ -36,6 +36,7 @@ export function MapSheet({
       ref={ref}
       aria-label={typeof title === "string" ? title : undefined}
       data-testid={testId}
+      data-map-sheet=""
       className={cn(
         "fixed inset-x-0 bottom-0 z-[1100] max-h-[72dvh] overflow-y-auto rounded-t-2xl bg-white px-4 pt-3",
         "pb-[max(1rem,env(safe-area-inset-bottom))] shadow-[0_-6px_24px_rgb(0_0_0/0.2)] ring-1 ring-slate-900/10",
@@ -80,7 +81,11 @@ export function OutcomeButtons({
   label: string;
 }) {
   return (
-    <div role="group" aria-label={label} className="grid grid-cols-2 gap-2">
+    <div
+      role="group"
+      aria-label={label}
+      className={cn("grid gap-2", types.length > 4 ? "grid-cols-3" : "grid-cols-2")}
+    >
       {types.map((type) => {
         const isCurrent = type.id === current;
         return (
@@ -92,7 +97,7 @@ export function OutcomeButtons({
             data-pin-type-id={type.id}
             onClick={() => onChoose(type)}
             className={cn(
-              "flex min-h-14 items-center justify-center rounded-lg px-3 py-2 text-center text-base leading-tight font-semibold shadow-sm",
+              "flex min-h-14 items-center justify-center rounded-lg px-2 py-2 text-center text-[15px] leading-tight font-semibold shadow-sm",
               "focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-900 disabled:cursor-not-allowed",
               isCurrent ? "ring-4 ring-slate-900/70 ring-offset-2" : "disabled:opacity-50",
             )}
