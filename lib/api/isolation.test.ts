@@ -290,6 +290,18 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   "POST /api/customers/[id]/notes": () => [
     { label: "A's customer", params: { id: a.customer.id }, body: { body: "B's note" }, check: notFound },
   ],
+  "POST /api/customers/bulk": () => [
+    {
+      label: "A's customer ids",
+      body: { ids: [a.customer.id, a.customer.archivedId], action: { type: "archive" } },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+    {
+      label: "A's and B's ids",
+      body: { ids: [b.customer.id, a.customer.archivedId], action: { type: "unarchive" } },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+  ],
   "POST /api/customers/[id]/archive": () => [
     { label: "A's customer", params: { id: a.customer.id }, check: notFound },
   ],

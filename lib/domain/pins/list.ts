@@ -1,40 +1,20 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { pageOffset, paginationOf } from "@/lib/schemas/common";
-import type { GetPinsQuery, ListPinsResponse, Pin } from "@/lib/schemas/pins";
+import type { BoundingBox, GetPinsQuery, ListPinsResponse } from "@/lib/schemas/pins";
 import { listCountTotal } from "@/lib/domain/list-counts";
 import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
-import { allOf, isoUtc, newestFirst, toNumber } from "@/lib/domain/reports/sql";
-
-interface PinRow extends Record<string, unknown> {
-  id: string;
-  created_at: string;
-  latitude: number;
-  longitude: number;
-  user_id: string;
-  user_email: string | null;
-  user_name: string | null;
-  pin_type_id: string;
-  pin_type_color: string;
-  pin_type_label: string;
-}
-
-function toPin(row: PinRow): Pin {
-  return {
-    id: row.id,
-    created_at: row.created_at,
-    created_by: { email: row.user_email ?? "", name: row.user_name ?? "", user_id: row.user_id },
-    location: [toNumber(row.latitude), toNumber(row.longitude)],
-    pin_type: { id: row.pin_type_id, color: row.pin_type_color, label: row.pin_type_label },
-  };
-}
+import { allOf, newestFirst, timestampParam } from "@/lib/domain/reports/sql";
+import { insideArea, territoryArea } from "@/lib/domain/territories/area";
+import { pinColumns, pinJoins, toPin, type PinRow } from "./pin-record";
 
 /**
- * GET /pins: a page of the company's pins, newest first, optionally of one type or creator, with
- * the exact total. Without a creator the total is read from the kept counters by pin type
- * (lib/domain/list-counts.ts), by the page's own statement (lib/domain/list-page.ts). A creator's
- * pins are counted through their index beside the page (types × creators would make too many
- * counter rows).
+ * GET /pins: a page of the company's pins, newest first, with the exact total; the filters
+ * combine. Filtered by pin type alone (or not at all) the total is read from the kept counters by
+ * pin type (lib/domain/list-counts.ts), by the page's own statement (lib/domain/list-page.ts);
+ * any other filter counts its pins with the same conditions beside the page (types × creators
+ * would make too many counter rows). The place filters (bbox, territory) are written as
+ * `point(longitude, latitude) <@ …` so that the GiST index pins_location_idx serves them.
  */
 export async function listPins({
   ctx,
@@ -44,37 +24,26 @@ export async function listPins({
   input: GetPinsQuery;
 }): Promise<ListPinsResponse> {
   const { limit } = input;
-  const where = allOf([
-    sql`p.company_id = ${ctx.companyId}`,
-    input.pin_type_id !== undefined && sql`p.pin_type_id = ${input.pin_type_id}`,
-    input.user_id !== undefined && sql`p.created_by = ${input.user_id}`,
-  ]);
-  const total: ListTotal =
-    input.user_id === undefined
-      ? {
-          kept: listCountTotal(ctx.db, { companyId: ctx.companyId, entity: "pins", key1: input.pin_type_id }),
-        }
-      : {
-          counted: ctx.db
-            .execute<{ total: number }>(sql`select count(*)::int as total from pins p where ${where}`)
-            .then((result) => result.rows),
-        };
-  // The page is cut from the pins index first; its type and creator are joined to those rows only.
+  const { where, counted } = await pinListWhere(ctx, input);
+  const total: ListTotal = counted
+    ? {
+        counted: ctx.db
+          .execute<{ total: number }>(sql`select count(*)::int as total from pins p where ${where}`)
+          .then((result) => result.rows),
+      }
+    : { kept: listCountTotal(ctx.db, { companyId: ctx.companyId, entity: "pins", key1: input.pin_type_id }) };
+  // The page is cut from the pins first; its type and creator are joined to those rows only.
   const { rows, total: matching } = await pageAndTotal(
     ctx.db
       .execute<PinRow>(
-        sql`select page.id, ${isoUtc(sql`page.created_at`)} as created_at, page.latitude, page.longitude,
-        page.created_by as user_id, u.email as user_email, u.name as user_name,
-        t.id as pin_type_id, t.color as pin_type_color, t.label as pin_type_label ${totalColumn(total)}
+        sql`select ${pinColumns("page")} ${totalColumn(total)}
       from (
-        select p.company_id, p.id, p.created_at, p.latitude, p.longitude, p.created_by, p.pin_type_id
-        from pins p
+        select p.* from pins p
         where ${where}
         order by ${newestFirst("p")}
         limit ${limit} offset ${pageOffset(input)}
       ) page
-      join pin_types t on t.company_id = page.company_id and t.id = page.pin_type_id
-      left join users u on u.company_id = page.company_id and u.id = page.created_by
+      ${pinJoins("page")}
       order by ${newestFirst("page")}`,
       )
       .then((result) => result.rows),
@@ -85,4 +54,38 @@ export async function listPins({
     data: rows.map(toPin),
     pagination: paginationOf(input, matching),
   };
+}
+
+/**
+ * The conditions of a pin list (alias `p`), and whether its total must be counted: any filter
+ * other than the pin type's. An unknown territory is a 404.
+ */
+export async function pinListWhere(
+  ctx: Pick<DomainContext, "db" | "companyId">,
+  input: Omit<GetPinsQuery, "page" | "limit">,
+): Promise<{ where: SQL; counted: boolean }> {
+  const area = input.territory_id === undefined ? undefined : await territoryArea(ctx, input.territory_id);
+  const uncounted = [input.user_id, input.created_by, input.lead_id, area, input.updated_since, input.bbox];
+  const where = allOf([
+    sql`p.company_id = ${ctx.companyId}`,
+    input.pin_type_id !== undefined && sql`p.pin_type_id = ${input.pin_type_id}`,
+    input.user_id !== undefined && sql`p.created_by = ${input.user_id}`,
+    input.created_by !== undefined && sql`p.created_by = ${input.created_by}`,
+    input.lead_id !== undefined && sql`p.lead_id = ${input.lead_id}`,
+    input.updated_since !== undefined && sql`p.updated_at >= ${timestampParam(input.updated_since)}`,
+    area !== undefined && insideArea("p", area),
+    input.bbox !== undefined && insideBox("p", input.bbox),
+  ]);
+  return { where, counted: uncounted.some((filter) => filter !== undefined) };
+}
+
+/**
+ * Pins of `alias` inside the box, edges included. A west greater than east crosses the
+ * antimeridian: the two boxes on either side of it.
+ */
+export function insideBox(alias: string, { south, west, north, east }: BoundingBox): SQL {
+  const point = sql.raw(`point(${alias}.longitude, ${alias}.latitude)`);
+  const box = (w: number, e: number) =>
+    sql`${point} <@ box(point(${w}::float8, ${south}::float8), point(${e}::float8, ${north}::float8))`;
+  return west <= east ? box(west, east) : sql`(${box(west, 180)} or ${box(-180, east)})`;
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { GET as listPins } from "@/app/api/pins/route";
+import { POST as postLead } from "@/app/api/leads/route";
+import { pinListWhere } from "./list";
+import { getPinsQuerySchema } from "@/lib/schemas/pins";
 import { apiRequest, call, createApiKey, createTenant, createUser } from "@/lib/testing/factories";
 import { insertPin, insertPinType } from "@/lib/testing/plan-job-fixtures";
 import { testEngine } from "@/lib/testing/test-database";
@@ -36,6 +40,7 @@ async function pinScenario() {
   const b = await pin("b", away, rita, "2026-03-02T10:00:00Z", -33.8688, 151.2093);
   const c = await pin("c", sold, sam, "2026-03-03T10:00:00Z", 0, 0);
   const d = await pin("d", away, sam, "2026-03-04T10:00:00.5Z", 90, -180);
+  await db.execute(sql`update pins set updated_at = created_at where company_id = ${tenant.companyId}`);
   return { ...tenant, rita, sam, sold, away, pins: { a, b, c, d } };
 }
 
@@ -56,6 +61,12 @@ describe(`GET /api/pins (${testEngine()})`, () => {
       created_by: { email: "sam@example.test", name: "Sam Rep", user_id: s.sam.id },
       location: [90, -180],
       pin_type: { id: s.away.id, color: "#abc", label: "Not Home" },
+      address: { street1: null, city: null, state: null, zip: null },
+      notes: null,
+      lead_id: null,
+      updated_at: "2026-03-04T10:00:00.500Z",
+      visit_count: 0,
+      last_visit_at: null,
     });
     expect(res.body.data[2]?.location).toEqual([-33.8688, 151.2093]);
   });
@@ -120,5 +131,152 @@ describe(`GET /api/pins (${testEngine()})`, () => {
     expect(res.body.pagination.total).toBe(0);
     const all = await get("/pins", s.key);
     expect(all.body.data.every((p) => p.id.startsWith(s.companyId))).toBe(true);
+  });
+});
+
+/** A territory row as the territories API would store it: the GeoJSON ring and the same native polygon. */
+async function insertTerritory(companyId: string, ring: [number, number][]) {
+  const id = `ter_${Math.random().toString(36).slice(2)}`;
+  const geo = { type: "Polygon", coordinates: [[...ring, ring[0]!]] };
+  const area = `(${ring.map(([lng, lat]) => `(${lng},${lat})`).join(",")})`;
+  await database.db.execute(sql`insert into territories (company_id, id, name, color, polygon, area)
+    values (${companyId}, ${id}, 'Area', '#ff0000', ${JSON.stringify(geo)}::jsonb, ${area}::polygon)`);
+  return id;
+}
+
+const fields = (body: unknown) =>
+  ((body as { details?: { field: string }[] }).details ?? []).map((d) => d.field);
+
+describe(`GET /api/pins filters of the field (${testEngine()})`, () => {
+  it("filters by bbox, edges included, across the antimeridian when west > east", async () => {
+    const s = await pinScenario();
+    const { a, b, c, d } = s.pins;
+    const cases: [string, string[]][] = [
+      ["30,-98,31,-97", [a.id]],
+      // A box of one point: its edges are inside.
+      ["30.2672,-97.7431,30.2672,-97.7431", [a.id]],
+      ["0,0,0,0", [c.id]],
+      ["-90,-180,90,180", [d.id, c.id, b.id, a.id]],
+      [" -40 , 150 , 90 , -179 ", [d.id, b.id]],
+      ["-40,150,-30,160", [b.id]],
+      ["10,10,20,20", []],
+    ];
+    for (const [bbox, expected] of cases) {
+      const res = await get(`/pins?bbox=${encodeURIComponent(bbox)}`, s.key);
+      expect(res.status, bbox).toBe(200);
+      expect(ids(res.body), bbox).toEqual(expected);
+      expect(res.body.pagination.total, bbox).toBe(expected.length);
+    }
+    const sold = await get(`/pins?bbox=-90,-180,90,180&pin_type_id=${s.sold.id}&limit=1`, s.key);
+    expect(ids(sold.body)).toEqual([c.id]);
+    expect(sold.body.pagination).toEqual({ has_more: true, limit: 1, page: 1, total: 2 });
+  });
+
+  it.each(["1,2,3", "a,b,c,d", "1,2,3,4,5", "91,0,92,1", "10,0,5,1", "0,-181,1,0", "0,0,1,180.5", "1,,2,3"])(
+    "answers 400 naming bbox for %s",
+    async (bbox) => {
+      const s = await createTenant(database.db);
+      const res = await call(listPins, apiRequest(`/pins?bbox=${encodeURIComponent(bbox)}`, { key: s.key }));
+      expect(res.status).toBe(400);
+      expect(fields(res.body)).toEqual(["bbox"]);
+    },
+  );
+
+  it("filters by territory, and answers 404 for an unknown or another company's territory", async () => {
+    const s = await pinScenario();
+    const austin = await insertTerritory(s.companyId, [
+      [-98, 30],
+      [-97, 30],
+      [-97, 31],
+      [-98, 31],
+    ]);
+    const res = await get(`/pins?territory_id=${austin}`, s.key);
+    expect(ids(res.body)).toEqual([s.pins.a.id]);
+    expect(res.body.pagination.total).toBe(1);
+    const none = await get(`/pins?territory_id=${austin}&user_id=${s.sam.id}`, s.key);
+    expect(none.body).toMatchObject({ data: [], pagination: { total: 0 } });
+    const other = await pinScenario();
+    for (const id of ["ter_unknown", austin]) {
+      const missing = await call(listPins, apiRequest(`/pins?territory_id=${id}`, { key: other.key }));
+      expect(missing.status).toBe(404);
+      expect(missing.body).toMatchObject({ message: "Territory not found" });
+    }
+  });
+
+  it("filters by updated_since, created_by and lead_id, combined", async () => {
+    const s = await pinScenario();
+    const { a, b, c, d } = s.pins;
+    await database.db.execute(sql`update pins set updated_at = '2026-03-10T00:00:00Z' where id = ${b.id}`);
+    const since = await get("/pins?updated_since=2026-03-03T10:00:00Z", s.key);
+    expect(ids(since.body)).toEqual([d.id, c.id, b.id]);
+    expect(since.body.pagination.total).toBe(3);
+    expect(ids((await get("/pins?updated_since=2026-03-05", s.key)).body)).toEqual([b.id]);
+    expect(ids((await get(`/pins?created_by=${s.rita.id}`, s.key)).body)).toEqual([b.id, a.id]);
+    const both = await get(`/pins?created_by=${s.rita.id}&updated_since=2026-03-05`, s.key);
+    expect(both.body).toMatchObject({ pagination: { total: 1 } });
+    expect(ids(both.body)).toEqual([b.id]);
+    expect(
+      (await get(`/pins?created_by=${s.rita.id}&user_id=${s.sam.id}`, s.key)).body.pagination.total,
+    ).toBe(0);
+
+    const lead = await call<{ id: string }>(
+      postLead,
+      apiRequest("/leads", { key: s.key, body: { name: "Door" } }),
+    );
+    await database.db.execute(sql`update pins set lead_id = ${lead.body.id} where id = ${c.id}`);
+    const ofLead = await get(`/pins?lead_id=${lead.body.id}`, s.key);
+    expect(ids(ofLead.body)).toEqual([c.id]);
+    expect(ofLead.body.data[0]?.lead_id).toBe(lead.body.id);
+    expect(ofLead.body.pagination.total).toBe(1);
+  });
+
+  it.each(["yesterday", "2026-13-01", "2026-03-01T25:00:00Z"])(
+    "answers 400 naming updated_since for %s",
+    async (value) => {
+      const s = await createTenant(database.db);
+      const res = await call(listPins, apiRequest(`/pins?updated_since=${value}`, { key: s.key }));
+      expect(res.status).toBe(400);
+      expect(fields(res.body)).toEqual(["updated_since"]);
+    },
+  );
+
+  it("answers the place filters from the GiST index pins_location_idx", async () => {
+    const s = await pinScenario();
+    // Enough pins in the company for the planner to prefer the index: a grid around Austin.
+    await database.db
+      .execute(sql`insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, created_at)
+      select ${s.companyId}, 'pin_grid_' || g, ${s.sold.id}, ${s.rita.id},
+        30 + (g % 200) * 0.005, -98 + (g / 200) * 0.005, now() - g * interval '1 minute'
+      from generate_series(1, 20000) g`);
+    await database.db.execute(sql`analyze pins`);
+    const block = await insertTerritory(s.companyId, [
+      [-97.75, 30.26],
+      [-97.74, 30.26],
+      [-97.74, 30.27],
+      [-97.75, 30.27],
+    ]);
+    for (const query of [
+      "bbox=30.26,-97.75,30.27,-97.74",
+      `territory_id=${block}`,
+      "bbox=30.26,179,30.27,-179",
+    ]) {
+      const input = getPinsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
+      const { where } = await pinListWhere({ db: database.db, companyId: s.companyId }, input);
+      for (const statement of [
+        sql`select count(*) from pins p where ${where}`,
+        sql`select p.id from pins p where ${where} order by p.created_at desc, p.id desc limit 50`,
+      ]) {
+        const { rows } = await database.db.execute<Record<string, string>>(sql`explain ${statement}`);
+        const plan = rows.map((row) => Object.values(row)[0]).join("\n");
+        expect(plan, `${query}\n${plan}`).toContain("pins_location_idx");
+      }
+    }
+    const page = await get("/pins?bbox=30.26,-97.75,30.27,-97.74&limit=1000", s.key);
+    expect(page.body.pagination.total).toBeGreaterThan(0);
+    expect(
+      page.body.data.every(
+        ({ location: [lat, lng] }) => lat >= 30.26 && lat <= 30.27 && lng >= -97.75 && lng <= -97.74,
+      ),
+    ).toBe(true);
   });
 });

@@ -1,0 +1,205 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import type { DomainContext } from "@/lib/domain/context";
+import { NotFoundError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import { PIN_MESSAGES, type Pin, type PinUpsertResponse, type UpsertPinBody } from "@/lib/schemas/pins";
+import { pinColumns, pinJoins, toPin, type PinRow } from "./pin-record";
+
+type PinWriteContext = Pick<DomainContext, "db" | "companyId" | "principal">;
+
+/**
+ * POST /pins (extensions.md E5): creates a pin, or updates the one named by `id` (unknown: 404).
+ * A create and a change of pin type each record a visit, and the pin's visit_count and
+ * last_visit_at move with it, in the same statement; an update that changes nothing writes
+ * nothing.
+ */
+export async function upsertPin({
+  ctx,
+  input,
+}: {
+  ctx: PinWriteContext;
+  input: UpsertPinBody;
+}): Promise<{ created: boolean; pin: PinUpsertResponse }> {
+  if (input.id !== undefined) {
+    const pin = await updatePin(ctx, input.id, input);
+    return { created: false, pin: { ...pin, status: "success", message: PIN_MESSAGES.updated } };
+  }
+  const { created, pin } = await createPin(ctx, input);
+  return { created, pin: { ...pin, status: "success", message: PIN_MESSAGES.created } };
+}
+
+/** Who knocks: the signed-in user; with an API key, the body's created_by (checked as a reference). */
+function knocker(ctx: PinWriteContext, input: UpsertPinBody): string | undefined {
+  return ctx.principal.kind === "session" ? ctx.principal.userId : input.created_by;
+}
+
+/**
+ * A create. With a client_id the company has seen, the pin it made is answered and nothing is
+ * written; two calls racing with the same new client_id meet at the unique index
+ * pins_client_id_idx, where the second one waits for the first and then inserts nothing.
+ */
+async function createPin(
+  ctx: PinWriteContext,
+  input: UpsertPinBody,
+): Promise<{ created: boolean; pin: Pin }> {
+  const by = knocker(ctx, input);
+  const required: FieldProblem[] = [];
+  if (!input.location) required.push({ field: "location", message: "is required to create a pin" });
+  if (input.pin_type_id === undefined) {
+    required.push({ field: "pin_type_id", message: "is required to create a pin" });
+  }
+  if (by === undefined)
+    required.push({ field: "created_by", message: "is required to create a pin with an API key" });
+  if (required.length > 0 || !input.location || input.pin_type_id === undefined || by === undefined) {
+    throw new ValidationError(required);
+  }
+  const seen = input.client_id === undefined ? undefined : await pinByClientId(ctx, input.client_id);
+  if (seen) return { created: false, pin: seen };
+  await checkReferences(ctx.db, ctx.companyId, {
+    pin_type_id: input.pin_type_id,
+    lead_id: input.lead_id ?? undefined,
+    created_by: ctx.principal.kind === "session" ? undefined : by,
+  });
+  const [latitude, longitude] = input.location;
+  const address = input.address ?? {};
+  const { rows } = await ctx.db.execute<PinRow>(sql`with p as (
+      insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, street1, city, state, zip,
+        notes, lead_id, client_id, visit_count, last_visit_at, created_at, updated_at)
+      values (${ctx.companyId}, ${newId(ID_PREFIX.pin)}, ${input.pin_type_id}, ${by}, ${latitude}, ${longitude},
+        ${address.street1 ?? null}, ${address.city ?? null}, ${address.state ?? null}, ${address.zip ?? null},
+        ${input.notes ?? null}, ${input.lead_id ?? null}, ${input.client_id ?? null}, 1, now(), now(), now())
+      on conflict (company_id, client_id) where client_id is not null do nothing
+      returning *
+    ), v as (
+      insert into pin_visits (company_id, pin_id, at, user_id, pin_type_id)
+      select company_id, id, created_at, created_by, pin_type_id from p
+    )
+    select ${pinColumns("p")} from p ${pinJoins("p")}`);
+  const row = rows[0];
+  if (row) return { created: true, pin: toPin(row) };
+  // Another call with the same client_id created it meanwhile (and has committed).
+  const raced = await pinByClientId(ctx, input.client_id!);
+  if (!raced) throw new Error("A pin's create inserted nothing and its client_id is unknown");
+  return { created: false, pin: raced };
+}
+
+async function pinByClientId(ctx: Pick<DomainContext, "db" | "companyId">, clientId: string) {
+  const { rows } = await ctx.db.execute<PinRow>(
+    sql`select ${pinColumns("p")} from pins p ${pinJoins("p")}
+      where p.company_id = ${ctx.companyId} and p.client_id = ${clientId}`,
+  );
+  return rows[0] ? toPin(rows[0]) : undefined;
+}
+
+interface StoredPin extends Record<string, unknown> {
+  pin_type_id: string;
+  created_by: string;
+  latitude: number;
+  longitude: number;
+  street1: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  notes: string | null;
+  lead_id: string | null;
+}
+
+/**
+ * An update, in one transaction with the pin locked: the body's fields that differ from the
+ * stored ones are written; a changed pin type adds a visit by the knocker (with a key and no
+ * created_by: the pin's creator).
+ */
+async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody): Promise<Pin> {
+  return ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.execute<StoredPin>(
+      sql`select pin_type_id, created_by, latitude, longitude, street1, city, state, zip, notes, lead_id
+        from pins where company_id = ${ctx.companyId} and id = ${id} for update`,
+    );
+    const stored = rows[0];
+    if (!stored) throw new NotFoundError("Pin");
+    const changes = changedColumns(stored, input);
+    if (changes.size === 0) return (await selectPin(tx, ctx.companyId, id))!;
+    const by = knocker(ctx, input);
+    await checkReferences(tx, ctx.companyId, {
+      pin_type_id: changes.has("pin_type_id") ? input.pin_type_id : undefined,
+      lead_id: changes.has("lead_id") ? (input.lead_id ?? undefined) : undefined,
+      created_by: ctx.principal.kind === "session" ? undefined : by,
+    });
+    const knocked = changes.has("pin_type_id");
+    const set = [...changes].map(([column, value]) => sql`${sql.identifier(column)} = ${value}`);
+    set.push(sql`updated_at = now()`);
+    if (knocked) set.push(sql`visit_count = p.visit_count + 1`, sql`last_visit_at = now()`);
+    const visit = knocked
+      ? sql`, v as (
+          insert into pin_visits (company_id, pin_id, at, user_id, pin_type_id)
+          select company_id, id, updated_at, ${by ?? stored.created_by}, pin_type_id from w)`
+      : sql``;
+    const updated = await tx.execute<PinRow>(sql`with w as (
+        update pins p set ${sql.join(set, sql`, `)}
+        where p.company_id = ${ctx.companyId} and p.id = ${id}
+        returning p.*
+      )${visit}
+      select ${pinColumns("w")} from w ${pinJoins("w")}`);
+    return toPin(updated.rows[0]!);
+  });
+}
+
+/** The pin `id` as its record, or undefined. */
+export async function selectPin(db: DbOrTx, companyId: string, id: string): Promise<Pin | undefined> {
+  const { rows } = await db.execute<PinRow>(
+    sql`select ${pinColumns("p")} from pins p ${pinJoins("p")} where p.company_id = ${companyId} and p.id = ${id}`,
+  );
+  return rows[0] ? toPin(rows[0]) : undefined;
+}
+
+/** The body's values that differ from the stored pin, by column (present fields only). */
+function changedColumns(stored: StoredPin, input: UpsertPinBody): Map<string, string | number | null> {
+  const next: [string, string | number | null | undefined][] = [
+    ["pin_type_id", input.pin_type_id],
+    ["latitude", input.location?.[0]],
+    ["longitude", input.location?.[1]],
+    ["notes", input.notes],
+    ["lead_id", input.lead_id],
+  ];
+  if (input.address === null) {
+    next.push(["street1", null], ["city", null], ["state", null], ["zip", null]);
+  } else if (input.address) {
+    const a = input.address;
+    next.push(["street1", a.street1], ["city", a.city], ["state", a.state], ["zip", a.zip]);
+  }
+  const changes = new Map<string, string | number | null>();
+  for (const [column, value] of next) {
+    if (value !== undefined && value !== stored[column]) changes.set(column, value);
+  }
+  return changes;
+}
+
+/**
+ * The references of a write, checked in one statement: a pin type, a lead and a user of the
+ * company (each undefined: not checked). Any unknown one is a 400 naming its field.
+ */
+async function checkReferences(
+  db: DbOrTx,
+  companyId: string,
+  refs: { pin_type_id?: string | undefined; lead_id?: string | undefined; created_by?: string | undefined },
+): Promise<void> {
+  const { pin_type_id, lead_id, created_by } = refs;
+  if (pin_type_id === undefined && lead_id === undefined && created_by === undefined) return;
+  const exists = (table: string, id: string | undefined): SQL =>
+    id === undefined
+      ? sql`true`
+      : sql`exists (select 1 from ${sql.identifier(table)} where company_id = ${companyId} and id = ${id})`;
+  const { rows } = await db.execute<{ pin_type_ok: boolean; lead_ok: boolean; user_ok: boolean }>(
+    sql`select ${exists("pin_types", pin_type_id)} as pin_type_ok, ${exists("leads", lead_id)} as lead_ok,
+      ${exists("users", created_by)} as user_ok`,
+  );
+  const found = rows[0]!;
+  const problems: FieldProblem[] = [];
+  if (!found.pin_type_ok)
+    problems.push({ field: "pin_type_id", message: "must be a pin type id of the company" });
+  if (!found.lead_ok)
+    problems.push({ field: "lead_id", message: "must be a lead id of the company or null" });
+  if (!found.user_ok) problems.push({ field: "created_by", message: "must be a user id of the company" });
+  if (problems.length > 0) throw new ValidationError(problems);
+}
