@@ -2,14 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/query/api-client";
-import {
-  pinKeys,
-  type Pin,
-  type PinFilters,
-  type PinSet,
-  type PinType,
-  type PinUser,
-} from "@/lib/query/pins";
+import { pinKeys, type Pin, type PinFilters, type PinSet } from "@/lib/query/pins";
+import type { GetPinResponse, PinAddress, PinUpsertResponse, PinWithVisits } from "@/lib/schemas/pins";
 
 /**
  * Knocks from the field (extensions.md E5): one pin's history (GET /pins/{id}), creating and
@@ -17,30 +11,10 @@ import {
  * pin sets at once, so the map shows it without re-reading every page of pins.
  */
 
-export interface PinAddress {
-  street1: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-}
-
-/** A pin with E5's fields (the list and the detail both carry them). */
-export type FieldPin = Pin & {
-  address?: PinAddress | null;
-  notes?: string | null;
-  lead_id?: string | null;
-  updated_at?: string;
-  visit_count?: number;
-  last_visit_at?: string | null;
-};
-
-export interface PinVisit {
-  at: string;
-  by: PinUser;
-  pin_type: Pick<PinType, "id" | "label" | "color">;
-}
-
-export type PinDetail = FieldPin & { visits: PinVisit[] };
+export type { PinAddress };
+/** A pin with E5's fields (address, notes, lead, visits count). */
+export type FieldPin = Pin;
+export type PinDetail = PinWithVisits;
 
 /** POST /pins: a create (location and pin_type_id) or a change of a pin by id. */
 export interface SavePinBody {
@@ -56,17 +30,17 @@ export interface SavePinBody {
 export const pinDetailKey = (id: string) => ["pins", "detail", id] as const;
 export const leadPinsKey = (leadId: string) => ["pins", "lead", leadId] as const;
 
-/** The pin of a POST /pins or GET /pins/{id} answer (the pin's fields, or under `data`). */
-function pinOf<T>(response: T | { data: T }): T {
-  return response && typeof response === "object" && "data" in response ? response.data : (response as T);
-}
-
 export function fetchPin(id: string, signal?: AbortSignal): Promise<PinDetail> {
-  return apiFetch<PinDetail | { data: PinDetail }>(`/pins/${encodeURIComponent(id)}`, { signal }).then(pinOf);
+  return apiFetch<GetPinResponse>(`/pins/${encodeURIComponent(id)}`, { signal }).then((r) => r.data);
 }
 
-export function postPin(body: SavePinBody): Promise<FieldPin> {
-  return apiFetch<FieldPin | { data: FieldPin }>("/pins", { method: "POST", body }).then(pinOf);
+/** POST /pins; the answer is the pin, flat, with status and message (left out here). */
+export async function postPin(body: SavePinBody): Promise<FieldPin> {
+  const { status: _status, message: _message, ...pin } = await apiFetch<PinUpsertResponse>("/pins", {
+    method: "POST",
+    body,
+  });
+  return pin;
 }
 
 /** A pin and its visits, newest first. */
