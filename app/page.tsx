@@ -4,7 +4,7 @@ import { homePathFor } from "@/components/shell/nav-items";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { sessionFromToken } from "@/lib/auth/current-session";
 
-/** "/": the signed-in user's first section (leads for most roles, customers for technicians). */
+/** "/": the signed-in user's first section (leads for most roles, the map for technicians). */
 export default async function Home() {
   const session = await sessionFromToken((await cookies()).get(SESSION_COOKIE)?.value);
   redirect(session ? homePathFor(session) : "/sign-in");

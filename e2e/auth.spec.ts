@@ -58,8 +58,8 @@ test("a sales rep sees leads, customers and the map, but no reports or settings"
 
 test("a technician does not see Settings and is not allowed in", async ({ page }) => {
   await signIn(page, "technician");
-  // Technicians have no leads: "/" leads to their first section.
-  await expect(page).toHaveURL(/\/customers/);
+  // Technicians knock doors: "/" leads to the map.
+  await expect(page).toHaveURL(/\/map/);
   await expect(nav(page).getByRole("link")).toHaveText(["Customers", "Jobs", "Map"]);
   await expect(page.getByRole("link", { name: "Settings" })).toHaveCount(0);
 

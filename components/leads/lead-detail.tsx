@@ -28,6 +28,7 @@ import { useHasScope } from "@/lib/query/session";
 import { customerName } from "@/components/customers/customer-options";
 import { ConvertLeadDialog } from "./convert-lead-dialog";
 import { OwnerName } from "./lead-owner";
+import { LeadPinMap } from "./lead-pin-map";
 import { LeadForm, leadSaveOutcome } from "./lead-form";
 import { StageBadge } from "./stage-badge";
 
@@ -57,7 +58,7 @@ function CustomerLink({ id }: { id: string }) {
 }
 
 /** /leads/[id]: the lead's facts and its edit form (POST /api/leads with the id). */
-export function LeadDetail({ id }: { id: string }) {
+export function LeadDetail({ id, tileUrl }: { id: string; tileUrl?: string }) {
   const query = useLead(id);
   const [outcome, setOutcome] = useState<LeadSaveResult | null>(null);
   const back = useRecordBack("lead");
@@ -155,6 +156,7 @@ export function LeadDetail({ id }: { id: string }) {
           <LeadForm key={lead.id} lead={lead} onSaved={setOutcome} />
         </EditCard>
       </div>
+      <LeadPinMap leadId={lead.id} tileUrl={tileUrl} />
       <RecordIdLine kind="lead" id={lead.id} />
       <ActivityTimeline kind="lead" id={lead.id} canWrite={canWrite} names={names} />
     </div>

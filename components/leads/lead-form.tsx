@@ -134,9 +134,14 @@ export function leadSaveOutcome(result: LeadSaveResult): SaveOutcomeProps["resul
   return { ...result, id: result.lead.id, name: result.lead.name, tags: result.lead.tags };
 }
 
+/** Values a new lead's form starts with (a door on the map gives its address and notes). */
+export type LeadPrefill = Partial<Values>;
+
 export interface LeadFormProps {
   /** The lead being edited; absent for "New lead". */
   lead?: Lead;
+  /** New lead only: fields filled in advance, sent like typed ones. */
+  prefill?: LeadPrefill;
   onSaved?: (result: LeadSaveResult) => void;
   onCancel?: () => void;
 }
@@ -159,11 +164,12 @@ export function LeadForm(props: LeadFormProps) {
 
 function LeadFormFields({
   lead,
+  prefill,
   onSaved,
   onCancel,
   pipeline,
 }: LeadFormProps & { pipeline: readonly Stage[] }) {
-  const form = useRecordForm(() => valuesOf(pipeline, lead));
+  const form = useRecordForm(() => ({ ...valuesOf(pipeline, lead), ...(lead ? {} : prefill) }));
   const { values, initial, tagsText, errors, set, err, binding } = form;
   const save = useSaveLead();
   const isEdit = Boolean(lead);

@@ -3,6 +3,7 @@
 import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { FieldTools, useFieldTools } from "@/components/map/field-tools";
 import { MapLegend, type LegendEntry } from "@/components/map/map-legend";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -61,6 +62,13 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
     else next.add(typeId);
     setView({ hidden: [...next].join(",") || null });
   };
+
+  const tools = useFieldTools({
+    pins,
+    types,
+    selectedId: view.pin,
+    select: (id) => setView({ pin: id }),
+  });
 
   const fitKey = `${filters.pinTypeId ?? ""}|${filters.userId ?? ""}`;
   const percent = total ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
@@ -140,6 +148,7 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
         data-loading={loading}
         data-total={total ?? ""}
         data-rendered-pins={renderedCount}
+        data-pending-knocks={tools.outbox.pending.length}
       >
         <PinMap
           pins={visiblePins}
@@ -149,6 +158,8 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           tileUrl={tileUrl}
           onRendered={setRenderedCount}
           focusPinId={view.pin || undefined}
+          onSelect={tools.onSelect}
+          field={tools.layer}
         />
         <MapLegend
           entries={entries}
@@ -156,6 +167,7 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           onShowAll={() => setView({ hidden: null })}
           renderedCount={renderedCount}
         />
+        <FieldTools tools={tools} />
       </div>
     </div>
   );

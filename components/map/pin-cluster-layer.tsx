@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import L from "leaflet";
 import Supercluster from "supercluster";
 import { useMap } from "react-leaflet";
-import { formatDateTime, formatNumber } from "@/lib/format";
+import { formatNumber } from "@/lib/format";
 import type { Pin } from "@/lib/query/pins";
 
 /**
@@ -33,25 +33,16 @@ interface Props {
   loading: boolean;
   /** Called with the number of pins in the layer after each rebuild. */
   onRendered: (count: number) => void;
-  /** A pin to show (a shared link `?pin=<id>`): the map zooms to it and opens its popup, once. */
+  /** A pin to show (a shared link `?pin=<id>`): the map zooms to it, once. */
   focusPinId?: string;
+  /** A click on a single pin (its sheet shows its history). */
+  onSelect?: (pin: Pin) => void;
 }
 
 /** Single pins are drawn from this zoom on (a cluster's click zooms at most to it). */
 export const SINGLE_PIN_ZOOM = CLUSTER_MAX_ZOOM + 1;
 
-/**
- * Opens a pin's popup on the map itself, not bound to its circle: the circles are redrawn on
- * every move (including the popup's own auto-pan), which would close a bound popup at once.
- */
-function openPinPopup(map: L.Map, pin: Pin) {
-  L.popup({ offset: [0, -4] })
-    .setLatLng([pin.location[0], pin.location[1]])
-    .setContent(popupContent(pin))
-    .openOn(map);
-}
-
-export function PinClusterLayer({ pins, colors, loading, onRendered, focusPinId }: Props) {
+export function PinClusterLayer({ pins, colors, loading, onRendered, focusPinId, onSelect }: Props) {
   const map = useMap();
   const stateRef = useRef<{
     index: Supercluster<PointProps, ClusterCounts> | null;
@@ -65,9 +56,13 @@ export function PinClusterLayer({ pins, colors, loading, onRendered, focusPinId 
   }>({ index: null, pins: [], group: null, renderer: null, lastBuild: 0, timer: null, draw: null });
   const colorsRef = useRef(colors);
   const onRenderedRef = useRef(onRendered);
+  const onSelectRef = useRef(onSelect);
+  // The pin last zoomed to: a pin chosen by a click is not zoomed to again.
+  const focusedRef = useRef<string | null>(null);
   useEffect(() => {
     colorsRef.current = colors;
     onRenderedRef.current = onRendered;
+    onSelectRef.current = onSelect;
   });
 
   // The layer group and the canvas renderer live as long as the map.
@@ -114,7 +109,10 @@ export function PinClusterLayer({ pins, colors, loading, onRendered, focusPinId 
             fillColor: colorOf(pin),
             fillOpacity: 0.95,
           });
-          circle.on("click", () => openPinPopup(map, pin));
+          circle.on("click", () => {
+            focusedRef.current = pin.id;
+            onSelectRef.current?.(pin);
+          });
           group.addLayer(circle);
         }
       }
@@ -170,15 +168,15 @@ export function PinClusterLayer({ pins, colors, loading, onRendered, focusPinId 
     };
   }, [pins, loading]);
 
-  // A linked pin: as soon as it is among the loaded pins, zoom to it and open its popup.
-  const focusedRef = useRef<string | null>(null);
+  // A linked pin: as soon as it is among the loaded pins, zoom to it.
   useEffect(() => {
     if (!focusPinId || focusedRef.current === focusPinId) return;
     const pin = pins.find((p) => p.id === focusPinId);
     if (!pin) return;
     focusedRef.current = focusPinId;
-    map.setView([pin.location[0], pin.location[1]], SINGLE_PIN_ZOOM, { animate: false });
-    openPinPopup(map, pin);
+    map.setView([pin.location[0], pin.location[1]], Math.max(map.getZoom(), SINGLE_PIN_ZOOM), {
+      animate: false,
+    });
   }, [map, pins, focusPinId]);
 
   return null;
@@ -213,24 +211,4 @@ function clusterIcon(count: number, counts: ClusterCounts, colors: ReadonlyMap<s
       `display:flex;align-items:center;justify-content:center;font:600 11px/1 system-ui,sans-serif;color:#0f172a">` +
       `${label}</span></div>`,
   });
-}
-
-function popupContent(pin: Pin): HTMLElement {
-  const root = document.createElement("div");
-  root.className = "pin-popup";
-  root.dataset.pinId = pin.id;
-  const title = document.createElement("div");
-  title.style.cssText = "display:flex;align-items:center;gap:6px;font-weight:600;margin-bottom:4px";
-  const swatch = document.createElement("span");
-  swatch.style.cssText = `display:inline-block;width:10px;height:10px;border-radius:9999px;background:${pin.pin_type.color}`;
-  const label = document.createElement("span");
-  label.textContent = pin.pin_type.label;
-  title.append(swatch, label);
-  const by = document.createElement("div");
-  by.textContent = `Created by ${pin.created_by.name || pin.created_by.email}`;
-  const at = document.createElement("div");
-  at.textContent = formatDateTime(pin.created_at);
-  at.style.color = "var(--color-slate-600)";
-  root.append(title, by, at);
-  return root;
 }

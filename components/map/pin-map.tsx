@@ -4,6 +4,7 @@ import "leaflet/dist/leaflet.css";
 import { useEffect, useRef, useState } from "react";
 import L from "leaflet";
 import { MapContainer, TileLayer, useMap } from "react-leaflet";
+import { FieldLayer, type FieldLayerProps } from "@/components/map/field-layer";
 import { PinClusterLayer } from "@/components/map/pin-cluster-layer";
 import type { Pin } from "@/lib/query/pins";
 
@@ -25,8 +26,11 @@ export interface PinMapProps {
   fitKey: string;
   tileUrl?: string;
   onRendered: (count: number) => void;
-  /** A pin to zoom to and open (`?pin=<id>`); the view is then not fitted to all pins. */
+  /** A pin to zoom to (`?pin=<id>`); the view is then not fitted to all pins. */
   focusPinId?: string;
+  onSelect?: (pin: Pin) => void;
+  /** Knocks being logged, pins being moved, knocks waiting to be sent. */
+  field?: FieldLayerProps;
 }
 
 export default function PinMap({
@@ -37,6 +41,8 @@ export default function PinMap({
   tileUrl,
   onRendered,
   focusPinId,
+  onSelect,
+  field,
 }: PinMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const url = tileUrl || DEFAULT_TILE_URL;
@@ -64,7 +70,9 @@ export default function PinMap({
         loading={loading}
         onRendered={onRendered}
         focusPinId={focusPinId}
+        onSelect={onSelect}
       />
+      {field ? <FieldLayer {...field} /> : null}
       <FitToPins pins={pins} loading={loading} fitKey={fitKey} auto={!focusPinId} />
       {tilesFailed ? (
         <p

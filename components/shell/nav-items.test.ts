@@ -10,11 +10,11 @@ const access = (role: UserRole) => ({
 });
 
 describe("homePathFor", () => {
-  it("starts a sales rep on their own leads, the others on their first section", () => {
+  it("starts a sales rep on their own leads, a technician on the map, the others on their first section", () => {
     expect(homePathFor(access("sales_rep"))).toBe(MY_LEADS_PATH);
     expect(MY_LEADS_PATH).toBe("/leads?assigned_to=me");
     expect(homePathFor(access("admin"))).toBe("/leads");
     expect(homePathFor(access("manager"))).toBe("/leads");
-    expect(homePathFor(access("technician"))).toBe("/customers");
+    expect(homePathFor(access("technician"))).toBe("/map");
   });
 });

@@ -38,11 +38,12 @@ export function navItemsFor(access: NavAccess): NavItem[] {
 export const MY_LEADS_PATH = "/leads?assigned_to=me";
 
 /**
- * Where "/" leads a signed-in user: a sales rep to their own leads, others to their first
- * section (technicians have no leads).
+ * Where "/" leads a signed-in user: a sales rep to their own leads, a technician to the map
+ * (they log knocks in the street), others to their first section.
  */
 export function homePathFor(access: NavAccess & { user?: { role: string } }): string {
   if (access.user?.role === "sales_rep" && access.scopes.includes("leads:read")) return MY_LEADS_PATH;
+  if (access.user?.role === "technician" && access.scopes.includes("pins:read")) return "/map";
   return navItemsFor(access)[0]?.href ?? "/settings";
 }
 

@@ -31,10 +31,17 @@ export const pinKeys = {
     ["pins", "map", { pinTypeId: filters.pinTypeId ?? null, userId: filters.userId ?? null }] as const,
 };
 
+/** Pin types in the order the company set in settings (`position`), label order otherwise. */
 export function usePinTypes() {
   return useQuery({
     queryKey: pinKeys.types(),
-    queryFn: ({ signal }) => apiFetch<ListPinTypesResponse>("/pin-types", { signal }).then((r) => r.data),
+    queryFn: ({ signal }) =>
+      apiFetch<ListPinTypesResponse>("/pin-types", { signal }).then((r) =>
+        r.data
+          .map((type, i) => ({ type, at: (type as { position?: number }).position ?? i }))
+          .sort((a, b) => a.at - b.at)
+          .map(({ type }) => type),
+      ),
     staleTime: 5 * 60_000,
   });
 }

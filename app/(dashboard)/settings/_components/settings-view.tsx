@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { LoadingBlock } from "@/components/ui/spinner";
 import { useSession } from "@/lib/query/session";
 import { ApiKeysSection } from "./api-keys-section";
+import { PinTypesSection } from "./pin-types-section";
 import { PipelineSection } from "./pipeline-section";
 import { UsersSection } from "./users-section";
 
@@ -16,12 +17,13 @@ export function SettingsView() {
     <>
       <PageHeader
         title="Settings"
-        description={`API keys, users and the lead pipeline of ${session.company.name}. Only administrators see this page.`}
+        description={`API keys, users, the lead pipeline and the pin types of ${session.company.name}. Only administrators see this page.`}
       />
       <div className="space-y-8">
         <ApiKeysSection />
         <UsersSection currentUserId={session.user.id} />
         <PipelineSection />
+        <PinTypesSection />
       </div>
     </>
   );

@@ -1,0 +1,321 @@
+import { expect, test, type Page } from "@playwright/test";
+import { API_HEADERS, demoUser, expectNoPageScrollX, screenshotBoth, signIn, unique } from "./helpers";
+
+/*
+ * The map as the field team's tool (issue 43, extensions.md E5): a knock logged at a tapped point
+ * or at the device's location, a door's history and a new outcome, moving a pin, knocks kept on
+ * the device without a connection and sent once, and a lead made from a door.
+ */
+
+interface PinType {
+  id: string;
+  label: string;
+  color: string;
+}
+interface ApiPin {
+  id: string;
+  location: [number, number];
+  notes: string | null;
+  lead_id: string | null;
+  pin_type: PinType;
+  created_by: { user_id: string; name: string };
+  address: { street1: string | null } | null;
+}
+interface ApiPinDetail extends ApiPin {
+  visits: { at: string; by: { name: string }; pin_type: PinType }[];
+}
+
+async function apiGet<T>(page: Page, path: string, params: Record<string, string> = {}): Promise<T> {
+  const res = await page.request.get(`/api${path}`, { headers: API_HEADERS, params });
+  expect(res.ok(), path).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** The signed-in user's pins whose notes are exactly `notes` (newest first). */
+async function pinsWithNotes(page: Page, userId: string, notes: string): Promise<ApiPin[]> {
+  const body = await apiGet<{ data: ApiPin[] }>(page, "/pins", { created_by: userId, limit: "100" });
+  return body.data.filter((p) => p.notes === notes);
+}
+
+async function pinTypes(page: Page): Promise<PinType[]> {
+  return (await apiGet<{ data: PinType[] }>(page, "/pin-types")).data;
+}
+
+const mapBox = (page: Page) => page.getByTestId("pin-map");
+
+async function mapLoaded(page: Page) {
+  await expect(mapBox(page)).toHaveAttribute("data-loading", "false", { timeout: 60_000 });
+}
+
+/** Opens the map zoomed on a demo pin (single pins show there, no clusters to tap by mistake). */
+async function openMapNearAPin(page: Page): Promise<ApiPin> {
+  const [pin] = (await apiGet<{ data: ApiPin[] }>(page, "/pins", { limit: "1" })).data;
+  expect(pin, "the demo data has pins").toBeDefined();
+  await page.goto(`/map?pin=${encodeURIComponent(pin!.id)}`);
+  await mapLoaded(page);
+  await expect(page.getByTestId("pin-sheet")).toBeVisible();
+  await page.getByTestId("pin-sheet").getByRole("button", { name: "Close" }).click();
+  await expect(page.getByTestId("pin-sheet")).toBeHidden();
+  return pin!;
+}
+
+/** Taps the map at a point given as fractions of its width and height. */
+async function tapMap(page: Page, fx: number, fy: number) {
+  const container = mapBox(page).locator(".leaflet-container");
+  const box = (await container.boundingBox())!;
+  await container.click({ position: { x: Math.round(box.width * fx), y: Math.round(box.height * fy) } });
+}
+
+const knockSheet = (page: Page) => page.getByTestId("knock-sheet");
+const toasts = (page: Page) => page.getByRole("region", { name: "Notifications" });
+
+test("a rep logs a knock at a tapped point, records another outcome and moves the pin", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, "sales_rep");
+  const rep = demoUser("sales_rep");
+  const types = await pinTypes(page);
+  expect(types.length).toBeGreaterThan(1);
+  await openMapNearAPin(page);
+  await screenshotBoth(page, "map");
+
+  const before = Number(await mapBox(page).getAttribute("data-rendered-pins"));
+  await page.getByRole("button", { name: "Log knock" }).click();
+  await expect(knockSheet(page)).toBeVisible();
+  // Without the device's location (not granted here) a tap places the knock.
+  await tapMap(page, 0.7, 0.3);
+  await expect(page.getByTestId("knock-where")).toContainText("Where you tapped");
+  const notes = `Knock ${unique()}`;
+  await knockSheet(page).getByLabel("Notes (optional)").fill(notes);
+  await knockSheet(page).getByText("Address (optional)").click();
+  await knockSheet(page).getByLabel("Street").fill("12 Knock Lane");
+  await knockSheet(page).getByLabel("City").fill("Austin");
+  // The outcomes in settings order, each a large button.
+  const outcomes = knockSheet(page).getByRole("group", { name: "Outcome" }).getByRole("button");
+  await expect(outcomes).toHaveText(types.map((t) => t.label));
+  for (const box of await outcomes.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height)))
+    expect(box).toBeGreaterThanOrEqual(44);
+  await screenshotBoth(page, "knock-sheet", { fullPage: false });
+
+  // One tap on the outcome saves.
+  await outcomes.filter({ hasText: types[0]!.label }).click();
+  await expect(toasts(page)).toContainText(`Knock saved: ${types[0]!.label}`);
+  await expect(knockSheet(page)).toBeHidden();
+  await expect(mapBox(page)).toHaveAttribute("data-rendered-pins", String(before + 1));
+  const [pin] = await pinsWithNotes(page, rep.id, notes);
+  expect(pin).toMatchObject({ pin_type: { id: types[0]!.id }, address: { street1: "12 Knock Lane" } });
+
+  // The door's sheet: a click on the pin (the map is centered on it).
+  await page.goto(`/map?pin=${encodeURIComponent(pin!.id)}`);
+  await mapLoaded(page);
+  const sheet = page.getByTestId("pin-sheet");
+  await expect(sheet).toContainText("12 Knock Lane, Austin");
+  await sheet.getByRole("button", { name: "Close" }).click();
+  await tapMap(page, 0.5, 0.5);
+  await expect(sheet).toBeVisible();
+  await expect(sheet).toContainText(notes);
+  await expect(sheet.getByTestId("pin-visits").getByRole("listitem")).toHaveCount(1);
+
+  // Another outcome: a visit in the history, on the map and in the API.
+  const other = types[1]!;
+  await sheet
+    .getByRole("group", { name: "Change the outcome" })
+    .getByRole("button", { name: other.label })
+    .click();
+  await expect(toasts(page)).toContainText(`Visit recorded: ${other.label}`);
+  await expect(sheet.getByTestId("pin-sheet-type")).toHaveText(other.label);
+  await expect(sheet.getByTestId("pin-visits").getByRole("listitem")).toHaveCount(2);
+  await expect(sheet.getByTestId("pin-visits").getByRole("listitem").first()).toContainText(other.label);
+  await expect(sheet.getByTestId("pin-last-visit")).toContainText(rep.name);
+  const detail = (await apiGet<{ data: ApiPinDetail }>(page, `/pins/${pin!.id}`)).data;
+  expect(detail.visits.map((v) => v.pin_type.id)).toEqual([other.id, types[0]!.id]);
+  await screenshotBoth(page, "pin-history", { fullPage: false });
+
+  // Move the pin: drag, then confirm.
+  await sheet.getByRole("button", { name: "Move pin" }).click();
+  const move = page.getByTestId("move-sheet");
+  await expect(move).toContainText("Drag the pin");
+  await expect(move.getByRole("button", { name: "Save new place" })).toBeDisabled();
+  const marker = page.locator(".field-drop-move");
+  const at = (await marker.boundingBox())!;
+  await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(at.x + at.width / 2 + 40, at.y + at.height / 2 + 30, { steps: 8 });
+  await page.mouse.up();
+  await expect(move).toContainText("Move the pin to the new place?");
+  await move.getByRole("button", { name: "Save new place" }).click();
+  await expect(toasts(page)).toContainText("Pin moved");
+  const moved = (await apiGet<{ data: ApiPinDetail }>(page, `/pins/${pin!.id}`)).data;
+  expect(moved.location).not.toEqual(pin!.location);
+  // A move is not a visit.
+  expect(moved.visits).toHaveLength(2);
+});
+
+test("the device's location places the knock; a refused location says so and a tap still works", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, "technician");
+  // A technician starts on the map.
+  await expect(page).toHaveURL(/\/map/);
+  const tech = demoUser("technician");
+  const near = await openMapNearAPin(page);
+  const types = await pinTypes(page);
+
+  await context.grantPermissions(["geolocation"]);
+  const here = { latitude: near.location[0] + 0.0004, longitude: near.location[1] - 0.0003 };
+  await context.setGeolocation(here);
+  await page.getByRole("button", { name: "Log knock" }).click();
+  await expect(page.getByTestId("knock-where")).toContainText("At your location");
+  const notes = `GPS ${unique()}`;
+  await knockSheet(page).getByLabel("Notes (optional)").fill(notes);
+  await knockSheet(page).getByRole("group", { name: "Outcome" }).getByRole("button").last().click();
+  await expect(toasts(page)).toContainText("Knock saved");
+  const [pin] = await pinsWithNotes(page, tech.id, notes);
+  expect(pin!.location[0]).toBeCloseTo(here.latitude, 6);
+  expect(pin!.location[1]).toBeCloseTo(here.longitude, 6);
+  expect(pin!.pin_type.id).toBe(types.at(-1)!.id);
+
+  await context.clearPermissions();
+  await page.getByRole("button", { name: "Log knock" }).click();
+  await expect(page.getByTestId("knock-where")).toContainText("Location access is blocked");
+  // No outcome until the knock has a place.
+  await expect(knockSheet(page).getByRole("group", { name: "Outcome" })).toHaveCount(0);
+  await screenshotBoth(page, "location-denied", { fullPage: false });
+  await tapMap(page, 0.3, 0.3);
+  await expect(page.getByTestId("knock-where")).toContainText("Where you tapped");
+  await knockSheet(page).getByRole("button", { name: "Close" }).click();
+  await expect(knockSheet(page)).toBeHidden();
+});
+
+test("a knock without a connection waits on the device, survives a reload and is sent once", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, "sales_rep");
+  const rep = demoUser("sales_rep");
+  await openMapNearAPin(page);
+
+  await context.setOffline(true);
+  await page.getByRole("button", { name: "Log knock" }).click();
+  await tapMap(page, 0.35, 0.6);
+  const notes = `Offline ${unique()}`;
+  await knockSheet(page).getByLabel("Notes (optional)").fill(notes);
+  await knockSheet(page).getByRole("group", { name: "Outcome" }).getByRole("button").first().click();
+  await expect(toasts(page)).toContainText("Knock kept on this device");
+  const pending = page.getByTestId("pending-knocks");
+  await expect(pending).toHaveText("1 pending");
+  await expect(page.locator(".pending-knock")).toHaveCount(1);
+  await screenshotBoth(page, "pending-knock", { fullPage: false });
+
+  // A reload needs the server: back online for the page, while sending still fails (no route).
+  await page.route("**/api/pins", (route) =>
+    route.request().method() === "POST" ? route.abort("internetdisconnected") : route.fallback(),
+  );
+  await context.setOffline(false);
+  await page.reload();
+  await mapLoaded(page);
+  await expect(pending).toHaveText("1 pending");
+  await expect(page.locator(".pending-knock")).toHaveCount(1);
+  expect(await pinsWithNotes(page, rep.id, notes)).toHaveLength(0);
+
+  // The connection returns: sent, once.
+  await page.unroute("**/api/pins");
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect(pending).toBeHidden();
+  await expect(page.locator(".pending-knock")).toHaveCount(0);
+  await expect.poll(async () => (await pinsWithNotes(page, rep.id, notes)).length).toBe(1);
+  // Another "online" (a retry) makes no second pin.
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await page.reload();
+  await mapLoaded(page);
+  expect(await pinsWithNotes(page, rep.id, notes)).toHaveLength(1);
+});
+
+test("a knock the API refuses keeps its reason until it is fixed or discarded", async ({ page }) => {
+  await signIn(page, "sales_rep");
+  await openMapNearAPin(page);
+  // A knock that waited on the device with a pin type that no longer exists.
+  const clientId = `e2e-${unique()}`;
+  const rep = demoUser("sales_rep");
+  await page.evaluate(([key, knock]) => localStorage.setItem(key as string, JSON.stringify([knock])), [
+    `knocks-pending:${rep.id}`,
+    {
+      client_id: clientId,
+      location: [30.27, -97.74],
+      pin_type_id: "no-such-type",
+      logged_at: new Date().toISOString(),
+    },
+  ] as const);
+  await page.reload();
+  await mapLoaded(page);
+  await page.getByTestId("pending-knocks").click();
+  const sheet = page.getByTestId("pending-sheet");
+  await expect(sheet.getByText(/Not sent:/)).toBeVisible();
+  await sheet.getByRole("button", { name: "Discard" }).click();
+  await expect(page.getByTestId("pending-knocks")).toBeHidden();
+});
+
+test("a door becomes a lead: the form is prefilled, pin and lead link each other", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, "sales_rep");
+  const rep = demoUser("sales_rep");
+  await openMapNearAPin(page);
+  await page.getByRole("button", { name: "Log knock" }).click();
+  await tapMap(page, 0.6, 0.65);
+  const notes = `Wants a quote ${unique()}`;
+  await knockSheet(page).getByLabel("Notes (optional)").fill(notes);
+  await knockSheet(page).getByText("Address (optional)").click();
+  await knockSheet(page).getByLabel("Street").fill("48 Lead Street");
+  await knockSheet(page).getByLabel("ZIP").fill("78701");
+  await knockSheet(page).getByRole("group", { name: "Outcome" }).getByRole("button").first().click();
+  await expect(toasts(page)).toContainText("Knock saved");
+  const [pin] = await pinsWithNotes(page, rep.id, notes);
+
+  await page.goto(`/map?pin=${encodeURIComponent(pin!.id)}`);
+  const sheet = page.getByTestId("pin-sheet");
+  await sheet.getByRole("button", { name: "Create lead" }).click();
+  const form = page.getByRole("dialog", { name: "New lead from this door" });
+  await expect(form.getByLabel("Street", { exact: true })).toHaveValue("48 Lead Street");
+  await expect(form.getByLabel("Notes")).toHaveValue(notes);
+  const name = `Door Lead ${unique()}`;
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByRole("button", { name: "Save lead" }).click();
+  await expect(form).toBeHidden();
+  await expect(sheet.getByTestId("pin-lead-link")).toHaveText(name);
+
+  const linked = (await apiGet<{ data: ApiPinDetail }>(page, `/pins/${pin!.id}`)).data;
+  expect(linked.lead_id).toBeTruthy();
+  await sheet.getByTestId("pin-lead-link").click();
+  await expect(page).toHaveURL(new RegExp(`/leads/${linked.lead_id}`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
+  await expect(page.getByTestId("lead-pin-map")).toBeVisible();
+  await expect(page.getByTestId("lead-pin-map").locator(".leaflet-container")).toBeVisible();
+  await screenshotBoth(page, "lead-pin-map");
+});
+
+test("on a phone the knock sheet is a bottom sheet with thumb-sized controls", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "technician");
+  await openMapNearAPin(page);
+  const log = page.getByRole("button", { name: "Log knock" });
+  const logBox = (await log.boundingBox())!;
+  expect(logBox.height).toBeGreaterThanOrEqual(44);
+  // The legend starts folded and does not cover the action.
+  await expect(page.getByRole("button", { name: /^Legend/ })).toHaveAttribute("aria-expanded", "false");
+  const legend = (await page.getByTestId("map-legend").boundingBox())!;
+  expect(legend.y + legend.height).toBeLessThan(logBox.y);
+
+  await log.click();
+  await tapMap(page, 0.5, 0.25);
+  const sheet = (await knockSheet(page).boundingBox())!;
+  expect(sheet.width).toBe(390);
+  expect(Math.round(sheet.y + sheet.height)).toBe(844);
+  const sizes = await knockSheet(page)
+    .getByRole("button")
+    .evaluateAll((els) => els.map((e) => [e.textContent, e.getBoundingClientRect().height] as const));
+  for (const [label, height] of sizes) expect(height, `${label} button`).toBeGreaterThanOrEqual(44);
+  await expectNoPageScrollX(page);
+});
