@@ -34,7 +34,9 @@ export const pinKeys = {
 export function usePinTypes() {
   return useQuery({
     queryKey: pinKeys.types(),
-    queryFn: ({ signal }) => apiFetch<ListPinTypesResponse>("/pin-types", { signal }).then((r) => r.data),
+    // Typed as the types pins embed, so the legend can mix both (the answer also has `position`).
+    queryFn: ({ signal }) =>
+      apiFetch<ListPinTypesResponse>("/pin-types", { signal }).then((r): PinType[] => r.data),
     staleTime: 5 * 60_000,
   });
 }
