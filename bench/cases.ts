@@ -55,15 +55,23 @@ export interface Fixtures {
   salesRepId: string;
   pinTypeId: string;
   pinUserId: string;
+  /** [latitude, longitude] amid the generated pins: the centre of a city block's bbox. */
+  pinPoint: [number, number];
   /** A lead with a long activity history (HISTORY_ENTRIES entries). */
   historyLeadId: string;
   /** Unique per run: the phones of created leads never collide with earlier runs. */
   runTag: string;
 }
 
+/** Half the sides of a city block, in degrees (about 170 m by 170 m at the cities' latitudes). */
+const BLOCK = { lat: 0.0015, lng: 0.002 };
+
 export const RANGES = {
   plansCreated: { start: "2026-08-01", end: "2026-10-31" },
   jobsService: { start: "2025-06-01", end: "2025-06-30" },
+  knocks: { start: "2026-09-01", end: "2026-09-30" },
+  /** Wider than the generated data's three years. */
+  all: { start: "2023-10-01", end: "2026-11-30" },
 };
 
 type Json = Record<string, unknown>;
@@ -106,6 +114,16 @@ function dataCheck(item: (data: Json) => string | undefined) {
     if (!isObject(body.data)) return "data is not an object";
     return item(body.data);
   };
+}
+
+/** A knock-to-cash answer: rows of users and totals with knocks in them. */
+function fieldActivityCheck(body: unknown): string | undefined {
+  if (!isObject(body) || body.status !== "success") return "status is not success";
+  if (!Array.isArray(body.data) || body.data.length === 0) return "no rows";
+  if (!isObject(body.totals) || typeof body.totals.knocks !== "number" || body.totals.knocks <= 0) {
+    return "no knocks in the totals";
+  }
+  return undefined;
 }
 
 /** A stage-totals answer: one row per stage, whose counts and sums add up to the totals. */
@@ -186,6 +204,18 @@ export function buildCases(fx: Fixtures): BenchCase[] {
     body: {
       ids: fx.bulkLeadIds,
       action: { type: "assign", assigned_to: i % 2 === 0 ? fx.salesRepId : null },
+    },
+  });
+  // A knock a few metres apart each time, with the client's own id as the field app sends it.
+  const knock = (i: number): RequestSpec => ({
+    method: "POST",
+    path: "/api/pins",
+    body: {
+      location: [fx.pinPoint[0] + (i % 100) * 1e-5, fx.pinPoint[1] + Math.floor(i / 100) * 1e-5],
+      pin_type_id: fx.pinTypeId,
+      created_by: fx.pinUserId,
+      client_id: `bench-${fx.runTag}-${i}`,
+      notes: "Bench knock",
     },
   });
   const updateBody = (i: number) => ({
@@ -450,6 +480,30 @@ export function buildCases(fx: Fixtures): BenchCase[] {
       ),
     },
     {
+      id: "pins-bbox",
+      title: "GET /pins?bbox=… (a city block)",
+      kind: "list",
+      oursOnly: true,
+      request: get(
+        `/api/pins?bbox=${[
+          fx.pinPoint[0] - BLOCK.lat,
+          fx.pinPoint[1] - BLOCK.lng,
+          fx.pinPoint[0] + BLOCK.lat,
+          fx.pinPoint[1] + BLOCK.lng,
+        ].join(",")}`,
+      ),
+      expectStatus: 200,
+      check: listCheck({}, (r) => {
+        const [lat, lng] = Array.isArray(r.location) ? (r.location as number[]) : [];
+        return lat !== undefined &&
+          lng !== undefined &&
+          Math.abs(lat - fx.pinPoint[0]) <= BLOCK.lat &&
+          Math.abs(lng - fx.pinPoint[1]) <= BLOCK.lng
+          ? undefined
+          : "outside the bbox";
+      }),
+    },
+    {
       id: "pin-types",
       title: "GET /pin-types",
       kind: "other",
@@ -504,6 +558,26 @@ export function buildCases(fx: Fixtures): BenchCase[] {
       expectStatus: 200,
       check: dataCheck((d) => (typeof d.job_count === "number" && d.job_count > 0 ? undefined : "job_count")),
     },
+    {
+      id: "report-field-activity-month",
+      title: "GET /reports/field-activity (a month)",
+      kind: "report",
+      oursOnly: true,
+      maxConnections: 2,
+      request: get(`/api/reports/field-activity?from=${RANGES.knocks.start}&to=${RANGES.knocks.end}`),
+      expectStatus: 200,
+      check: fieldActivityCheck,
+    },
+    {
+      id: "report-field-activity-all",
+      title: "GET /reports/field-activity (the whole tenant)",
+      kind: "report",
+      oursOnly: true,
+      maxConnections: 2,
+      request: get(`/api/reports/field-activity?from=${RANGES.all.start}&to=${RANGES.all.end}`),
+      expectStatus: 200,
+      check: fieldActivityCheck,
+    },
     // Writes last: the lists above see the same data on both servers.
     {
       id: "leads-create",
@@ -531,6 +605,20 @@ export function buildCases(fx: Fixtures): BenchCase[] {
         body.tags.includes("bench-updated")
           ? undefined
           : "not updated",
+    },
+    // A knock logged from the street: a new pin, with its visit (E5).
+    {
+      id: "pin-create",
+      title: "POST /pins (a knock)",
+      kind: "upsert",
+      oursOnly: true,
+      request: knock(0),
+      vary: knock,
+      expectStatus: 201,
+      check: (body) =>
+        isObject(body) && body.status === "success" && body.message === "Pin created"
+          ? undefined
+          : "not created",
     },
     // One bulk change of 10,000 leads by id (target: ≤ 2 s), each request the other way: assigned
     // to the sales rep, then unassigned, so every request changes them all.

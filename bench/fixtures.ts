@@ -3,7 +3,10 @@ import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@/lib/auth/secr
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { buildCases, type BenchCase, type Fixtures } from "./cases";
 import { ANCHOR_MS } from "./data/sql";
+import { CITIES } from "./data/vocabulary";
 import type { RawDb } from "./db";
+
+const FIRST_CITY = CITIES[0]!;
 
 /** Name of the keys the bench makes (the previous run's are deleted first). */
 const KEY_NAME = "bench";
@@ -18,6 +21,11 @@ export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<
     [companyId, new Date(ANCHOR_MS).toISOString()],
   );
   await db.query(`delete from api_keys where company_id = $1 and name = $2`, [companyId, KEY_NAME]);
+  // Knocks logged by earlier runs (their visits go with them).
+  await db.query(`delete from pins where company_id = $1 and created_at > $2`, [
+    companyId,
+    new Date(ANCHOR_MS).toISOString(),
+  ]);
   // The activity entries of earlier runs' writes; the history the fixtures made stays (before the anchor).
   await db.query(`delete from record_activity where company_id = $1 and at > $2`, [
     companyId,
@@ -35,6 +43,8 @@ export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<
     "api_keys",
     "api_key_usage",
     "record_activity",
+    "pins",
+    "pin_visits",
   ])
     await db.query(`vacuum (analyze) ${table}`);
   return removed[0]?.n ?? 0;
@@ -97,6 +107,8 @@ export async function readFixtures(db: RawDb, companyId: string, runTag: string)
        group by sold_by order by count(*) desc, sold_by limit 1`,
     ),
     pinTypeId: await one(`select id as v from pin_types where company_id = $1 and label = 'Callback'`),
+    // The centre of the first city the generated pins are spread around.
+    pinPoint: [FIRST_CITY[3], FIRST_CITY[4]],
     pinUserId: await one(
       `select created_by as v from pins where company_id = $1 group by created_by order by count(*) desc, created_by limit 1`,
     ),

@@ -83,18 +83,18 @@ test("the status filter shows active or inactive customers only, and survives a 
   await page.goto(`/customers?search=${id}`);
   await expect(total(page)).toHaveText(/of 2 customers/);
 
-  await page.getByLabel("Status").selectOption("inactive");
+  await page.getByLabel("Status", { exact: true }).selectOption("inactive");
   await expect(page).toHaveURL(/status=inactive/);
   await expect(total(page)).toHaveText(/of 1 customer$/);
   await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toBeVisible();
   await expect(table(page).getByRole("row").nth(1)).toContainText("Inactive");
 
   await page.reload();
-  await expect(page.getByLabel("Status")).toHaveValue("inactive");
+  await expect(page.getByLabel("Status", { exact: true })).toHaveValue("inactive");
   await expect(page.getByLabel("Search", { exact: true })).toHaveValue(id);
   await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toBeVisible();
 
-  await page.getByLabel("Status").selectOption("active");
+  await page.getByLabel("Status", { exact: true }).selectOption("active");
   await expect(total(page)).toHaveText(/of 1 customer$/);
   await expect(table(page).getByRole("link", { name: `Status active ${id}` })).toBeVisible();
   await expect(table(page).getByRole("link", { name: `Status inactive ${id}` })).toHaveCount(0);
@@ -108,4 +108,44 @@ test("the status filter shows active or inactive customers only, and survives a 
       .filter({ hasText: /\bActive\b/ }),
   ).toHaveCount(0);
   await screenshotBoth(page, "inactive");
+});
+
+test("archive the ticked customers in bulk, confirmed with their number, then undo", async ({ page }) => {
+  const token = `bulkcus${unique()}`;
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await page.request.post("/api/customers", {
+      headers: API_HEADERS,
+      data: { first_name: "Bulk", last_name: `${token} ${i}`, email: `${token}.${i}@example.test` },
+    });
+    expect(res.status()).toBe(201);
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  await page.goto(`/customers?search=${token}`);
+  await expect(table(page).getByRole("row")).toHaveCount(3);
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+
+  await table(page).getByRole("checkbox", { name: "Select all customers on this page" }).check();
+  const bar = page.getByRole("region", { name: "Bulk actions" });
+  await expect(bar.getByText("2 customers selected")).toBeVisible();
+  await bar.getByRole("button", { name: "Archive…", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Archive 2 customers?" });
+  await screenshotBoth(page, "customers-bulk-archive", { fullPage: false });
+  await dialog.getByRole("button", { name: "Archive 2 customers" }).click();
+  await expect(page.getByText("Archived: 2 customers changed.")).toBeVisible();
+  // Archived customers leave the list of active ones.
+  await expect(table(page).getByRole("row")).toHaveCount(1);
+  const archived = async () =>
+    Promise.all(
+      ids.map(async (id) => {
+        const res = await page.request.get(`/api/customers/${id}`, { headers: API_HEADERS });
+        return ((await res.json()) as { data: { archived: boolean } }).data.archived;
+      }),
+    );
+  expect(await archived()).toEqual([true, true]);
+
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByText("Undone: 2 customers restored.")).toBeVisible();
+  await expect(table(page).getByRole("row")).toHaveCount(3);
+  expect(await archived()).toEqual([false, false]);
 });

@@ -43,5 +43,6 @@ export const ID_PREFIX = {
   payment: "pay",
   pinType: "pt",
   pin: "pin",
+  territory: "ter",
   leadBulk: "blk",
 } as const;

@@ -5,7 +5,7 @@ import { HELPER_FUNCTIONS_SQL } from "./sql";
 import { TenantSql } from "./tenant-sql";
 
 /** Bump when the generated data changes: a re-run then regenerates instead of re-using. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 /** The tables the generator fills (children first where it matters for truncation). */
 export const DATA_TABLES = [
@@ -15,6 +15,7 @@ export const DATA_TABLES = [
   "job_visits",
   "jobs",
   "service_plans",
+  "pin_visits",
   "pins",
   "pin_types",
   "leads",
@@ -43,6 +44,7 @@ const INDEXED_TABLES = [
   "job_payments",
   "job_crew",
   "pins",
+  "pin_visits",
 ];
 
 export interface GenerateResult {

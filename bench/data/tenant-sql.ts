@@ -390,15 +390,22 @@ export class TenantSql {
     // Skewed toward the common types; fewer types than eight wrap around.
     const typeIndex = `(case when x < 30 then 0 when x < 55 then 1 when x < 75 then 2 when x < 85 then 3
       when x < 92 then 4 when x < 96 then 5 when x < 98 then 6 else 7 end) % ${this.size.pinTypes}`;
-    return `insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, created_at)
+    // Each pin with the knock that dropped it (its first visit), as POST /pins and the import write it.
+    return `with made as (
+      insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, created_at,
+        updated_at, visit_count, last_visit_at)
       select ${lit(this.companyId)}, ${recordId("pin", this.tenant, "ms", "n")},
         ${this.pinTypeId(`1 + ${typeIndex}`)}, ${this.userId(`${u.admin + u.manager + 1} + ${h("n", 402)} % ${staff}`)},
-        ${TenantSql.LAT}, ${TenantSql.LNG}, ${timestampOf("ms")}
+        ${TenantSql.LAT}, ${TenantSql.LNG}, ${timestampOf("ms")}, ${timestampOf("ms")}, 1, ${timestampOf("ms")}
       from (
         select n, ${createdMs(this.size.pins, "n", SALT.pins)} as ms, ${h("n", 401)} % 100 as x,
           ${h("n", 403)} % ${CITIES.length} as ci,
           ((${h("n", 404)} % 4000) - 2000) / 10000.0 as dlat, ((${h("n", 405)} % 4000) - 2000) / 10000.0 as dlng
         from generate_series(${lo}::bigint, ${hi}::bigint) g(n)
-      ) a`;
+      ) a
+      returning company_id, id, created_at, created_by, pin_type_id
+    )
+    insert into pin_visits (company_id, pin_id, at, user_id, pin_type_id)
+    select company_id, id, created_at, created_by, pin_type_id from made`;
   }
 }

@@ -2,16 +2,20 @@
 
 import type { CardLayout } from "@/components/data-table/types";
 import { RecordList, useRecordListView } from "@/components/records/record-list";
+import { selectionColumn, useRecordSelection } from "@/components/records/record-selection";
 import { NotAllowed } from "@/components/shell/not-allowed";
-import { type CustomerStatus, useCustomers } from "@/lib/query/customers";
+import { type Customer, type CustomerStatus, useCustomers } from "@/lib/query/customers";
 import { useSession } from "@/lib/query/session";
 import { CUSTOMER_SORT_FIELDS } from "@/lib/schemas/customers";
+import { CustomerBulkBar } from "./customer-bulk-bar";
 import { customerColumns } from "./customer-columns";
 import { CustomerForm, customerSaveOutcome } from "./customer-form";
-import { STATUS_OPTIONS } from "./customer-options";
+import { customerName, STATUS_OPTIONS } from "./customer-options";
 
 /** A customer's card on phones: name (and company), then how to reach them and where. */
 const CUSTOMER_CARD: CardLayout = { title: "name", fields: ["phone", "status", "city", "email"] };
+
+const CUSTOMER_SELECTION = { noun: "customers", nameOf: (customer: Customer) => customerName(customer) };
 
 /** /customers: filters, the customers table and "New customer", all state in the URL. */
 export function CustomersView() {
@@ -26,6 +30,8 @@ function CustomersList({ canWrite }: { canWrite: boolean }) {
   const status: CustomerStatus | "" =
     view.filter === "active" || view.filter === "inactive" ? view.filter : "";
   const query = useCustomers({ ...view.params, status });
+  const selection = useRecordSelection(JSON.stringify([view.params, status]));
+  const pageIds = query.data?.data.map((customer) => customer.id) ?? [];
 
   return (
     <RecordList
@@ -34,13 +40,20 @@ function CustomersList({ canWrite }: { canWrite: boolean }) {
       canWrite={canWrite}
       view={view}
       query={query}
-      columns={customerColumns}
+      columns={
+        canWrite
+          ? [selectionColumn(selection, pageIds, CUSTOMER_SELECTION), ...customerColumns]
+          : customerColumns
+      }
       cardLayout={CUSTOMER_CARD}
       searchPlaceholder="Name, company, email or phone"
       filter={{ label: "Status", placeholder: "All statuses", value: status, options: STATUS_OPTIONS }}
       tagsPlaceholder="e.g. vip, commercial"
       outcomeOf={customerSaveOutcome}
       renderForm={(props) => <CustomerForm {...props} />}
+      beforeTable={
+        canWrite ? <CustomerBulkBar selection={selection.selection} onClear={selection.clear} /> : null
+      }
     />
   );
 }

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Button, Dialog, Field, Input, Notice, Select, type SelectOption } from "@/components/ui";
+import type { BulkSelection } from "@/components/records/record-selection";
 import { errorMessage } from "@/components/ui/error-state";
 import { parseTagList } from "@/lib/domain/normalize";
 import {
@@ -39,13 +40,6 @@ export interface BulkFilter {
   assigned_to?: string;
   follow_up_from?: string;
   follow_up_to?: string;
-}
-
-export interface BulkSelection {
-  /** Ticked rows (of the current page). */
-  ids: string[];
-  /** Every lead matching the list's filters, on every page. */
-  allMatching: boolean;
 }
 
 const plural = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "lead" : "leads"}`;

@@ -3,9 +3,10 @@
 import type { CardLayout } from "@/components/data-table/types";
 import { formatSort } from "@/components/data-table/api-sort";
 import { RecordList, useRecordListView } from "@/components/records/record-list";
+import { selectionColumn, useRecordSelection } from "@/components/records/record-selection";
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { cn } from "@/components/ui";
-import { useLeads } from "@/lib/query/leads";
+import { type Lead, useLeads } from "@/lib/query/leads";
 import { useSession } from "@/lib/query/session";
 import { useUrlState } from "@/lib/query/url-state";
 import { LEAD_SORT_FIELDS } from "@/lib/schemas/leads";
@@ -15,7 +16,6 @@ import { LeadForm, leadSaveOutcome } from "./lead-form";
 import { LeadBulkBar } from "./lead-bulk-bar";
 import { NoteFilter } from "./note-filter";
 import { OwnerFilter, withOwnerColumn } from "./lead-owner";
-import { selectionColumn, useLeadSelection } from "./lead-selection";
 import { LeadsBoard } from "./leads-board";
 import { useStageFilterOptions } from "./stage-badge";
 
@@ -27,6 +27,11 @@ const LEAD_CARD: CardLayout = {
 };
 
 /** /leads: filters, the leads table or board and "New lead", all state in the URL. */
+const LEAD_SELECTION = {
+  noun: "leads",
+  nameOf: (lead: Lead) => lead.name || "lead without a name",
+};
+
 export function LeadsView() {
   const { data: session } = useSession();
   // Technicians have no leads:read (contract section 9); the API would answer 403 anyway.
@@ -47,7 +52,9 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
   // A follow-up view without a sort of the user's lists the soonest first.
   const sort = view.params.sort || formatSort(followUp.defaultSorting ?? []);
   const query = useLeads({ ...view.params, stage, assigned_to: assignedTo, note, ...followUp.range, sort });
-  const selection = useLeadSelection(JSON.stringify([view.params, stage, assignedTo, note, followUp.range]));
+  const selection = useRecordSelection(
+    JSON.stringify([view.params, stage, assignedTo, note, followUp.range]),
+  );
   const pageIds = query.data?.data.map((lead) => lead.id) ?? [];
   const columns = withOwnerColumn(leadColumns);
 
@@ -63,7 +70,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
       canWrite={canWrite}
       view={view}
       query={query}
-      columns={canWrite ? [selectionColumn(selection, pageIds), ...columns] : columns}
+      columns={canWrite ? [selectionColumn(selection, pageIds, LEAD_SELECTION), ...columns] : columns}
       cardLayout={LEAD_CARD}
       searchPlaceholder="Name, email or phone"
       filter={{ label: "Stage", placeholder: "All stages", value: stage, options: stageOptions }}

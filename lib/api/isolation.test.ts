@@ -27,12 +27,10 @@ let b: SeededCompany;
 let routes: ApiRouteVerb[];
 /** A bulk change of A's leads (it changed none), for B to try to undo. */
 const aBulkId = "blk_isolation_a";
-/** A territory of A's around A's pin, for B's territory filter. */
-const aTerritoryId = "ter_isolation_a";
 /** The client_id of A's pin: B's create with the same one makes B's own pin. */
 const aClientId = "client-isolation-a";
 
-/** A pin's fields the import does not carry (notes, address, lead, client_id), and A's territory. */
+/** A pin's fields the import does not carry: notes, address, lead, client_id. */
 async function fieldPins(): Promise<void> {
   for (const [company, clientId] of [
     [a, aClientId],
@@ -42,12 +40,7 @@ async function fieldPins(): Promise<void> {
         street1 = ${`3 ${company.token} Lane`}, lead_id = ${company.lead.id}, client_id = ${clientId}
       where company_id = ${company.companyId} and id = ${company.pinId}`);
   }
-  a.secrets.push(`Pin notes ${a.token}`, `3 ${a.token} Lane`, aClientId, `Territory ${a.token}`);
-  a.ids.push(aTerritoryId);
-  await database.db.execute(sql`insert into territories (company_id, id, name, color, polygon, area)
-    values (${a.companyId}, ${aTerritoryId}, ${`Territory ${a.token}`}, '#123456',
-      '{"type":"Polygon","coordinates":[[[-98,30],[-97,30],[-97,31],[-98,31],[-98,30]]]}'::jsonb,
-      '((-98,30),(-97,30),(-97,31),(-98,31))'::polygon)`);
+  a.secrets.push(`Pin notes ${a.token}`, `3 ${a.token} Lane`, aClientId);
 }
 
 beforeAll(async () => {
@@ -142,6 +135,19 @@ const upsertedInB =
     expect(rows).toHaveLength(1);
   };
 
+/** A territory ring a body may send. */
+const ISOLATION_SQUARE = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ],
+  ],
+};
+
 const digits = (phone: string) => phone.replace(/\D/g, "");
 
 /** How each route verb is called with A's ids and values, and what B must get. */
@@ -195,6 +201,8 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: seesB(() => b.lead.id) },
     { label: "A's note", query: { note: a.token, archived: "true" }, check: emptyList },
     { label: "B's note", query: { note: b.token }, check: seesB(() => b.lead.id) },
+    { label: "A's territory", query: { territory_id: a.territoryId, archived: "true" }, check: notFound },
+    { label: "B's territory", query: { territory_id: b.territoryId }, check: seesB(() => b.lead.id) },
     { label: "no filter", check: seesB(() => b.lead.id) },
   ],
   "GET /api/leads/[id]/activity": () => [
@@ -232,6 +240,8 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "B's tag", query: { tags: b.tag }, check: countsOne },
     { label: "A's rep", query: { assigned_to: a.userIds[1]!, archived: "true" }, check: noTotals },
     { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: countsOne },
+    { label: "A's territory", query: { territory_id: a.territoryId, archived: "true" }, check: notFound },
+    { label: "B's territory", query: { territory_id: b.territoryId }, check: countsOne },
   ],
   "POST /api/leads": () => [
     { label: "A's lead id", body: { id: a.lead.id, name: "Taken over" }, check: notFound },
@@ -277,6 +287,11 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
         check: matchesNone,
       })),
       {
+        label: "filter territory_id of A",
+        body: { filter: { territory_id: a.territoryId, archived: true }, action: archive },
+        check: notFound,
+      },
+      {
         label: "B's lead to A's rep",
         body: { ids: [b.lead.id], action: { type: "assign", assigned_to: a.userIds[1]! } },
         check: status(400, "VALIDATION_ERROR"),
@@ -312,6 +327,18 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   ],
   "POST /api/customers/[id]/notes": () => [
     { label: "A's customer", params: { id: a.customer.id }, body: { body: "B's note" }, check: notFound },
+  ],
+  "POST /api/customers/bulk": () => [
+    {
+      label: "A's customer ids",
+      body: { ids: [a.customer.id, a.customer.archivedId], action: { type: "archive" } },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+    {
+      label: "A's and B's ids",
+      body: { ids: [b.customer.id, a.customer.archivedId], action: { type: "unarchive" } },
+      check: status(400, "VALIDATION_ERROR"),
+    },
   ],
   "POST /api/customers/[id]/archive": () => [
     { label: "A's customer", params: { id: a.customer.id }, check: notFound },
@@ -355,6 +382,22 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     },
   ],
 
+  "GET /api/territories": () => [
+    { label: "B's territories", check: seesB(() => b.territoryId) },
+    { label: "A's rep", query: { assigned_to: a.userIds[1]! }, check: emptyList },
+    { label: "B's rep", query: { assigned_to: b.userIds[1]! }, check: seesB(() => b.territoryId) },
+  ],
+  "POST /api/territories": () => [
+    { label: "A's territory", body: { id: a.territoryId, name: "Taken" }, check: notFound },
+    {
+      label: "A's rep assigned",
+      body: { name: "Mine", polygon: ISOLATION_SQUARE, assigned_to: [a.userIds[1]!] },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+  ],
+  "DELETE /api/territories/[id]": () => [
+    { label: "A's territory", params: { id: a.territoryId }, check: notFound },
+  ],
   "GET /api/pin-types": () => [{ label: "B's pin types", check: seesB(() => b.pinTypeId) }],
   "GET /api/pins": () => [
     { label: "A's pin type", query: { pin_type_id: a.pinTypeId }, check: emptyList },
@@ -369,7 +412,8 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "A's creator", query: { created_by: a.userIds[1]! }, check: emptyList },
     { label: "A's lead", query: { lead_id: a.lead.id }, check: emptyList },
     { label: "B's lead", query: { lead_id: b.lead.id }, check: seesB(() => b.pinId) },
-    { label: "A's territory", query: { territory_id: aTerritoryId }, check: notFound },
+    { label: "A's territory", query: { territory_id: a.territoryId }, check: notFound },
+    { label: "B's territory", query: { territory_id: b.territoryId }, check: seesB(() => b.pinId) },
     // A's and B's pins are at the same place: the box shows B's only.
     { label: "the whole world", query: { bbox: "-90,-180,90,180" }, check: seesB(() => b.pinId) },
     {

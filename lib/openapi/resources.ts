@@ -10,6 +10,7 @@ import { servicedJobsPaths } from "./paths/serviced-jobs";
 import { servicePlansPaths } from "./paths/service-plans";
 import { sessionPaths } from "./paths/session";
 import { settingsPaths } from "./paths/settings";
+import { territoriesPaths } from "./paths/territories";
 import { usersPaths } from "./paths/users";
 import type { ResourceSpec } from "./types";
 
@@ -23,6 +24,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
   servicedJobsPaths,
   pinsPaths,
   pinTypesPaths,
+  territoriesPaths,
   usersPaths,
   reportsPaths,
   sessionPaths,

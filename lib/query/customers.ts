@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { activityKeys } from "@/lib/query/activity";
 import { apiFetch } from "@/lib/query/api-client";
 import type { z } from "zod";
+import type { BulkCustomersBody, BulkCustomersResponse } from "@/lib/schemas/customer-bulk";
 import {
   CUSTOMER_MESSAGES,
   type Customer,
@@ -130,6 +131,24 @@ export function useSaveCustomer() {
         queryClient.invalidateQueries({ queryKey: activityKeys.record("customer", customer.id) }),
       ]);
     },
+  });
+}
+
+/**
+ * POST /api/customers/bulk: archive or unarchive the listed customers. Undo is the opposite action
+ * on the answer's `changed_ids`.
+ */
+export function useBulkArchiveCustomers() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BulkCustomersBody) =>
+      apiFetch<BulkCustomersResponse>("/customers/bulk", { method: "POST", body }),
+    // Each customer's page and timeline show the change too.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: customerKeys.all }),
+        queryClient.invalidateQueries({ queryKey: activityKeys.all }),
+      ]),
   });
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoDateQuery } from "./common";
 import { assignedToInput, assignedToQuery } from "./lead-owners";
+import { territoryIdQuery } from "./territories";
 import {
   idParamsSchema,
   nullableText,
@@ -40,6 +41,7 @@ export const bulkLeadFilterSchema = z
       .default(false)
       .describe("As GET /leads: include archived leads (default false: only active ones)."),
     assigned_to: assignedToQuery,
+    territory_id: territoryIdQuery("leads"),
     follow_up_from: isoDateQuery(
       "start",
       "As GET /leads: a follow-up date on or after this ISO 8601 date or date-time.",

@@ -17,6 +17,7 @@ import {
   tagsInput,
 } from "./upsert-fields";
 import { assignedToInput, assignedToQuery } from "./lead-owners";
+import { territoryIdQuery } from "./territories";
 
 /** Largest amount numeric(12,2) holds. */
 const MAX_MONEY = 9_999_999_999.99;
@@ -69,6 +70,7 @@ export const getLeadsQuerySchema = paginationQuerySchema.extend({
     ["follow_up_date,-priority", "-projected_value"],
   ).optional(),
   assigned_to: assignedToQuery,
+  territory_id: territoryIdQuery("leads"),
 });
 export type GetLeadsQuery = z.output<typeof getLeadsQuerySchema>;
 

@@ -199,6 +199,25 @@ export function fieldValue(field: string): fc.Arbitrary<unknown> {
     plausible.push(fc.constantFrom("admin", "manager", "sales_rep", "technician", "root"));
   if (field === "billing_same_as_property") plausible.push(fc.boolean(), fc.constantFrom("true", 1, 0));
   if (field === "location") plausible.push(fc.tuple(fc.double(), fc.double()));
+  if (field === "color") plausible.push(fc.constantFrom("#2563eb", "#ABC", "#12345", "red", ""));
+  if (field === "assigned_to") plausible.push(fc.array(hostileString, { maxLength: 4 }), fc.constant([]));
+  if (field === "polygon") {
+    // Territory rings: often valid (a random quadrilateral may cross itself), often not.
+    const position = fc.tuple(fc.double({ min: -200, max: 200 }), fc.double({ min: -100, max: 100 }));
+    const nearby = fc.tuple(
+      fc.double({ min: -1, max: 1, noNaN: true }),
+      fc.double({ min: -1, max: 1, noNaN: true }),
+    );
+    plausible.push(
+      fc.record({
+        type: fc.constantFrom("Polygon", "polygon", "MultiPolygon"),
+        coordinates: fc.array(fc.array(position, { maxLength: 8 }), { maxLength: 2 }),
+      }),
+      fc
+        .array(nearby, { minLength: 3, maxLength: 6 })
+        .map((ring) => ({ type: "Polygon", coordinates: [ring] })),
+    );
+  }
   if (field === "stages") {
     // Pipeline stages: often valid enough to be saved, with hostile labels and keys.
     const stage = fc.record(

@@ -3,7 +3,14 @@ import { and, eq } from "drizzle-orm";
 import { SCOPES } from "@/lib/auth/scopes";
 import { generateApiKey } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db/client";
-import { apiKeys, pipelineStages, recordActivity, users } from "@/lib/db/schema";
+import {
+  apiKeys,
+  pipelineStages,
+  recordActivity,
+  territories,
+  territoryAssignees,
+  users,
+} from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { importDocument, type ImportDocument } from "@/lib/import";
 import type { Stage } from "@/lib/schemas/pipeline";
@@ -26,6 +33,8 @@ export interface SeededCompany {
   userIds: string[];
   pinTypeId: string;
   pinId: string;
+  /** A territory around its pin and its lead, assigned to its sales rep. */
+  territoryId: string;
   /** Its stored pipeline. */
   pipeline: Stage[];
   lead: { id: string; archivedId: string; name: string; email: string; phone: string; stage: string };
@@ -257,6 +266,23 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
     .insert(pipelineStages)
     .values(pipeline.map((stage, position) => ({ ...stage, companyId: co, position })));
 
+  const territoryId = newId(ID_PREFIX.territory);
+  const ring: [number, number][] = [
+    [-97.5, 30],
+    [-97.1, 30],
+    [-97.1, 30.4],
+    [-97.5, 30.4],
+  ];
+  await db.insert(territories).values({
+    companyId: co,
+    id: territoryId,
+    name: `Territory ${token}`,
+    color: "#aa3344",
+    polygon: { type: "Polygon", coordinates: [[...ring, ring[0]!]] },
+    area: `(${ring.map(([lng, lat]) => `(${lng},${lat})`).join(",")})`,
+  });
+  await db.insert(territoryAssignees).values({ companyId: co, territoryId, userId: repId });
+
   const [keyRow] = await db
     .select({ id: apiKeys.id, keyHash: apiKeys.keyHash })
     .from(apiKeys)
@@ -276,6 +302,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
     userIds: [adminId, repId, techId],
     pinTypeId,
     pinId,
+    territoryId,
     pipeline,
     lead: {
       id: leadId,
@@ -306,6 +333,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
       keyId,
       pinTypeId,
       pinId,
+      territoryId,
       leadId,
       archivedLeadId,
       customerId,
@@ -327,6 +355,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
       password,
       adminRow!.passwordHash!,
       `Pin type ${token}`,
+      `Territory ${token}`,
       `First${token}`,
       `Last${token}`,
       `Firm ${token}`,

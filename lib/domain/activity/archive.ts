@@ -1,31 +1,42 @@
 import { sql } from "drizzle-orm";
 import { recordActivity, type ActivityRecordType } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
+import { ValidationError } from "@/lib/domain/errors";
+import { uniqueTags } from "@/lib/domain/normalize";
 import { actorOf, actorValues, RECORD_TABLES, recordNotFound } from "./activity";
 
-/**
- * POST /leads/{id}/archive and /unarchive (customers alike): sets the record's `archived` (and
- * `archived_at`) and records an `archived` or `unarchived` entry, in one statement. A record that
- * already is so is left as it is, with no entry: calling twice is harmless. An unknown record is a
- * 404. The caller then reads the record as GET answers it.
- */
-export async function setArchived({
-  ctx,
-  recordType,
-  id,
-  archived,
-}: {
+/** Unknown ids listed in a bulk request's 400, at most (the rest summed up in one more entry). */
+const UNKNOWN_IDS_LISTED = 100;
+
+/** A text[] parameter, encoded as the record's tags column encodes its arrays (on both engines). */
+const textArray = (recordType: ActivityRecordType, values: readonly string[]) =>
+  sql`${sql.param([...values], RECORD_TABLES[recordType].tags)}::text[]`;
+
+interface ArchiveInput {
   ctx: Pick<DomainContext, "db" | "companyId" | "principal">;
   recordType: ActivityRecordType;
-  id: string;
   archived: boolean;
-}): Promise<void> {
+}
+
+/**
+ * Sets the records' `archived` (and `archived_at`) and records an `archived` or `unarchived` entry
+ * for each record changed, in one statement. Records that already are so are left as they are,
+ * with no entry: calling twice is harmless. Answers how many of the ids exist and which changed.
+ */
+async function archiveIn(
+  db: DbOrTx,
+  { ctx, recordType, archived }: ArchiveInput,
+  ids: readonly string[],
+): Promise<{ found: number; changedIds: string[] }> {
   const table = RECORD_TABLES[recordType];
   const actor = actorValues(actorOf(ctx.principal));
-  const { rows } = await ctx.db.execute<{ found: number | string }>(sql`
+  const { rows } = await db.execute<{ found: number | string; changed_ids: string[] | null }>(sql`
     with target as (
+      -- Locked in id order, so two bulk requests over the same records cannot deadlock.
       select ${table.id} as id, ${table.archived} as archived from ${table}
-      where ${table.companyId} = ${ctx.companyId} and ${table.id} = ${id} for update
+      where ${table.companyId} = ${ctx.companyId} and ${table.id} = any(${textArray(recordType, ids)})
+      order by ${table.id} for update
     ), changed as (
       update ${table} set "archived" = ${archived},
         "archived_at" = ${archived ? sql`now()` : sql`null`}, "updated_at" = now()
@@ -39,6 +50,48 @@ export async function setArchived({
         ${actor.kind}, ${actor.id}
       from changed
     )
-    select count(*)::int as found from target`);
-  if (Number(rows[0]?.found ?? 0) === 0) throw recordNotFound(recordType);
+    select (select count(*)::int from target) as found,
+      (select array_agg(id order by id) from changed) as changed_ids`);
+  return { found: Number(rows[0]?.found ?? 0), changedIds: rows[0]?.changed_ids ?? [] };
+}
+
+/**
+ * POST /leads/{id}/archive and /unarchive (customers alike). An unknown record is a 404. The
+ * caller then reads the record as GET answers it.
+ */
+export async function setArchived(input: ArchiveInput & { id: string }): Promise<void> {
+  const { found } = await archiveIn(input.ctx.db, input, [input.id]);
+  if (found === 0) throw recordNotFound(input.recordType);
+}
+
+/**
+ * POST /customers/bulk: archive or unarchive the listed records, all or nothing: an id that is
+ * not a record of the company is a 400 naming it, and nothing is changed. Answers the ids that
+ * changed, which the inverse action on them undoes exactly.
+ */
+export async function setArchivedMany(
+  input: ArchiveInput & { ids: readonly string[] },
+): Promise<{ matched: number; changedIds: string[] }> {
+  const ids = uniqueTags(input.ids);
+  return input.ctx.db.transaction(async (tx) => {
+    const { found, changedIds } = await archiveIn(tx, input, ids);
+    if (found < ids.length) await refuseUnknownIds(tx, input, input.ids);
+    return { matched: found, changedIds };
+  });
+}
+
+async function refuseUnknownIds(tx: DbOrTx, { ctx, recordType }: ArchiveInput, ids: readonly string[]) {
+  const table = RECORD_TABLES[recordType];
+  const unknown = (
+    await tx.execute<{ id: string }>(sql`select u.id from unnest(${textArray(recordType, ids)}) as u(id)
+      where not exists (select 1 from ${table} where ${table.companyId} = ${ctx.companyId} and ${table.id} = u.id)`)
+  ).rows.map((row) => row.id);
+  const problems = unknown.slice(0, UNKNOWN_IDS_LISTED).map((unknownId) => ({
+    field: `ids[${ids.indexOf(unknownId)}]`,
+    message: `${unknownId} is not a ${recordType} of the company`,
+  }));
+  if (unknown.length > UNKNOWN_IDS_LISTED) {
+    problems.push({ field: "ids", message: `${unknown.length - UNKNOWN_IDS_LISTED} more unknown ids` });
+  }
+  throw new ValidationError(problems);
 }

@@ -15,7 +15,7 @@ import type {
 } from "@/lib/schemas/lead-bulk";
 import { storedStage } from "@/lib/schemas/pipeline";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
-import { leadFilter } from "./list-leads";
+import { leadFilter, withTerritoryResolved } from "./list-leads";
 import { checkAssignee, resolveOwnerFilter } from "./owners";
 
 /** Unknown ids listed in a 400, at most (the rest summed up in one more entry). */
@@ -45,7 +45,7 @@ export async function bulkChangeLeads({
   const selection = input.ids
     ? sql`${leads.companyId} = ${ctx.companyId} and ${leads.id} = any(${textArrayParam(uniqueTags(input.ids))})`
     : leadFilter(ctx.companyId, {
-        ...input.filter!,
+        ...(await withTerritoryResolved(ctx, input.filter!)),
         assigned_to: resolveOwnerFilter(ctx.principal, input.filter!.assigned_to, "filter.assigned_to"),
       });
   const id = newId(ID_PREFIX.leadBulk);

@@ -8,6 +8,7 @@ import {
   type RecordListFilter,
 } from "@/lib/domain/record-lists";
 import { timestampParam } from "@/lib/domain/reports/sql";
+import { insideArea, territoryArea } from "@/lib/domain/territories/area";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
 import {
@@ -34,7 +35,8 @@ export async function listLeads({
   ctx: LeadReadContext;
   input: GetLeadsQuery;
 }): Promise<ListLeadsResponse> {
-  const { rows, total } = await listRows(leadListQueries(ctx, withOwnerResolved(ctx, input)));
+  const filters = await withTerritoryResolved(ctx, withOwnerResolved(ctx, input));
+  const { rows, total } = await listRows(leadListQueries(ctx, filters));
   return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
 }
 
@@ -48,7 +50,10 @@ const LEAD_LIST = recordList<typeof leads, LeadRecordRow>({
 });
 
 /** The statements of a list request (exported so a test can check their plans). */
-export function leadListQueries(ctx: LeadContext, input: GetLeadsQuery): ListQueries<LeadRecordRow> {
+export function leadListQueries(
+  ctx: LeadContext,
+  input: GetLeadsQuery & TerritoryResolved,
+): ListQueries<LeadRecordRow> {
   return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, { ...input, ...leadListFilter(input) });
 }
 
@@ -57,7 +62,26 @@ export type LeadFilterInput = Pick<
   GetLeadsQuery,
   "archived" | "search" | "stage" | "tags" | "follow_up_from" | "follow_up_to" | "assigned_to"
 > &
-  Partial<Pick<GetLeadsQuery, "note">>;
+  Partial<Pick<GetLeadsQuery, "note">> &
+  TerritoryResolved;
+
+/** A request's `territory_id` with its ring read (withTerritoryResolved). */
+export interface TerritoryResolved {
+  territory_area?: string;
+}
+
+/**
+ * The filters with the territory's ring read once, before the list's statements, which then test
+ * each lead's point against it as a constant (lib/domain/territories/area.ts): an unknown
+ * `territory_id` is a 404.
+ */
+export async function withTerritoryResolved<Q extends { territory_id?: string }>(
+  ctx: Pick<LeadContext, "db" | "companyId">,
+  query: Q,
+): Promise<Q & TerritoryResolved> {
+  if (query.territory_id === undefined) return query;
+  return { ...query, territory_area: await territoryArea(ctx, query.territory_id) };
+}
 
 /**
  * The list's WHERE clause (recordListWhere), shared with GET /leads/stage-totals and the tests
@@ -71,7 +95,13 @@ export function leadFilter(companyId: string, input: LeadFilterInput): SQL {
 function leadListFilter(input: LeadFilterInput): RecordListFilter {
   return {
     key: input.stage,
-    conditions: [ownerCondition(input.assigned_to), ...followUpConditions(input), ...noteConditions(input)],
+    conditions: [
+      ownerCondition(input.assigned_to),
+      ...followUpConditions(input),
+      ...noteConditions(input),
+      // Leads without a location have no point: `point(null, null) <@ area` is null, never true.
+      input.territory_area === undefined ? undefined : insideArea("leads", input.territory_area),
+    ],
   };
 }
 

@@ -5,7 +5,7 @@ import { toNumber } from "@/lib/domain/reports/sql";
 import { cents } from "@/lib/schemas/common";
 import type { GetLeadStageTotalsQuery, LeadStageTotal, LeadStageTotalsResponse } from "@/lib/schemas/leads";
 import type { LeadReadContext } from "./lead-record";
-import { leadFilter } from "./list-leads";
+import { leadFilter, withTerritoryResolved, type TerritoryResolved } from "./list-leads";
 import { withOwnerResolved } from "./owners";
 
 /**
@@ -25,7 +25,7 @@ export async function leadStageTotals({
   ctx: LeadReadContext;
   input: GetLeadStageTotalsQuery;
 }): Promise<LeadStageTotalsResponse> {
-  const filters = withOwnerResolved(ctx, input);
+  const filters = await withTerritoryResolved(ctx, withOwnerResolved(ctx, input));
   const query = stageTotalsFromCounters(filters)
     ? keptStageTotals(ctx.companyId, filters)
     : countedStageTotals(ctx.companyId, filters);
@@ -74,7 +74,7 @@ function keptStageTotals(companyId: string, input: GetLeadStageTotalsQuery): SQL
 }
 
 /** count(*) and sum(projected_value) of the matching leads, per stage and in all. */
-function countedStageTotals(companyId: string, input: GetLeadStageTotalsQuery): SQL {
+function countedStageTotals(companyId: string, input: GetLeadStageTotalsQuery & TerritoryResolved): SQL {
   return sql`select ${leads.stage} as stage, count(*)::int as count,
       coalesce(sum(${leads.projectedValue}), 0)::float8 as projected_value, grouping(${leads.stage})::int as total
     from ${leads} where ${leadFilter(companyId, input)}

@@ -9,6 +9,11 @@ import {
   listCustomersResponseSchema,
   upsertCustomerBodySchema,
 } from "@/lib/schemas/customers";
+import {
+  bulkCustomersBodySchema,
+  bulkCustomersResponseSchema,
+  CUSTOMER_BULK_IDS_MAX,
+} from "@/lib/schemas/customer-bulk";
 import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 import { z } from "zod";
 import { named, type ResourceSpec } from "../types";
@@ -137,5 +142,31 @@ export const customersPaths: ResourceSpec = {
       example: { params: { id: "cus_01jq8m2x4kd7w3a9c5v6r8t0ye" } },
     },
     ...customerStoryEndpoints,
+    {
+      method: "POST",
+      path: "/customers/bulk",
+      operationId: "bulkChangeCustomers",
+      summary: "Archive or unarchive many customers",
+      description: [
+        `Applies \`action.type\` (\`archive\` or \`unarchive\`) to the customers named by \`ids\` (at most ` +
+          `${CUSTOMER_BULK_IDS_MAX.toLocaleString("en-US")}), each recorded in the customer's activity as ` +
+          "`POST /customers/{id}/archive` records it.",
+        "All or nothing, in one transaction: an id that is not a customer of the company is a 400 listing " +
+          "the unknown ids (`ids[i]`), and nothing is changed.",
+        "`matched` is the number of customers named, `changed` those the action changed (a customer that " +
+          "already is so is left as it was), `changed_ids` their ids: the opposite action on them undoes " +
+          "this one exactly.",
+      ].join("\n\n"),
+      scopes: ["customers:write"],
+      body: named("BulkCustomersBody", bulkCustomersBodySchema),
+      responses: [
+        {
+          status: 200,
+          description: "The customers were changed.",
+          schema: named("BulkCustomersResponse", bulkCustomersResponseSchema),
+        },
+      ],
+      example: { body: { ids: ["cus_01jq8m2x4kd7w3a9c5v6r8t0ye"], action: { type: "archive" } } },
+    },
   ],
 };

@@ -22,13 +22,14 @@ export const leadBulkEndpoints: EndpointSpec[] = [
         "`archive` or `unarchive`. Every lead's `updated_at` is set; list totals stay exact.",
       "All or nothing, in one transaction: an id that is not a lead of the company is a 400 listing " +
         "the unknown ids (`ids[i]`), a lead that would get more than 100 tags a 400 naming " +
-        "`action.tags`, and nothing is changed.",
+        "`action.tags`, a `filter.territory_id` that is no territory of the company a 404, and nothing is changed.",
       "`matched` is the number of leads selected, `changed` those the action changed (a lead that " +
         "already has the value is left as it was). The operation is kept: `POST` to `undo.path` " +
         "(`/leads/bulk/{id}/undo`) restores the values it replaced.",
     ].join("\n\n"),
     scopes: ["leads:write"],
     body: named("BulkLeadsBody", bulkLeadsBodySchema),
+    notFound: "Territory",
     responses: [
       {
         status: 200,

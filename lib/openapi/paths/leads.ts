@@ -107,9 +107,12 @@ export const leadsPaths: ResourceSpec = {
         "empty values last, ties by `id` descending). Archived leads are left out unless `archived=true`. " +
         "`follow_up_from` and `follow_up_to` keep the leads to follow up within a range, both ends " +
         "inclusive (`follow_up_to=2026-03-31`: due by the end of that UTC day; a range that runs " +
-        "backwards matches nothing).",
+        "backwards matches nothing). `territory_id` keeps the leads whose location lies inside that " +
+        "territory (`GET /territories`), its edge included; leads without a location never match, and " +
+        "an unknown territory is a 404.",
       scopes: ["leads:read"],
       query: getLeadsQuerySchema,
+      notFound: "Territory",
       responses: [
         {
           status: 200,
@@ -135,6 +138,7 @@ export const leadsPaths: ResourceSpec = {
       ].join("\n\n"),
       scopes: ["leads:read"],
       query: getLeadStageTotalsQuerySchema,
+      notFound: "Territory",
       responses: [
         {
           status: 200,

@@ -2,14 +2,19 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import { useState } from "react";
-import type { Lead } from "@/lib/query/leads";
-import type { BulkSelection } from "./lead-bulk-bar";
+
+export interface BulkSelection {
+  /** Ticked rows (of the current page). */
+  ids: string[];
+  /** Every record matching the list's filters, on every page. */
+  allMatching: boolean;
+}
 
 /**
- * The ticked leads of the table, for the bulk bar: the rows ticked on this page, or "every lead
+ * The ticked records of a list, for its bulk bar: the rows ticked on this page, or "every record
  * matching the filters". A change of page or filters (`viewKey`) starts a new, empty selection.
  */
-export function useLeadSelection(viewKey: string) {
+export function useRecordSelection(viewKey: string) {
   const [state, setState] = useState<BulkSelection & { viewKey: string }>({
     viewKey,
     ids: [],
@@ -30,13 +35,20 @@ export function useLeadSelection(viewKey: string) {
   };
 }
 
-export type LeadSelection = ReturnType<typeof useLeadSelection>;
+export type RecordSelection = ReturnType<typeof useRecordSelection>;
 
 const BOX =
   "size-4 rounded border-slate-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 
-/** The checkbox column: one per row, and "select all on this page" in the header. */
-export function selectionColumn(state: LeadSelection, pageIds: readonly string[]): ColumnDef<Lead> {
+/**
+ * The checkbox column: one per row, and "select all on this page" in the header. `noun` names the
+ * records ("leads"), `nameOf` a row in its box's label.
+ */
+export function selectionColumn<T extends { id: string }>(
+  state: RecordSelection,
+  pageIds: readonly string[],
+  { noun, nameOf }: { noun: string; nameOf: (row: T) => string },
+): ColumnDef<T> {
   const { selection } = state;
   const ticked = (id: string) => selection.allMatching || selection.ids.includes(id);
   const all = pageIds.length > 0 && pageIds.every(ticked);
@@ -49,7 +61,7 @@ export function selectionColumn(state: LeadSelection, pageIds: readonly string[]
       <input
         type="checkbox"
         className={BOX}
-        aria-label="Select all leads on this page"
+        aria-label={`Select all ${noun} on this page`}
         checked={all}
         ref={(box) => {
           if (box) box.indeterminate = some && !all;
@@ -61,7 +73,7 @@ export function selectionColumn(state: LeadSelection, pageIds: readonly string[]
       <input
         type="checkbox"
         className={BOX}
-        aria-label={`Select ${row.original.name || "lead without a name"}`}
+        aria-label={`Select ${nameOf(row.original)}`}
         checked={ticked(row.original.id)}
         onChange={(e) => state.toggle(row.original.id, e.target.checked)}
       />

@@ -1,0 +1,116 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as upsertCustomerRoute } from "@/app/api/customers/route";
+import { GET as customerActivityRoute } from "@/app/api/customers/[id]/activity/route";
+import { POST as bulkRoute } from "@/app/api/customers/bulk/route";
+import { bulkCustomersResponseSchema } from "@/lib/schemas/customer-bulk";
+import {
+  apiRequest,
+  call,
+  createApiKey,
+  createCompany,
+  createSessionCookie,
+  createUser,
+} from "@/lib/testing/factories";
+import { fileTestDatabase } from "@/lib/testing/file-database";
+import { testEngine } from "@/lib/testing/test-database";
+
+const database = fileTestDatabase();
+
+type Auth = { key?: string; cookie?: string };
+type Body = Record<string, unknown>;
+
+const bulk = async (auth: Auth, body: unknown) => {
+  const res = await call<Body>(bulkRoute, apiRequest("/customers/bulk", { ...auth, method: "POST", body }));
+  if (res.status === 200) bulkCustomersResponseSchema.parse(res.body);
+  return res;
+};
+
+async function tenantWithCustomers(count: number) {
+  const company = await createCompany(database.db);
+  const { key } = await createApiKey(database.db, company.id);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await call<Body>(
+      upsertCustomerRoute,
+      apiRequest("/customers", { key, body: { first_name: `Bulk ${i}`, email: `bulk${i}@example.com` } }),
+    );
+    ids.push(res.body.id as string);
+  }
+  return { companyId: company.id, key, ids };
+}
+
+const archivedOf = async (companyId: string) =>
+  (
+    await database.db.execute<{ id: string; archived: boolean; archived_at: string | null }>(
+      sql`select id, archived, archived_at from customers where company_id = ${companyId} order by id`,
+    )
+  ).rows;
+
+describe(`POST /customers/bulk (${testEngine()})`, () => {
+  it("archives the named customers once each, records it, and the opposite action undoes it", async () => {
+    const t = await tenantWithCustomers(3);
+    const [a, b, c] = t.ids as [string, string, string];
+    // b is archived already: the bulk archive leaves it (and its time) as it was.
+    await bulk({ key: t.key }, { ids: [b], action: { type: "archive" } });
+    const before = await archivedOf(t.companyId);
+
+    const res = await bulk({ key: t.key }, { ids: [a, b, c, a], action: { type: "archive" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "success", matched: 3, changed: 2 });
+    expect(res.body.changed_ids).toEqual([a, c].sort());
+    const after = await archivedOf(t.companyId);
+    expect(after.every((row) => row.archived)).toBe(true);
+    expect(after.find((row) => row.id === b)?.archived_at).toEqual(
+      before.find((row) => row.id === b)?.archived_at,
+    );
+
+    const log = await call<Body>(
+      customerActivityRoute,
+      apiRequest(`/customers/${a}/activity`, { key: t.key }),
+      { id: a },
+    );
+    expect((log.body.data as { type: string }[]).map((entry) => entry.type)).toEqual(["archived", "created"]);
+
+    const undo = await bulk({ key: t.key }, { ids: res.body.changed_ids, action: { type: "unarchive" } });
+    expect(undo.body).toMatchObject({ matched: 2, changed: 2 });
+    expect(await archivedOf(t.companyId)).toEqual(before);
+  });
+
+  it("refuses unknown ids (another company's too) and changes nothing", async () => {
+    const t = await tenantWithCustomers(2);
+    const other = await tenantWithCustomers(1);
+    const res = await bulk(
+      { key: t.key },
+      { ids: [t.ids[0], other.ids[0], "cus_nope"], action: { type: "archive" } },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error_code: "VALIDATION_ERROR" });
+    const fields = (res.body.details as { field: string }[]).map((d) => d.field).sort();
+    expect(fields).toEqual(["ids[1]", "ids[2]"]);
+    expect((await archivedOf(t.companyId)).some((row) => row.archived)).toBe(false);
+    expect((await archivedOf(other.companyId)).some((row) => row.archived)).toBe(false);
+  });
+
+  it("validates the body", async () => {
+    const t = await tenantWithCustomers(1);
+    const empty = await bulk({ key: t.key }, { ids: [], action: { type: "archive" } });
+    expect(empty.status).toBe(400);
+    const badAction = await bulk({ key: t.key }, { ids: t.ids, action: { type: "delete" } });
+    expect(badAction.status).toBe(400);
+    const tooMany = await bulk(
+      { key: t.key },
+      { ids: Array.from({ length: 1001 }, (_, i) => `c${i}`), action: { type: "archive" } },
+    );
+    expect(tooMany.status).toBe(400);
+  });
+
+  it("needs customers:write: a technician may not, a sales rep may", async () => {
+    const t = await tenantWithCustomers(1);
+    const tech = await createUser(database.db, t.companyId, { role: "technician" });
+    const rep = await createUser(database.db, t.companyId, { role: "sales_rep" });
+    const body = { ids: t.ids, action: { type: "archive" } };
+    expect((await bulk({ cookie: await createSessionCookie(database.db, tech) }, body)).status).toBe(403);
+    expect((await bulk({ cookie: await createSessionCookie(database.db, rep) }, body)).status).toBe(200);
+  });
+});
