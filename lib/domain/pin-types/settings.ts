@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { canManageSettings } from "@/lib/auth/scopes";
 import type { DbOrTx } from "@/lib/db/client";
-import { companies, listCounts, pinTypes, pinVisits } from "@/lib/db/schema";
+import { listCounts, pinTypes, pinVisits } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
-import { ForbiddenError, PinTypeInUseError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
+import { adminSettingsChange } from "@/lib/domain/settings-change";
+import { PinTypeInUseError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { PinTypeRecord, PinTypeSettingsResponse, PutPinTypesBody } from "@/lib/schemas/pin-types";
 import { loadPinTypesInOrder } from "./list";
@@ -30,15 +30,7 @@ export async function replacePinTypes({
   ctx: DomainContext;
   input: PutPinTypesBody;
 }): Promise<PinTypeSettingsResponse> {
-  if (ctx.principal.kind !== "session" || !canManageSettings(ctx.principal.role)) {
-    throw new ForbiddenError("Only admin users may edit the pin types");
-  }
-  return ctx.db.transaction(async (tx) => {
-    await tx
-      .select({ id: companies.id })
-      .from(companies)
-      .where(eq(companies.id, ctx.companyId))
-      .for("update");
+  return adminSettingsChange(ctx, "the pin types", async (tx) => {
     const current = await loadPinTypesInOrder(tx, ctx.companyId);
     checkPinTypes(input.pin_types, current);
     const next: PinTypeRecord[] = input.pin_types.map(({ id, label, color }, position) => ({
