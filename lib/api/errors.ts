@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   VALIDATION_ERROR: 400,
   CONFLICT: 409,
   STAGE_IN_USE: 409,
+  PIN_TYPE_IN_USE: 409,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   SERVICE_UNAVAILABLE: 503,
@@ -42,6 +43,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERN
   CONFLICT: "The request conflicts with existing data.",
   STAGE_IN_USE:
     "Pipeline settings: a stage left out of the new pipeline is still used by leads; the message names it.",
+  PIN_TYPE_IN_USE:
+    "Pin type settings: a type left out of the new list is still used by pins or their visits; the message names it and its counts.",
   NOT_FOUND: "No such path under /api.",
   METHOD_NOT_ALLOWED: "The path exists but not with this method; the Allow header lists the methods.",
   SERVICE_UNAVAILABLE: "The database is unreachable or did not answer in time; retry later.",

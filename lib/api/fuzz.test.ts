@@ -83,6 +83,9 @@ async function fingerprint(): Promise<string> {
       (select md5(coalesce(string_agg(concat_ws(',', t.id, t.email, t.active, t.role), '|' order by t.id), '')) from users t where t.company_id = ${tenant.companyId}),
       (select md5(coalesce(string_agg(concat_ws(',', t.id, t.revoked_at), '|' order by t.id), '')) from api_keys t where t.company_id = ${tenant.companyId}),
       (select md5(coalesce(string_agg(t::text, '|' order by t.position), '')) from pipeline_stages t where t.company_id = ${tenant.companyId}),
+      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from pin_types t where t.company_id = ${tenant.companyId}),
+      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from pins t where t.company_id = ${tenant.companyId}),
+      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from pin_visits t where t.company_id = ${tenant.companyId}),
       (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from territories t where t.company_id = ${tenant.companyId}),
       (select md5(coalesce(string_agg(t::text, '|' order by t.territory_id, t.user_id), '')) from territory_assignees t where t.company_id = ${tenant.companyId})
     ) as f`)

@@ -15,6 +15,7 @@ import {
   ForbiddenError,
   InvalidCredentialsError,
   NotFoundError,
+  PinTypeInUseError,
   StageInUseError,
   TooManyAttemptsError,
   ValidationError,
@@ -407,6 +408,7 @@ function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ValidationError) return validationError(error.details);
   if (error instanceof ForbiddenError) return ApiError.coded("FORBIDDEN", error.message);
   if (error instanceof StageInUseError) return ApiError.coded("STAGE_IN_USE", error.message);
+  if (error instanceof PinTypeInUseError) return ApiError.coded("PIN_TYPE_IN_USE", error.message);
   if (error instanceof ConflictError) return ApiError.coded("CONFLICT", error.message);
   if (error instanceof InvalidCredentialsError) return ApiError.coded("INVALID_CREDENTIALS", error.message);
   if (error instanceof TooManyAttemptsError) {

@@ -27,6 +27,21 @@ let b: SeededCompany;
 let routes: ApiRouteVerb[];
 /** A bulk change of A's leads (it changed none), for B to try to undo. */
 const aBulkId = "blk_isolation_a";
+/** The client_id of A's pin: B's create with the same one makes B's own pin. */
+const aClientId = "client-isolation-a";
+
+/** A pin's fields the import does not carry: notes, address, lead, client_id. */
+async function fieldPins(): Promise<void> {
+  for (const [company, clientId] of [
+    [a, aClientId],
+    [b, "client-isolation-b"],
+  ] as const) {
+    await database.db.execute(sql`update pins set notes = ${`Pin notes ${company.token}`},
+        street1 = ${`3 ${company.token} Lane`}, lead_id = ${company.lead.id}, client_id = ${clientId}
+      where company_id = ${company.companyId} and id = ${company.pinId}`);
+  }
+  a.secrets.push(`Pin notes ${a.token}`, `3 ${a.token} Lane`, aClientId);
+}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -42,6 +57,7 @@ beforeAll(async () => {
     actorKind: "user",
     actorId: a.admin.id,
   });
+  await fieldPins();
 });
 afterAll(async () => {
   useDatabaseForTests(undefined);
@@ -393,6 +409,84 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     },
     { label: "B's pin type", query: { pin_type_id: b.pinTypeId }, check: seesB(() => b.pinId) },
     { label: "B's user", query: { user_id: b.userIds[1]! }, check: seesB(() => b.pinId) },
+    { label: "A's creator", query: { created_by: a.userIds[1]! }, check: emptyList },
+    { label: "A's lead", query: { lead_id: a.lead.id }, check: emptyList },
+    { label: "B's lead", query: { lead_id: b.lead.id }, check: seesB(() => b.pinId) },
+    { label: "A's territory", query: { territory_id: a.territoryId }, check: notFound },
+    { label: "B's territory", query: { territory_id: b.territoryId }, check: seesB(() => b.pinId) },
+    // A's and B's pins are at the same place: the box shows B's only.
+    { label: "the whole world", query: { bbox: "-90,-180,90,180" }, check: seesB(() => b.pinId) },
+    {
+      label: "A's pin's spot",
+      query: { bbox: "30,-98,31,-97", updated_since: "2026-01-01" },
+      check: seesB(() => b.pinId),
+    },
+  ],
+  "GET /api/pins/[id]": () => [
+    { label: "A's pin", params: { id: a.pinId }, check: notFound },
+    { label: "B's pin", params: { id: b.pinId }, check: seesB(() => `Pin notes ${b.token}`) },
+  ],
+  "POST /api/pins": () => {
+    const knock = { location: [30.1, -97.2], pin_type_id: b.pinTypeId, created_by: b.userIds[1]! };
+    return [
+      { label: "A's pin", body: { id: a.pinId, notes: "Taken over" }, check: notFound },
+      { label: "A's pin's new type", body: { id: a.pinId, pin_type_id: b.pinTypeId }, check: notFound },
+      {
+        label: "A's pin type",
+        body: { ...knock, pin_type_id: a.pinTypeId },
+        check: status(400, "VALIDATION_ERROR"),
+      },
+      { label: "A's lead", body: { ...knock, lead_id: a.lead.id }, check: status(400, "VALIDATION_ERROR") },
+      {
+        label: "B's pin to A's type and lead",
+        body: { id: b.pinId, pin_type_id: a.pinTypeId, lead_id: a.lead.id },
+        check: status(400, "VALIDATION_ERROR"),
+      },
+      {
+        // A key must name a user of B's; a session's knocker is its own user, whatever the body says.
+        label: "A's user as the knocker",
+        body: { ...knock, created_by: a.userIds[1]! },
+        check: async (res) => {
+          if (res.status === 400) return status(400, "VALIDATION_ERROR")(res);
+          expect(res.status, res.text).toBe(201);
+          expect((json(res).created_by as { user_id: string }).user_id).toBe(b.admin.id);
+        },
+      },
+      {
+        label: "A's client_id",
+        body: { ...knock, client_id: aClientId },
+        check: async (res) => {
+          ok(res);
+          const { rows } = await database.db.execute<{ company_id: string }>(
+            sql`select company_id from pins where client_id = ${aClientId} order by company_id`,
+          );
+          expect(rows.map((r) => r.company_id).sort()).toEqual([a.companyId, b.companyId].sort());
+        },
+      },
+    ];
+  },
+  "GET /api/settings/pin-types": () => [{ label: "B's pin types", check: seesB(() => b.pinTypeId) }],
+  "PUT /api/settings/pin-types": () => [
+    {
+      label: "A's pin type id",
+      body: {
+        pin_types: [
+          { id: b.pinTypeId, label: "B", color: "#000" },
+          { id: a.pinTypeId, label: "A", color: "#111" },
+        ],
+      },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+    {
+      label: "B's pin type and a new one",
+      body: {
+        pin_types: [
+          { id: b.pinTypeId, label: `Pin type ${b.token}`, color: "#aa3344" },
+          { label: "New", color: "#222" },
+        ],
+      },
+      check: seesB(() => b.pinTypeId),
+    },
   ],
   "GET /api/service-plans": () => [
     { label: "A's seller", query: { sold_by_user_id: a.userIds[1]! }, check: emptyList },

@@ -69,3 +69,19 @@ export class StageInUseError extends ConflictError {
     );
   }
 }
+
+/** A pin type change that leaves out types pins or their visits still use (409 PIN_TYPE_IN_USE). */
+export class PinTypeInUseError extends ConflictError {
+  override name = "PinTypeInUseError";
+  constructor(readonly types: { type: { id: string; label: string }; pins: number; visits: number }[]) {
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    super(
+      types
+        .map(
+          ({ type, pins, visits }) =>
+            `The pin type "${type.label}" is used by ${plural(pins, "pin")} and ${plural(visits, "visit")}`,
+        )
+        .join("; ") + ": a type in use cannot be removed (rename or recolor it instead)",
+    );
+  }
+}

@@ -12,6 +12,7 @@ import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
 import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { isoUtc } from "@/lib/domain/reports/sql";
 import type { ImportDocument } from "./format";
 import { importDocument } from "./import-document";
 import { formatProblem, ImportRefusedError } from "./problems";
@@ -378,6 +379,41 @@ describe(`importDocument on ${testEngine()}`, () => {
       expect(again.counts[section], section).toMatchObject({ inserted: 0, updated: 0 });
     expect(first.job_visits).toHaveLength(2);
     expect(first.job_line_items).toHaveLength(2);
+  });
+
+  it("gives a new pin its first visit and counters; a later import keeps the visits made since", async () => {
+    const { doc, co, tech, s } = sampleDocument();
+    await importDocument(database.db, doc);
+    const pinState = async () =>
+      (
+        await database.db.execute<Record<string, unknown>>(
+          sql`select p.visit_count, ${isoUtc(sql`p.last_visit_at`)} as last_visit_at,
+            ${isoUtc(sql`p.updated_at`)} as updated_at,
+            (select json_agg(json_build_object('at', ${isoUtc(sql`v.at`)}, 'by', v.user_id, 'type', v.pin_type_id)
+              order by v.at) from pin_visits v where v.company_id = p.company_id and v.pin_id = p.id) as visits
+          from pins p where p.company_id = ${co}`,
+        )
+      ).rows;
+    const at = "2026-02-01T10:00:00.000Z";
+    expect(await pinState()).toEqual([
+      {
+        visit_count: 1,
+        last_visit_at: at,
+        updated_at: at,
+        visits: [{ at, by: tech, type: `pt_${s}` }],
+      },
+    ]);
+    // A knock in the field since: the import of the same file leaves it and the counters alone.
+    await database.db.execute(sql`with u as (
+        update pins set visit_count = 2, last_visit_at = '2026-03-01T00:00:00Z', updated_at = '2026-03-01T00:00:00Z'
+        where company_id = ${co} returning company_id, id, created_by, pin_type_id)
+      insert into pin_visits (company_id, pin_id, at, user_id, pin_type_id)
+      select company_id, id, '2026-03-01T00:00:00Z', created_by, pin_type_id from u`);
+    const knocked = await pinState();
+    const again = await importDocument(database.db, JSON.parse(JSON.stringify(doc)));
+    expect(again.counts.pins).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
+    expect(await pinState()).toEqual(knocked);
+    expect(knocked[0]).toMatchObject({ visit_count: 2 });
   });
 
   it("updates changed records and replaces a job's children", async () => {

@@ -9,6 +9,7 @@ export const IMPORTED_TABLES = [
   "api_keys",
   "pin_types",
   "pins",
+  "pin_visits",
   "customers",
   "leads",
   "service_plans",
@@ -39,13 +40,17 @@ export async function snapshotTables(
           sql`, `,
         )})`
       : sql``;
+    // A visit's id is drawn from a sequence: its pin and time say which visit it is.
+    const visits = table === "pin_visits";
+    const order = visits ? sql`t.pin_id, t.at, t.user_id, t.pin_type_id` : sql`t.id`;
     const rows = (
       await db.execute(
-        sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t ${where} order by ${sql.identifier(companyColumn)}, t.id`,
+        sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t ${where} order by ${sql.identifier(companyColumn)}, ${order}`,
       )
     ).rows;
     out[table] = rows.map((r) => {
       const row = JSON.parse(String(r.row)) as Record<string, unknown>;
+      if (visits) delete row.id;
       for (const column of options.omit ?? []) delete row[column];
       return row;
     });

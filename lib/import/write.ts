@@ -14,6 +14,7 @@ import {
   leads,
   pins,
   pinTypes,
+  pinVisits,
   pipelineStages,
   recordActivity,
   servicePlans,
@@ -151,6 +152,11 @@ interface SectionTable<S extends SectionName> {
   activity?: ActivityRecordType;
   /** The columns of ON CONFLICT; (company_id, id) unless given. */
   conflict?: readonly string[];
+  /**
+   * Rows each newly inserted record brings, in the same statement: `statement` reads the CTE
+   * `written` (`where inserted`), which also returns company_id, id and the `returning` columns.
+   */
+  withInserted?: { returning: readonly string[]; statement: SQL };
   toRow: (entry: ParsedDocument[S][number]) => UpsertRow;
 }
 
@@ -227,8 +233,13 @@ class SectionUpsert<S extends SectionName> {
           set ${sql.join(assignments, sql`, `)}
           where ${changed}
           returning (xmax = 0) as inserted${
-            this.spec.activity ? sql`, ${name("companyId")} as company_id, ${name("id")} as id` : sql``
-          }`,
+            this.spec.activity || this.spec.withInserted
+              ? sql`, ${name("companyId")} as company_id, ${name("id")} as id`
+              : sql``
+          }${sql.join(
+            (this.spec.withInserted?.returning ?? []).map((key) => sql`, ${name(key)}`),
+            sql``,
+          )}`,
     };
   }
 
@@ -239,11 +250,14 @@ class SectionUpsert<S extends SectionName> {
    */
   private logged(): SQL {
     const recordType = this.spec.activity;
-    if (!recordType) return sql``;
+    const withInserted = this.spec.withInserted
+      ? sql`, with_inserted as (${this.spec.withInserted.statement})`
+      : sql``;
+    if (!recordType) return withInserted;
     return sql`, logged as (
       insert into ${recordActivity} ("company_id", "record_type", "record_id", "type", "actor_kind")
       select company_id, ${recordType}, id, case when inserted then 'created' else 'updated' end, 'import'
-      from written)`;
+      from written)${withInserted}`;
   }
 
   private async flush(group: StatementGroup): Promise<void> {
@@ -465,8 +479,17 @@ function sectionTables(
 
     pins: {
       table: pins,
+      // A new pin was dropped by a knock: its first visit (extensions.md E5), by its creator.
+      withInserted: {
+        returning: ["createdAt", "createdBy", "pinTypeId"],
+        statement: sql`insert into ${pinVisits} ("company_id", "pin_id", "at", "user_id", "pin_type_id")
+          select company_id, id, created_at, created_by, pin_type_id from written where inserted`,
+      },
       toRow: ({ index, record: p }) => {
         const soft: string[] = [];
+        const createdAt = createdAtOf(p.created_at, now, soft);
+        // The visit counters are the API's once the pin exists: a later import keeps them.
+        soft.push("visitCount", "lastVisitAt");
         return {
           values: {
             companyId: p.company_id,
@@ -474,7 +497,10 @@ function sectionTables(
             pinTypeId: p.pin_type_id,
             createdBy: p.created_by,
             ...latLng(p.location),
-            createdAt: createdAtOf(p.created_at, now, soft),
+            createdAt,
+            updatedAt: createdAt,
+            visitCount: 1,
+            lastVisitAt: createdAt,
           },
           soft,
         };

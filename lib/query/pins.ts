@@ -35,12 +35,10 @@ export const pinKeys = {
 export function usePinTypes() {
   return useQuery({
     queryKey: pinKeys.types(),
+    // GET /pin-types lists by label; the sheet's buttons and the legend follow the settings' order.
     queryFn: ({ signal }) =>
-      apiFetch<ListPinTypesResponse>("/pin-types", { signal }).then((r) =>
-        r.data
-          .map((type, i) => ({ type, at: (type as { position?: number }).position ?? i }))
-          .sort((a, b) => a.at - b.at)
-          .map(({ type }) => type),
+      apiFetch<ListPinTypesResponse>("/pin-types", { signal }).then((r): PinType[] =>
+        [...r.data].sort((a, b) => a.position - b.position),
       ),
     staleTime: 5 * 60_000,
   });

@@ -25,10 +25,10 @@ describe(`GET /api/pin-types (${testEngine()})`, () => {
     expect(res.body).toEqual({
       status: "success",
       data: [
-        { id: `${companyId}_3`, color: "#f00", label: "Callback" },
-        { id: `${companyId}_2`, color: "#ff0", label: "Callback" },
-        { id: `${companyId}_4`, color: "#123456", label: "Not Home" },
-        { id: `${companyId}_1`, color: "#00AA00", label: "Sold" },
+        { id: `${companyId}_3`, color: "#f00", label: "Callback", position: 0 },
+        { id: `${companyId}_2`, color: "#ff0", label: "Callback", position: 0 },
+        { id: `${companyId}_4`, color: "#123456", label: "Not Home", position: 0 },
+        { id: `${companyId}_1`, color: "#00AA00", label: "Sold", position: 0 },
       ],
     });
     expect(res.body).not.toHaveProperty("pagination");

@@ -242,12 +242,15 @@ describe(`GET /api/pins filters of the field (${testEngine()})`, () => {
 
   it("answers the place filters from the GiST index pins_location_idx", async () => {
     const s = await pinScenario();
-    // Enough pins in the company for the planner to prefer the index: a grid around Austin.
-    await database.db
-      .execute(sql`insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, created_at)
-      select ${s.companyId}, 'pin_grid_' || g, ${s.sold.id}, ${s.rita.id},
-        30 + (g % 200) * 0.005, -98 + (g / 200) * 0.005, now() - g * interval '1 minute'
-      from generate_series(1, 20000) g`);
+    // Enough pins in the company for the planner to prefer the index: a grid around Austin. One
+    // bulk statement, allowed longer than the server's request timeout on a busy machine.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local statement_timeout = 0`);
+      await tx.execute(sql`insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, created_at)
+        select ${s.companyId}, 'pin_grid_' || g, ${s.sold.id}, ${s.rita.id},
+          30 + (g % 200) * 0.005, -98 + (g / 200) * 0.005, now() - g * interval '1 minute'
+        from generate_series(1, 20000) g`);
+    });
     await database.db.execute(sql`analyze pins`);
     const block = await insertTerritory(s.companyId, [
       [-97.75, 30.26],

@@ -44,29 +44,30 @@ async function createPin(
   input: UpsertPinBody,
 ): Promise<{ created: boolean; pin: Pin }> {
   const by = knocker(ctx, input);
-  const required: FieldProblem[] = [];
-  if (!input.location) required.push({ field: "location", message: "is required to create a pin" });
-  if (input.pin_type_id === undefined) {
-    required.push({ field: "pin_type_id", message: "is required to create a pin" });
-  }
-  if (by === undefined)
-    required.push({ field: "created_by", message: "is required to create a pin with an API key" });
-  if (required.length > 0 || !input.location || input.pin_type_id === undefined || by === undefined) {
-    throw new ValidationError(required);
+  const { location, pin_type_id: pinTypeId } = input;
+  if (!location || pinTypeId === undefined || by === undefined) {
+    const missing: FieldProblem[] = [];
+    if (!location) missing.push({ field: "location", message: "is required to create a pin" });
+    if (pinTypeId === undefined)
+      missing.push({ field: "pin_type_id", message: "is required to create a pin" });
+    if (by === undefined) {
+      missing.push({ field: "created_by", message: "is required to create a pin with an API key" });
+    }
+    throw new ValidationError(missing);
   }
   const seen = input.client_id === undefined ? undefined : await pinByClientId(ctx, input.client_id);
   if (seen) return { created: false, pin: seen };
   await checkReferences(ctx.db, ctx.companyId, {
-    pin_type_id: input.pin_type_id,
+    pin_type_id: pinTypeId,
     lead_id: input.lead_id ?? undefined,
     created_by: ctx.principal.kind === "session" ? undefined : by,
   });
-  const [latitude, longitude] = input.location;
+  const [latitude, longitude] = location;
   const address = input.address ?? {};
   const { rows } = await ctx.db.execute<PinRow>(sql`with p as (
       insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, street1, city, state, zip,
         notes, lead_id, client_id, visit_count, last_visit_at, created_at, updated_at)
-      values (${ctx.companyId}, ${newId(ID_PREFIX.pin)}, ${input.pin_type_id}, ${by}, ${latitude}, ${longitude},
+      values (${ctx.companyId}, ${newId(ID_PREFIX.pin)}, ${pinTypeId}, ${by}, ${latitude}, ${longitude},
         ${address.street1 ?? null}, ${address.city ?? null}, ${address.state ?? null}, ${address.zip ?? null},
         ${input.notes ?? null}, ${input.lead_id ?? null}, ${input.client_id ?? null}, 1, now(), now(), now())
       on conflict (company_id, client_id) where client_id is not null do nothing

@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { canManageSettings } from "@/lib/auth/scopes";
 import type { DbOrTx } from "@/lib/db/client";
-import { companies, listCounts, pipelineStages } from "@/lib/db/schema";
+import { listCounts, pipelineStages } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
-import { ForbiddenError, StageInUseError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
+import { adminSettingsChange } from "@/lib/domain/settings-change";
+import { StageInUseError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import {
   DEFAULT_PIPELINE,
   findStage,
@@ -46,15 +46,7 @@ export async function replacePipeline({
   ctx: DomainContext;
   input: PutPipelineBody;
 }): Promise<PipelineResponse> {
-  if (ctx.principal.kind !== "session" || !canManageSettings(ctx.principal.role)) {
-    throw new ForbiddenError("Only admin users may edit the pipeline");
-  }
-  return ctx.db.transaction(async (tx) => {
-    await tx
-      .select({ id: companies.id })
-      .from(companies)
-      .where(eq(companies.id, ctx.companyId))
-      .for("update");
+  return adminSettingsChange(ctx, "the pipeline", async (tx) => {
     const current = await loadPipeline(tx, ctx.companyId);
     const next = withKeys(input.stages, current);
     checkStages(next);

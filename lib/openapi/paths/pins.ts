@@ -1,19 +1,92 @@
-import { getPinsQuerySchema, listPinsResponseSchema, pinSchema } from "@/lib/schemas/pins";
+import {
+  getPinResponseSchema,
+  getPinsQuerySchema,
+  listPinsResponseSchema,
+  pinIdParamsSchema,
+  pinSchema,
+  pinUpsertResponseSchema,
+  pinVisitSchema,
+  upsertPinBodySchema,
+} from "@/lib/schemas/pins";
 import { named, type ResourceSpec } from "../types";
+
+const upsertResponse = named("PinUpsertResponse", pinUpsertResponseSchema);
 
 export const pinsPaths: ResourceSpec = {
   tag: "Pins",
-  description: "Map pins dropped by the company's users, each with its pin type.",
-  components: [named("Pin", pinSchema)],
+  description:
+    "Map pins: each door knocked, with its outcome (pin type), address, notes and the lead made from it. " +
+    "A pin's visits are its history: its creation and each change of its pin type.",
+  components: [named("Pin", pinSchema), named("PinVisit", pinVisitSchema)],
   endpoints: [
+    {
+      method: "POST",
+      path: "/pins",
+      operationId: "upsertPin",
+      summary: "Log a knock: create or update a pin",
+      description: [
+        "Without `id`: a new pin, which needs `location` and `pin_type_id` (and, with an API key, " +
+          "`created_by`: the user who knocked). With `id`: that pin is updated (an unknown id is a 404); " +
+          "fields present overwrite, absent fields are kept, `null` clears notes, address parts and lead_id.",
+        "A create and each change of `pin_type_id` record a visit `{ at, by, pin_type }` (GET /pins/{id}) and " +
+          "move the pin's `visit_count` and `last_visit_at`; an update that changes nothing writes nothing " +
+          "and leaves `updated_at` as it was.",
+        "`client_id` makes a create safe to retry (an offline knock sent again): a create whose `client_id` " +
+          "the company has already seen answers 200 with that pin, unchanged, and records nothing; " +
+          "concurrent retries make one pin.",
+        "With a dashboard session the knocker is the signed-in user and `created_by` is ignored. With an " +
+          "API key `created_by` names the user (a user id of the company); on update it names who made " +
+          "the change (the pin's creator when absent), and the pin keeps its creator.",
+      ].join("\n\n"),
+      scopes: ["pins:write"],
+      body: named("UpsertPinBody", upsertPinBodySchema),
+      responses: [
+        {
+          status: 201,
+          description: "A new pin was created (`message`: Pin created).",
+          schema: upsertResponse,
+        },
+        {
+          status: 200,
+          description:
+            "The pin was updated (`message`: Pin updated), or a create was retried with a client_id " +
+            "already seen (`message`: Pin created; nothing written).",
+          schema: upsertResponse,
+        },
+      ],
+      notFound: "Pin",
+      example: {
+        body: {
+          location: [30.2672, -97.7431],
+          pin_type_id: "pt_01jq8m2x4kd7w3a9c5v6r8t0ye",
+          created_by: "usr_01jq8m2x4kd7w3a9c5v6r8t0ye",
+          notes: "Come back after 5pm",
+          address: { street1: "1 Main St", city: "Austin", state: "TX", zip: "78701" },
+          client_id: "c0ffee00-7e57-4b1d-9a2e-000000000001",
+        },
+      },
+      moreExamples: [
+        {
+          name: "change_outcome",
+          summary: "Change a pin's outcome (records a visit)",
+          body: { id: "pin_01jq8m2x4kd7w3a9c5v6r8t0ye", pin_type_id: "pt_01jq8m2x4kd7w3a9c5v6r8t0yf" },
+        },
+      ],
+    },
     {
       method: "GET",
       path: "/pins",
       operationId: "listPins",
       summary: "List pins",
-      description:
-        "The company's pins, newest first (`created_at`, then `id`, descending), optionally of one pin type " +
-        "or by one user. The map loads them in pages of 1000.",
+      description: [
+        "The company's pins, newest first (`created_at`, then `id`, descending). The filters combine: " +
+          "pin type, creator (`created_by` or `user_id`), lead, territory (the pins inside its polygon), " +
+          "`updated_since` (pins created or changed since) and `bbox` (the pins inside a box). The map " +
+          "loads them in pages of 1000.",
+        "`bbox=south,west,north,east` in degrees, edges included; latitudes −90..90, longitudes −180..180 " +
+          "and south ≤ north, else a 400 naming `bbox`. A west greater than east is a box that crosses " +
+          "the antimeridian: from west to 180 and from −180 to east.",
+      ].join("\n\n"),
       scopes: ["pins:read"],
       query: getPinsQuerySchema,
       responses: [
@@ -23,7 +96,28 @@ export const pinsPaths: ResourceSpec = {
           schema: named("ListPinsResponse", listPinsResponseSchema),
         },
       ],
-      example: { query: { limit: "1000" } },
+      notFound: "Territory",
+      example: { query: { bbox: "30.26,-97.75,30.27,-97.74", limit: "1000" } },
+    },
+    {
+      method: "GET",
+      path: "/pins/{id}",
+      operationId: "getPin",
+      summary: "Get a pin and its visits",
+      description:
+        "One pin by its id with its visits, newest first: its creation and each change of its pin type, " +
+        "each with who knocked and the outcome. An id of another company is not found.",
+      scopes: ["pins:read"],
+      params: pinIdParamsSchema,
+      responses: [
+        {
+          status: 200,
+          description: "The pin and its visits.",
+          schema: named("GetPinResponse", getPinResponseSchema),
+        },
+      ],
+      notFound: "Pin",
+      example: { params: { id: "pin_01jq8m2x4kd7w3a9c5v6r8t0ye" } },
     },
   ],
 };

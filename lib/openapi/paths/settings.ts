@@ -10,6 +10,7 @@ import {
   userRecordSchema,
 } from "@/lib/schemas/settings";
 import { named, type EndpointSpec, type ResourceSpec } from "../types";
+import { pinTypeSettingsEndpoints } from "./pin-types";
 import { pipelineSettingsEndpoints } from "./pipeline";
 
 const apiKey = named("ApiKey", apiKeyRecordSchema);
@@ -21,7 +22,7 @@ const admin = { auth: "session", roles: ["admin"] } as const satisfies Partial<E
 export const settingsPaths: ResourceSpec = {
   tag: "Settings",
   description:
-    "API keys, dashboard users and the lead pipeline of the company. Dashboard only: a signed-in admin's session; an API key or " +
+    "API keys, dashboard users, the lead pipeline and the pin types of the company. Dashboard only: a signed-in admin's session; an API key or " +
     "another role gets 403 FORBIDDEN.",
   components: [apiKey, user],
   endpoints: [
@@ -125,5 +126,6 @@ export const settingsPaths: ResourceSpec = {
       example: { params: { id: "usr_01jq8m2x4kd7w3a9c5v6r8t0ye" } },
     },
     ...pipelineSettingsEndpoints,
+    ...pinTypeSettingsEndpoints,
   ],
 };

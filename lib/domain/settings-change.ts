@@ -1,0 +1,28 @@
+import { eq } from "drizzle-orm";
+import { canManageSettings } from "@/lib/auth/scopes";
+import type { Tx } from "@/lib/db/client";
+import { companies } from "@/lib/db/schema";
+import type { DomainContext } from "@/lib/domain/context";
+import { ForbiddenError } from "@/lib/domain/errors";
+
+/**
+ * A change of the company's settings (pipeline, pin types): an admin's session only, in one
+ * transaction under a lock on the company row, so two admins saving at once go one after the other.
+ */
+export async function adminSettingsChange<T>(
+  ctx: DomainContext,
+  what: string,
+  change: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  if (ctx.principal.kind !== "session" || !canManageSettings(ctx.principal.role)) {
+    throw new ForbiddenError(`Only admin users may edit ${what}`);
+  }
+  return ctx.db.transaction(async (tx) => {
+    await tx
+      .select({ id: companies.id })
+      .from(companies)
+      .where(eq(companies.id, ctx.companyId))
+      .for("update");
+    return change(tx);
+  });
+}
