@@ -533,6 +533,23 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "every job", query: { only_completed: "false" }, check: seesB(() => b.jobIds[1]!) },
   ],
 
+  "GET /api/reports/field-activity": () => [
+    { label: "A's territory", query: { territory_id: a.territoryId }, check: notFound },
+    {
+      label: "everything",
+      check: (res) => {
+        ok(res);
+        const rows = dataOf(res) as { user: { user_id: string } }[];
+        expect(rows.length).toBeGreaterThan(0);
+        for (const row of rows) expect(b.userIds).toContain(row.user.user_id);
+      },
+    },
+  ],
+  "GET /api/reports/field-activity/export": () => [
+    { label: "A's territory", query: { territory_id: a.territoryId }, check: notFound },
+    { label: "everything", check: seesB(() => b.userIds[1]!) },
+  ],
+
   "GET /api/settings/api-keys": () => [{ label: "B's keys", check: seesB(() => b.keyId) }],
   "POST /api/settings/api-keys": () => [
     { label: "a new key", body: { name: "Isolation", scopes: ["leads:read"] }, check: status(201) },

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { rangeInOrder } from "./common";
+import { isoDateQuery, rangeInOrder } from "./common";
 import { servicedJobFiltersSchema } from "./serviced-jobs";
 import { servicePlanFiltersSchema, servicePlanFrequencySchema, userRefSchema } from "./service-plans";
+import { territoryIdQuery } from "./territories";
 
 /*
  * Report and CSV export endpoints under /api/reports: the same filters as the list endpoints
@@ -138,3 +139,73 @@ export const servicedJobReportSchema = z
   .object({ status: z.literal("success"), data: servicedJobReportDataSchema })
   .describe("Response of GET /reports/serviced-jobs.");
 export type ServicedJobReportResponse = z.output<typeof servicedJobReportSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/reports/field-activity (extensions.md E7): from knock to cash, per user
+
+export const getFieldActivityReportQuerySchema = z
+  .object({
+    from: isoDateQuery(
+      "start",
+      "Start of the range, ISO 8601 date or date-time (a date: from its start in UTC); default: no lower bound.",
+      ["2026-03-01"],
+    ).optional(),
+    to: isoDateQuery(
+      "end",
+      "End of the range, inclusive (a date: its whole UTC day); default: no upper bound. Before `from`: 400.",
+      ["2026-03-31"],
+    ).optional(),
+    territory_id: territoryIdQuery("knocks, leads, plans and payments").describe(
+      "Only what happened inside this territory (GET /territories; an unknown id is a 404): knocks at " +
+        "pins inside it, leads whose location is inside it, and the plans and payments of customers whose " +
+        "property location is inside it.",
+    ),
+  })
+  .superRefine(rangeInOrder("from", "to"))
+  .describe("Query of GET /reports/field-activity and its CSV export.");
+export type GetFieldActivityReportQuery = z.output<typeof getFieldActivityReportQuerySchema>;
+
+const knocksByPinType = z
+  .record(z.string(), z.number().int().min(0))
+  .describe("Knocks per outcome: { pin_type_id: count }, only the pin types knocked.");
+
+/** The numbers of one user, or of everyone (totals). */
+const fieldActivityNumbersShape = {
+  knocks: count(
+    "Visits (pin_visits) the user made in the range: a pin's create and each change of its type.",
+  ),
+  knocks_by_pin_type: knocksByPinType,
+  leads: count(
+    "Leads created in the range that are linked to a pin the user created (pins.lead_id) or assigned to the user, archived ones too.",
+  ),
+  won: count("Of those leads, those now in a pipeline stage of kind won."),
+  customers: count("Customers converted from those leads (leads.customer_id)."),
+  sale_value: money(
+    "Sale value (as GET /reports/service-plans computes it) of the plans the user sold (sold_by), created in the range.",
+  ),
+  collected: money(
+    "Net money received in the range on the jobs of the plans the user sold: succeeded payments minus succeeded refunds, by payment date, quotes and archived jobs left out (as the serviced-job report's total_received).",
+  ),
+};
+
+export const fieldActivityRowSchema = z
+  .object({ user: userRefSchema, ...fieldActivityNumbersShape })
+  .describe("One user's knocks, leads and money.");
+export type FieldActivityRow = z.output<typeof fieldActivityRowSchema>;
+
+export const fieldActivityReportSchema = z
+  .object({
+    status: z.literal("success"),
+    data: z
+      .array(fieldActivityRowSchema)
+      .describe(
+        "One row per user who knocked, got a lead, sold or collected in the range: a leaderboard by collected, then sale value, highest first.",
+      ),
+    totals: z
+      .object(fieldActivityNumbersShape)
+      .describe(
+        "Everyone's numbers: knocks and money are the rows' sums; leads, won and customers count each lead or customer once, even when two users share it (a pin's creator and the lead's owner).",
+      ),
+  })
+  .describe("Response of GET /reports/field-activity.");
+export type FieldActivityReport = z.output<typeof fieldActivityReportSchema>;

@@ -4,6 +4,8 @@ import { GET as listLeads, POST as upsertLead } from "@/app/api/leads/route";
 import { GET as listPins } from "@/app/api/pins/route";
 import { GET as planExport } from "@/app/api/reports/service-plans/export/route";
 import { GET as planReport } from "@/app/api/reports/service-plans/route";
+import { GET as fieldActivityExport } from "@/app/api/reports/field-activity/export/route";
+import { GET as fieldActivityReport } from "@/app/api/reports/field-activity/route";
 import { GET as jobExport } from "@/app/api/reports/serviced-jobs/export/route";
 import { GET as jobReport } from "@/app/api/reports/serviced-jobs/route";
 import { GET as listPlans } from "@/app/api/service-plans/route";
@@ -198,6 +200,8 @@ describe(`input edges of the API (${testEngine()})`, () => {
     ["/reports/service-plans/export", "created_at_range_start", "created_at_range_end", planExport],
     ["/reports/serviced-jobs", "service_date_range_start", "service_date_range_end", jobReport],
     ["/reports/serviced-jobs/export", "service_date_range_start", "service_date_range_end", jobExport],
+    ["/reports/field-activity", "from", "to", fieldActivityReport],
+    ["/reports/field-activity/export", "from", "to", fieldActivityExport],
   ];
 
   it.each(REPORTS)(

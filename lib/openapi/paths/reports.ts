@@ -1,5 +1,8 @@
 import { SERVICED_JOB_CSV_HEADER, SERVICE_PLAN_CSV_HEADER } from "@/lib/domain/reports/exports";
+import { FIELD_ACTIVITY_CSV_HEADER } from "@/lib/domain/reports/field-activity";
 import {
+  fieldActivityReportSchema,
+  getFieldActivityReportQuerySchema,
   getServicedJobReportQuerySchema,
   getServicedJobsExportQuerySchema,
   getServicePlanReportQuerySchema,
@@ -17,7 +20,8 @@ export const reportsPaths: ResourceSpec = {
   tag: "Reports",
   description:
     "Totals and breakdowns over the whole filtered set of plans or jobs, computed by the database, and " +
-    "CSV exports of every matching row. They take the filters of the list endpoints, without pagination.",
+    "CSV exports of every matching row. They take the filters of the list endpoints, without pagination. " +
+    "A date range whose start is after its end is a 400 naming the end.",
   endpoints: [
     {
       method: "GET",
@@ -103,6 +107,62 @@ export const reportsPaths: ResourceSpec = {
         },
       ],
       example: { query: { only_completed: "false" } },
+    },
+    {
+      method: "GET",
+      path: "/reports/field-activity",
+      operationId: "getFieldActivityReport",
+      summary: "Knock-to-cash report",
+      description: [
+        "From knock to cash, per user, over `from`..`to` (both optional, inclusive; a bare `to` date is its " +
+          "whole UTC day): one row per user who knocked, got a lead, sold or collected in the range, as a " +
+          "leaderboard by money collected.",
+        "`knocks`: the user's visits (a pin's create and each change of its type), per pin type too. " +
+          "`leads`: leads created in the range that are assigned to the user or were made from a pin the user " +
+          "created (archived ones too); `won`: of those, the ones now in a stage of kind `won`; `customers`: " +
+          "the customers converted from them. `sale_value`: the sale value (as `GET /reports/service-plans`) " +
+          "of the plans the user sold, created in the range. `collected`: succeeded payments minus succeeded " +
+          "refunds dated in the range on the jobs of the plans the user sold (quotes and archived jobs left " +
+          "out, as `GET /reports/serviced-jobs` nets them).",
+        "`territory_id`: knocks at pins inside the territory, leads whose location is inside it, and the plans " +
+          "and payments of customers whose property location is inside it (the edge counts as inside; records " +
+          "without a location never match). `totals` sums the rows, except that a lead or customer credited to " +
+          "two users (a pin's creator and the lead's owner) counts once.",
+      ].join("\n\n"),
+      scopes: ["reports:read"],
+      query: getFieldActivityReportQuerySchema,
+      notFound: "Territory",
+      responses: [
+        {
+          status: 200,
+          description: "The report.",
+          schema: named("FieldActivityReport", fieldActivityReportSchema),
+        },
+      ],
+      example: { query: { from: "2026-03-01", to: "2026-03-31" } },
+    },
+    {
+      method: "GET",
+      path: "/reports/field-activity/export",
+      operationId: "exportFieldActivity",
+      summary: "Export the knock-to-cash report as CSV",
+      description:
+        "The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` " +
+        "(no user id or email) with its totals; `knocks_by_pin_type` is a JSON object. RFC 4180, CRLF; " +
+        "money with two decimals.",
+      scopes: ["reports:read"],
+      query: getFieldActivityReportQuerySchema,
+      notFound: "Territory",
+      responses: [
+        {
+          status: 200,
+          description: "The CSV file.",
+          contentType: "text/csv",
+          csvColumns: FIELD_ACTIVITY_CSV_HEADER,
+          headers: CSV_HEADERS,
+        },
+      ],
+      example: { query: { from: "2026-03-01", to: "2026-03-31" } },
     },
   ],
 };

@@ -1,0 +1,465 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as exportRoute } from "@/app/api/reports/field-activity/export/route";
+import { GET as reportRoute } from "@/app/api/reports/field-activity/route";
+import { GET as servicedJobReportRoute } from "@/app/api/reports/serviced-jobs/route";
+import { GET as servicePlanReportRoute } from "@/app/api/reports/service-plans/route";
+import { pins, pinVisits, pipelineStages, territories } from "@/lib/db/schema";
+import { FIELD_ACTIVITY_CSV_HEADER } from "@/lib/domain/reports/field-activity";
+import { importDocument } from "@/lib/import";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import {
+  fieldActivityReportSchema,
+  type FieldActivityReport,
+  type ServicedJobReportResponse,
+  type ServicePlanReportResponse,
+} from "@/lib/schemas/reports";
+import {
+  apiRequest,
+  call,
+  createApiKey,
+  createSessionCookie,
+  createTenant,
+  createUser,
+} from "@/lib/testing/factories";
+import { testEngine } from "@/lib/testing/test-database";
+import { fileTestDatabase } from "@/lib/testing/file-database";
+
+const database = fileTestDatabase();
+
+const INSIDE: [number, number] = [-97.75, 30.25];
+const OUTSIDE: [number, number] = [-97.6, 30.25];
+const RANGE = "from=2026-03-01&to=2026-03-31";
+
+/**
+ * A company with a knock-to-cash story in March 2026 (and a little outside it):
+ * - Ann (rep) knocks pin 1 twice (inside the territory) and pin 2 once (outside) in March, pin 2
+ *   once in February; pin 1 became lead 1 (won, converted to customer 1); lead 2 and lead 3 are
+ *   assigned to her; she sold plan 1 (customer 1, inside): quarterly at 100, a completed job of 100
+ *   paid 100, refunded 30, 50 pending, 10 paid in April, and a cancelled job of 100 paid 20.
+ * - Bob (rep) knocks pin 3 (inside) in March; pin 3 became lead 3; lead 4 (January) and lead 5
+ *   (no location) are his; he sold plan 2 (customer 2, outside): one-time at 250, a job of 250 paid
+ *   250, and a quote paid 999 (never counted).
+ * - Tom (technician) knocked pin 4 in April; he sold plan 3 in February (customer 2), whose job
+ *   was paid 40 in March.
+ */
+async function knockToCashTenant() {
+  const { companyId, key } = await createTenant(database.db);
+  const co = companyId;
+  const id = (prefix: keyof typeof ID_PREFIX) => newId(ID_PREFIX[prefix]);
+  const [ann, bob, tom] = [id("user"), id("user"), id("user")];
+  const [typeA, typeB] = [id("pinType"), id("pinType")];
+  const [lead1, lead2, lead3, lead4, lead5] = [id("lead"), id("lead"), id("lead"), id("lead"), id("lead")];
+  const [customer1, customer2] = [id("customer"), id("customer")];
+  const [plan1, plan2, plan3] = [id("servicePlan"), id("servicePlan"), id("servicePlan")];
+  const latLng = ([lng, lat]: [number, number]) => [lat, lng];
+  const payment = (amount: number, date: string, extra: Record<string, string> = {}) => ({
+    id: id("payment"),
+    amount,
+    payment_date: date,
+    payment_method: "card",
+    payment_type: "payment",
+    status: "succeeded",
+    ...extra,
+  });
+  const lineItem = (total: number) => [{ id: id("lineItem"), title: "Service", total_price: total }];
+  await importDocument(database.db, {
+    users: [
+      { id: ann, company_id: co, name: "Ann Rep", email: `${ann}@example.test`, role: "sales_rep" },
+      { id: bob, company_id: co, name: "Bob Rep", email: `${bob}@example.test`, role: "sales_rep" },
+      { id: tom, company_id: co, name: "Tom Tech", email: `${tom}@example.test`, role: "technician" },
+    ],
+    pin_types: [
+      { id: typeA, company_id: co, label: "Not home", color: "#999" },
+      { id: typeB, company_id: co, label: "Interested", color: "#0a0" },
+    ],
+    customers: [
+      { id: customer1, company_id: co, first_name: "Cara", phone: "5550100001", location: latLng(INSIDE) },
+      { id: customer2, company_id: co, first_name: "Dan", phone: "5550100002", location: latLng(OUTSIDE) },
+    ],
+    leads: [
+      {
+        id: lead1,
+        company_id: co,
+        name: "L1",
+        stage: "won",
+        created_at: "2026-03-02",
+        location: latLng(INSIDE),
+      },
+      {
+        id: lead2,
+        company_id: co,
+        name: "L2",
+        stage: "new",
+        assigned_to: ann,
+        created_at: "2026-03-03",
+        location: latLng(OUTSIDE),
+      },
+      {
+        id: lead3,
+        company_id: co,
+        name: "L3",
+        stage: "new",
+        assigned_to: ann,
+        created_at: "2026-03-15",
+        location: latLng(INSIDE),
+      },
+      { id: lead4, company_id: co, name: "L4", stage: "won", assigned_to: bob, created_at: "2026-01-10" },
+      { id: lead5, company_id: co, name: "L5", stage: "new", assigned_to: bob, created_at: "2026-03-20" },
+    ],
+    service_plans: [
+      {
+        id: plan1,
+        company_id: co,
+        customer_id: customer1,
+        sold_by: ann,
+        frequency: "Quarterly",
+        price_per_visit: 100,
+        created_at: "2026-03-05",
+      },
+      {
+        id: plan2,
+        company_id: co,
+        customer_id: customer2,
+        sold_by: bob,
+        frequency: "One-Time",
+        price_per_visit: 250,
+        created_at: "2026-03-10",
+      },
+      {
+        id: plan3,
+        company_id: co,
+        customer_id: customer2,
+        sold_by: tom,
+        frequency: "One-Time",
+        price_per_visit: 40,
+        created_at: "2026-02-01",
+      },
+    ],
+    jobs: [
+      {
+        id: id("job"),
+        company_id: co,
+        customer_id: customer1,
+        service_plan_id: plan1,
+        status: "Completed",
+        visits: [{ start: "2026-03-06T15:00:00Z" }],
+        line_items: lineItem(100),
+        payments: [
+          payment(100, "2026-03-06"),
+          payment(30, "2026-03-07", { payment_type: "refund" }),
+          payment(50, "2026-03-08", { status: "pending" }),
+          payment(10, "2026-04-02"),
+        ],
+      },
+      {
+        id: id("job"),
+        company_id: co,
+        customer_id: customer1,
+        service_plan_id: plan1,
+        status: "Cancelled",
+        visits: [{ start: "2026-03-09T15:00:00Z" }],
+        line_items: lineItem(100),
+        payments: [payment(20, "2026-03-09")],
+      },
+      {
+        id: id("job"),
+        company_id: co,
+        customer_id: customer2,
+        service_plan_id: plan2,
+        status: "Completed",
+        visits: [{ start: "2026-03-12T15:00:00Z" }],
+        line_items: lineItem(250),
+        payments: [payment(250, "2026-03-12")],
+      },
+      {
+        id: id("job"),
+        company_id: co,
+        customer_id: customer2,
+        service_plan_id: plan2,
+        status: "Scheduled",
+        is_quote: true,
+        line_items: lineItem(999),
+        payments: [payment(999, "2026-03-13")],
+      },
+      {
+        id: id("job"),
+        company_id: co,
+        customer_id: customer2,
+        service_plan_id: plan3,
+        status: "Completed",
+        visits: [{ start: "2026-02-02T15:00:00Z" }],
+        line_items: lineItem(40),
+        payments: [payment(40, "2026-03-20")],
+      },
+    ],
+  });
+  await database.db.insert(pipelineStages).values([
+    { companyId: co, key: "new", label: "New", color: "#2563eb", kind: "open", position: 0 },
+    { companyId: co, key: "won", label: "Won", color: "#15803d", kind: "won", position: 1 },
+  ]);
+  // Lead 1 was converted to customer 1, both ways.
+  await database.db.execute(
+    sql`update leads set customer_id = ${customer1} where company_id = ${co} and id = ${lead1}`,
+  );
+  await database.db.execute(
+    sql`update customers set lead_id = ${lead1} where company_id = ${co} and id = ${customer1}`,
+  );
+
+  const pin = async (by: string, [lng, lat]: [number, number], leadId: string | null) => {
+    const pinId = id("pin");
+    await database.db.insert(pins).values({
+      companyId: co,
+      id: pinId,
+      pinTypeId: typeA,
+      createdBy: by,
+      latitude: lat,
+      longitude: lng,
+      leadId,
+    });
+    return pinId;
+  };
+  const [pin1, pin2, pin3, pin4] = [
+    await pin(ann, INSIDE, lead1),
+    await pin(ann, OUTSIDE, null),
+    await pin(bob, INSIDE, lead3),
+    await pin(tom, INSIDE, null),
+  ];
+  const visit = (pinId: string, userId: string, pinTypeId: string, at: string) => ({
+    companyId: co,
+    pinId,
+    userId,
+    pinTypeId,
+    at: new Date(at),
+  });
+  await database.db
+    .insert(pinVisits)
+    .values([
+      visit(pin1, ann, typeA, "2026-03-02T15:00:00Z"),
+      visit(pin1, ann, typeB, "2026-03-05T15:00:00Z"),
+      visit(pin2, ann, typeA, "2026-03-10T15:00:00Z"),
+      visit(pin2, ann, typeA, "2026-02-20T15:00:00Z"),
+      visit(pin3, bob, typeB, "2026-03-15T15:00:00Z"),
+      visit(pin4, tom, typeA, "2026-04-01T15:00:00Z"),
+    ]);
+  const territoryId = id("territory");
+  const ring: [number, number][] = [
+    [-97.8, 30.2],
+    [-97.7, 30.2],
+    [-97.7, 30.3],
+    [-97.8, 30.3],
+  ];
+  await database.db.insert(territories).values({
+    companyId: co,
+    id: territoryId,
+    name: "Square",
+    color: "#123456",
+    polygon: { type: "Polygon", coordinates: [[...ring, ring[0]!]] },
+    area: `(${ring.map(([lng, lat]) => `(${lng},${lat})`).join(",")})`,
+  });
+  return { companyId, key, ann, bob, tom, typeA, typeB, territoryId };
+}
+
+const report = async (key: string, query: string) => {
+  const res = await call<FieldActivityReport & { error_code?: string; message?: string }>(
+    reportRoute,
+    apiRequest(`/reports/field-activity?${query}`, { key }),
+  );
+  if (res.status === 200) fieldActivityReportSchema.parse(res.body);
+  return res;
+};
+
+const user = (id: string, name: string) => ({ user_id: id, name, email: `${id}@example.test` });
+
+describe(`GET /reports/field-activity (${testEngine()})`, () => {
+  it("counts each user's knocks, leads, won, customers, sale value and money collected in the range", async () => {
+    const t = await knockToCashTenant();
+    const res = await report(t.key, RANGE);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      {
+        user: user(t.bob, "Bob Rep"),
+        knocks: 1,
+        knocks_by_pin_type: { [t.typeB]: 1 },
+        leads: 2,
+        won: 0,
+        customers: 0,
+        sale_value: 250,
+        collected: 250,
+      },
+      {
+        user: user(t.ann, "Ann Rep"),
+        knocks: 3,
+        knocks_by_pin_type: { [t.typeA]: 2, [t.typeB]: 1 },
+        leads: 3,
+        won: 1,
+        customers: 1,
+        // Quarterly at 100: the non-cancelled job's 100 and 3 visits without a job.
+        sale_value: 400,
+        // 100 − 30 refunded + 20 on the cancelled job; the pending 50 and April's 10 left out.
+        collected: 90,
+      },
+      {
+        user: user(t.tom, "Tom Tech"),
+        knocks: 0,
+        knocks_by_pin_type: {},
+        leads: 0,
+        won: 0,
+        customers: 0,
+        sale_value: 0,
+        collected: 40,
+      },
+    ]);
+    // Lead 3 is Ann's (assigned) and Bob's (his pin): in both rows, once in the totals.
+    expect(res.body.totals).toEqual({
+      knocks: 4,
+      knocks_by_pin_type: { [t.typeA]: 2, [t.typeB]: 2 },
+      leads: 4,
+      won: 1,
+      customers: 1,
+      sale_value: 650,
+      collected: 380,
+    });
+  });
+
+  it("keeps to a territory: knocks at pins, leads and customers inside it", async () => {
+    const t = await knockToCashTenant();
+    const res = await report(t.key, `${RANGE}&territory_id=${t.territoryId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      {
+        user: user(t.ann, "Ann Rep"),
+        knocks: 2,
+        knocks_by_pin_type: { [t.typeA]: 1, [t.typeB]: 1 },
+        leads: 2,
+        won: 1,
+        customers: 1,
+        sale_value: 400,
+        collected: 90,
+      },
+      {
+        user: user(t.bob, "Bob Rep"),
+        knocks: 1,
+        knocks_by_pin_type: { [t.typeB]: 1 },
+        leads: 1,
+        won: 0,
+        customers: 0,
+        sale_value: 0,
+        collected: 0,
+      },
+    ]);
+    expect(res.body.totals).toMatchObject({
+      knocks: 3,
+      leads: 2,
+      won: 1,
+      customers: 1,
+      sale_value: 400,
+      collected: 90,
+    });
+    const unknown = await report(t.key, `${RANGE}&territory_id=ter_unknown`);
+    expect([unknown.status, unknown.body.message]).toEqual([404, "Territory not found"]);
+    // Another company's territory is unknown too.
+    const other = await knockToCashTenant();
+    const foreign = await report(t.key, `territory_id=${other.territoryId}`);
+    expect(foreign.status).toBe(404);
+  });
+
+  it("adds up to the plan and job reports over the same data", async () => {
+    const t = await knockToCashTenant();
+    const planReport = async (query: string) =>
+      (
+        await call<ServicePlanReportResponse>(
+          servicePlanReportRoute,
+          apiRequest(`/reports/service-plans?${query}`, { key: t.key }),
+        )
+      ).body.data;
+    const jobReport = async (query: string) =>
+      (
+        await call<ServicedJobReportResponse>(
+          servicedJobReportRoute,
+          apiRequest(`/reports/serviced-jobs?${query}`, { key: t.key }),
+        )
+      ).body.data;
+    const bySeller = (plans: ServicePlanReportResponse["data"]) =>
+      Object.fromEntries(plans.by_sales_rep.map((rep) => [rep.sold_by.user_id, rep]));
+
+    // Sale value: the plans created in the range, per seller and in all.
+    const inRange = await report(t.key, RANGE);
+    const plansInRange = await planReport(
+      "created_at_range_start=2026-03-01&created_at_range_end=2026-03-31",
+    );
+    expect(inRange.body.totals.sale_value).toBe(plansInRange.sale_value);
+    for (const row of inRange.body.data) {
+      expect(row.sale_value).toBe(bySeller(plansInRange)[row.user.user_id]?.sale_value ?? 0);
+    }
+
+    // Over the whole tenant: every plan's sale value, and every payment, as the job report nets them.
+    const everything = await report(t.key, "");
+    const allPlans = await planReport("");
+    const allJobs = await jobReport("only_completed=false");
+    expect(everything.body.totals.sale_value).toBe(allPlans.sale_value);
+    expect(everything.body.totals.collected).toBe(allJobs.total_received);
+    expect(everything.body.totals.collected).toBe(allPlans.total_received);
+    for (const row of everything.body.data) {
+      const seller = bySeller(allPlans)[row.user.user_id];
+      expect([row.sale_value, row.collected]).toEqual([seller?.sale_value ?? 0, seller?.total_received ?? 0]);
+    }
+    // With April's 10 now in, and February's knock and January's lead too.
+    expect(everything.body.totals).toMatchObject({ knocks: 6, leads: 5, won: 2, collected: 390 });
+  });
+
+  it("exports the report as CSV", async () => {
+    const t = await knockToCashTenant();
+    const res = await exportRoute(apiRequest(`/reports/field-activity/export?${RANGE}`, { key: t.key }), {
+      params: Promise.resolve({}),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="field-activity-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const lines = (await res.text()).split("\r\n");
+    // Knocks per pin type as a JSON object in pin type id order, quoted as a CSV cell.
+    const counts = (entries: [string, number][]) =>
+      `"${JSON.stringify(Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)))).replace(/"/g, '""')}"`;
+    expect(lines.at(-1)).toBe("");
+    expect(lines.slice(0, -1)).toEqual([
+      FIELD_ACTIVITY_CSV_HEADER.join(","),
+      `${t.bob},Bob Rep,${t.bob}@example.test,1,${counts([[t.typeB, 1]])},2,0,0,250.00,250.00`,
+      `${t.ann},Ann Rep,${t.ann}@example.test,3,${counts([
+        [t.typeA, 2],
+        [t.typeB, 1],
+      ])},3,1,1,400.00,90.00`,
+      `${t.tom},Tom Tech,${t.tom}@example.test,0,{},0,0,0,0.00,40.00`,
+      `,Total,,4,${counts([
+        [t.typeA, 2],
+        [t.typeB, 2],
+      ])},4,1,1,650.00,380.00`,
+    ]);
+  });
+
+  it("refuses a backwards range, and answers managers and admins but not reps", async () => {
+    const t = await knockToCashTenant();
+    const backwards = await report(t.key, "from=2026-03-02&to=2026-03-01");
+    expect([backwards.status, backwards.body.error_code]).toEqual([400, "VALIDATION_ERROR"]);
+    const empty = await report(t.key, "from=2030-01-01");
+    expect([empty.status, empty.body.data, empty.body.totals.knocks]).toEqual([200, [], 0]);
+    for (const [role, status] of [
+      ["admin", 200],
+      ["manager", 200],
+      ["sales_rep", 403],
+      ["technician", 403],
+    ] as const) {
+      const member = await createUser(database.db, t.companyId, { role });
+      const cookie = await createSessionCookie(database.db, member);
+      const res = await call(reportRoute, apiRequest(`/reports/field-activity?${RANGE}`, { cookie }));
+      expect(res.status, role).toBe(status);
+    }
+    const pinsOnly = await createApiKey(database.db, t.companyId, { scopes: ["pins:read"] });
+    const refused = await call<{ error_code: string }>(
+      reportRoute,
+      apiRequest(`/reports/field-activity`, { key: pinsOnly.key }),
+    );
+    expect([refused.status, refused.body.error_code]).toEqual([403, "INSUFFICIENT_SCOPE"]);
+  });
+});
