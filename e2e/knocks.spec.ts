@@ -181,7 +181,7 @@ test("the device's location places the knock; a refused location says so and a t
   // No outcome until the knock has a place.
   await expect(knockSheet(page).getByRole("group", { name: "Outcome" })).toHaveCount(0);
   await screenshotBoth(page, "location-denied", { fullPage: false });
-  await tapMap(page, 0.3, 0.3);
+  await tapMap(page, 0.7, 0.3);
   await expect(page.getByTestId("knock-where")).toContainText("Where you tapped");
   await knockSheet(page).getByRole("button", { name: "Close" }).click();
   await expect(knockSheet(page)).toBeHidden();

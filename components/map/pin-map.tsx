@@ -155,7 +155,13 @@ function FitToPins({
       track.current = { key: fitKey, firstFitDone: false, finalFitDone: false, userMoved: false };
     }
     const now = track.current;
-    if (pins.length === 0 || !auto) return;
+    if (pins.length === 0) return;
+    // A linked pin has the view: closing it later must not refit the map under the user.
+    if (!auto) {
+      now.firstFitDone = true;
+      now.finalFitDone = true;
+      return;
+    }
     if (!now.firstFitDone) {
       now.firstFitDone = true;
       fit(false);
