@@ -42,7 +42,10 @@ ALTER TABLE "pins" ADD COLUMN "client_id" text;--> statement-breakpoint
 ALTER TABLE "pins" ADD COLUMN "visit_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "pins" ADD COLUMN "last_visit_at" timestamp with time zone;--> statement-breakpoint
 -- Every pin already stored was dropped by a knock: it gets that visit, and its type order follows the labels.
+-- The update changes no counted column: the list counters' update trigger would only add rows to fold.
+ALTER TABLE "pins" DISABLE TRIGGER "pins_list_counts_update";--> statement-breakpoint
 UPDATE "pins" SET "updated_at" = "created_at", "visit_count" = 1, "last_visit_at" = "created_at";--> statement-breakpoint
+ALTER TABLE "pins" ENABLE TRIGGER "pins_list_counts_update";--> statement-breakpoint
 INSERT INTO "pin_visits" ("company_id", "pin_id", "at", "user_id", "pin_type_id")
   SELECT "company_id", "id", "created_at", "created_by", "pin_type_id" FROM "pins" ORDER BY "company_id", "created_at", "id";--> statement-breakpoint
 UPDATE "pin_types" t SET "position" = o."position"

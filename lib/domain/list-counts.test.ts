@@ -1316,7 +1316,7 @@ describe(`list counters and TRUNCATE (${testEngine()})`, () => {
             sql`select count(*)::int as n from list_counts where entity = ${entity}`,
           )
         ).rows[0]?.n;
-      await db.execute(sql`truncate pins`);
+      await db.execute(sql`truncate pins cascade`);
       expect(await rowsOf("pins")).toBe(0);
       await db.execute(sql`truncate jobs cascade`);
       expect(await rowsOf("jobs")).toBe(0);
