@@ -34,13 +34,9 @@ export function fetchPin(id: string, signal?: AbortSignal): Promise<PinDetail> {
   return apiFetch<GetPinResponse>(`/pins/${encodeURIComponent(id)}`, { signal }).then((r) => r.data);
 }
 
-/** POST /pins; the answer is the pin, flat, with status and message (left out here). */
-export async function postPin(body: SavePinBody): Promise<FieldPin> {
-  const { status: _status, message: _message, ...pin } = await apiFetch<PinUpsertResponse>("/pins", {
-    method: "POST",
-    body,
-  });
-  return pin;
+/** POST /pins; the answer is the pin, flat, with the upsert's status and message beside it. */
+export function postPin(body: SavePinBody): Promise<FieldPin> {
+  return apiFetch<PinUpsertResponse>("/pins", { method: "POST", body });
 }
 
 /** A pin and its visits, newest first. */
