@@ -244,6 +244,12 @@ function pin(row: Row): Row {
     created_by: { email: str(row.user_email), name: str(row.user_name), user_id: row.user_id },
     location: [num(row.latitude), num(row.longitude)],
     pin_type: { id: row.pin_type_id, color: row.pin_type_color, label: row.pin_type_label },
+    address: { street1: row.street1, city: row.city, state: row.state, zip: row.zip },
+    notes: row.notes,
+    lead_id: row.lead_id,
+    updated_at: row.updated_at,
+    visit_count: num(row.visit_count),
+    last_visit_at: row.last_visit_at,
   };
 }
 
@@ -448,7 +454,10 @@ function answer(mapper: MapperName, results: Row[][], search: URLSearchParams): 
     case "pin-types":
       return {
         status: 200,
-        body: { status: "success", data: first.map((r) => ({ id: r.id, color: r.color, label: r.label })) },
+        body: {
+          status: "success",
+          data: first.map((r) => ({ id: r.id, color: r.color, label: r.label, position: num(r.position) })),
+        },
       };
     case "report-plans":
       return { status: 200, body: planReport(first) };

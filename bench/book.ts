@@ -104,7 +104,8 @@ export function buildBook(
   const routes: BookRoute[] = [];
   for (const capture of captures) {
     const benchCase = cases.find((c) => c.id === capture.caseId);
-    if (!benchCase || benchCase.request.method !== "GET" || capture.problem) continue;
+    // The baseline serves the read cases it is compared on, not those measured on ours only.
+    if (!benchCase || benchCase.request.method !== "GET" || benchCase.oursOnly || capture.problem) continue;
     const url = new URL(benchCase.request.path, "http://localhost");
     const mapper = MAPPERS[capture.pattern];
     if (!mapper) continue;

@@ -8,6 +8,7 @@ import * as leads from "@/app/api/leads/route";
 import * as leadStageTotals from "@/app/api/leads/stage-totals/route";
 import * as pinTypes from "@/app/api/pin-types/route";
 import * as pins from "@/app/api/pins/route";
+import * as fieldActivityReport from "@/app/api/reports/field-activity/route";
 import * as planReport from "@/app/api/reports/service-plans/route";
 import * as jobReport from "@/app/api/reports/serviced-jobs/route";
 import * as servicePlans from "@/app/api/service-plans/route";
@@ -31,6 +32,7 @@ const ROUTES: [pattern: string, module: Record<string, unknown>][] = [
   ["/api/pin-types", pinTypes],
   ["/api/reports/service-plans", planReport],
   ["/api/reports/serviced-jobs", jobReport],
+  ["/api/reports/field-activity", fieldActivityReport],
 ];
 
 export interface RouteMatch {
