@@ -260,5 +260,7 @@ export const jobPayments = pgTable(
     check("job_payments_status_check", sql`${t.status} in ('succeeded', 'pending', 'failed')`),
     check("job_payments_method_check", sql`${t.paymentMethod} in ('card', 'ach', 'cash', 'check', 'other')`),
     index("job_payments_job_idx").on(t.companyId, t.jobId, t.paymentDate),
+    // The knock-to-cash report's money collected in a range reads a tenant's payments by date.
+    index("job_payments_date_idx").on(t.companyId, t.paymentDate),
   ],
 );

@@ -21,8 +21,9 @@ import { allOf, queryReportRows, timestampParam, toNumber } from "./sql";
  *   customers: the distinct leads.customer_id of those leads;
  * - sale_value: the plans sold (sold_by) created in the range, by the plan numbers of the plan
  *   report (lib/domain/service-plans/numbers.ts);
- * - collected: succeeded payments minus succeeded refunds dated in the range, on the listable jobs
- *   of the plans a user sold (the job money rule of lib/domain/serviced-jobs/money.ts).
+ * - collected: succeeded payments minus succeeded refunds dated in the range (read by
+ *   job_payments_date_idx), on the listable jobs of the plans a user sold (the job money rule of
+ *   lib/domain/serviced-jobs/money.ts).
  * With a territory: knocks at pins inside it, leads whose location is inside it, and the plans and
  * payments of customers whose property location is inside it.
  */

@@ -1,0 +1,1 @@
+CREATE INDEX "job_payments_date_idx" ON "job_payments" USING btree ("company_id","payment_date");
