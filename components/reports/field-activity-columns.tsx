@@ -90,7 +90,9 @@ export function fieldActivityColumns(
       },
       cell: (info) => (
         <span className="block">
-          <span className="block font-medium text-slate-900">{info.getValue()}</span>
+          <span data-testid="rep-name" className="block font-medium text-slate-900">
+            {info.getValue()}
+          </span>
           {info.row.original.user.name && info.row.original.user.email ? (
             <span className="block text-xs text-slate-500">{info.row.original.user.email}</span>
           ) : null}
