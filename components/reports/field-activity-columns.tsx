@@ -7,8 +7,8 @@ import type { OutcomeColumn } from "./field-activity-numbers";
 import { TotalLabel, summedColumn } from "./report-columns";
 
 /**
- * Columns of the knock-to-cash leaderboard: a rep, their knocks by outcome (a column per pin type,
- * in its color), leads, won, customers and money; the report's totals in the footer row.
+ * Columns of the knock-to-cash leaderboard: a rep, knocks, leads, won, customers and money, then
+ * their knocks by outcome (a column per pin type, in its color); the report's totals in the footer.
  */
 
 /** A report row with its place on the leaderboard (the API's order: by money collected). */
@@ -58,14 +58,6 @@ export function fieldActivityColumns(
     summedColumn<LeaderboardRow>({ id, header, value: (row) => row[id], sum: totals?.[id], money: true });
   return [
     {
-      id: "rank",
-      header: "#",
-      accessorFn: (row) => row.rank,
-      sortDescFirst: false,
-      meta: { align: "right", label: "Rank" },
-      cell: (info) => <span className="text-slate-500">{info.getValue()}</span>,
-    },
-    {
       id: "rep",
       header: "Rep",
       accessorFn: (row) => repName(row),
@@ -88,19 +80,26 @@ export function fieldActivityColumns(
           </span>
         ),
       },
+      // The place and the name alone, no column or email line of their own: that keeps the
+      // table within a laptop's width (the CSV has the email).
       cell: (info) => (
-        <span className="block">
-          <span data-testid="rep-name" className="block font-medium text-slate-900">
+        <span>
+          <span className="text-slate-500 tabular-nums">{info.row.original.rank}.</span>{" "}
+          <span data-testid="rep-name" className="font-medium text-slate-900">
             {info.getValue()}
           </span>
-          {info.row.original.user.name && info.row.original.user.email ? (
-            <span className="block text-xs text-slate-500">{info.row.original.user.email}</span>
-          ) : null}
         </span>
       ),
       footer: () => <TotalLabel count={repCount} noun={repCount === 1 ? "rep" : "reps"} />,
     },
     counted("knocks", "Knocks"),
+    counted("leads", "Leads"),
+    counted("won", "Won"),
+    counted("customers", "Customers"),
+    money("sale_value", "Sale value"),
+    money("collected", "Collected"),
+    // The knocks by outcome last: detail of the Knocks column, which scrolls into view when the
+    // company has many outcomes, while the funnel's numbers stay in sight.
     ...outcomes.map((outcome) =>
       summedColumn<LeaderboardRow>({
         id: outcomeColumnId(outcome.pinTypeId),
@@ -110,10 +109,5 @@ export function fieldActivityColumns(
         sum: totals ? (totals.knocks_by_pin_type[outcome.pinTypeId] ?? 0) : undefined,
       }),
     ),
-    counted("leads", "Leads"),
-    counted("won", "Won"),
-    counted("customers", "Customers"),
-    money("sale_value", "Sale value"),
-    money("collected", "Collected"),
   ];
 }

@@ -48,8 +48,8 @@ export function FieldActivityFunnel({ totals }: { totals: FieldActivityTotals })
 
 function conversionNote(step: FunnelStep, previous: FunnelStep | undefined): string {
   if (!previous) return "Doors knocked";
-  if (step.conversion === null) return `No ${previous.label.toLowerCase()} to convert`;
-  return `${formatPercent(step.conversion)} of ${previous.label.toLowerCase()}`;
+  if (step.conversion === null) return `No ${previous.noun} to convert`;
+  return `${formatPercent(step.conversion)} of ${previous.noun}`;
 }
 
 function FunnelRow({
@@ -77,12 +77,15 @@ function FunnelRow({
     <Tag
       data-testid={testId}
       data-value={value}
-      // Phones: the name and number above a full-width bar, the conversion under it.
-      className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 sm:grid-cols-[9rem_minmax(0,1fr)_12rem]"
+      // Phones: the name and number, the conversion beside them (wrapping, never the number),
+      // and a full-width bar under both.
+      className="grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-1 sm:grid-cols-[9rem_minmax(0,1fr)_12rem]"
     >
       <span className="flex min-w-0 items-baseline gap-2 sm:flex-col sm:gap-0">
         <span className="text-sm text-slate-600">{label}</span>
-        <span className={`truncate text-lg font-semibold tabular-nums ${displayClassName}`}>{display}</span>
+        <span className={`whitespace-nowrap text-lg font-semibold tabular-nums ${displayClassName}`}>
+          {display}
+        </span>
       </span>
       <span className="order-last col-span-2 h-6 overflow-hidden rounded bg-slate-100 sm:order-none sm:col-span-1">
         <span

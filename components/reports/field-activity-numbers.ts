@@ -25,6 +25,8 @@ export type FunnelStepKey = "knocks" | "leads" | "won" | "customers";
 export interface FunnelStep {
   key: FunnelStepKey;
   label: string;
+  /** The step's things in a sentence ("12% of won leads"). */
+  noun: string;
   value: number;
   /** Bar length, 0..1: the value over the largest step (a rep's leads can outnumber their knocks). */
   share: number;
@@ -39,11 +41,11 @@ export interface FunnelCash {
   rate: number | null;
 }
 
-const STEPS: readonly { key: FunnelStepKey; label: string }[] = [
-  { key: "knocks", label: "Knocks" },
-  { key: "leads", label: "Leads" },
-  { key: "won", label: "Won" },
-  { key: "customers", label: "Customers" },
+const STEPS: readonly { key: FunnelStepKey; label: string; noun: string }[] = [
+  { key: "knocks", label: "Knocks", noun: "knocks" },
+  { key: "leads", label: "Leads", noun: "leads" },
+  { key: "won", label: "Won", noun: "won leads" },
+  { key: "customers", label: "Customers", noun: "customers" },
 ];
 
 /** The funnel from knocks to customers, each step with its conversion from the previous one. */

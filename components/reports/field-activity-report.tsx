@@ -12,7 +12,12 @@ import {
   type LeaderboardRow,
 } from "@/components/reports/field-activity-columns";
 import { FieldActivityFunnel } from "@/components/reports/field-activity-funnel";
-import { currentMonthRange, outcomeColumns, sortRows } from "@/components/reports/field-activity-numbers";
+import {
+  currentMonthRange,
+  outcomeColumns,
+  sortRows,
+  type FieldActivityTotals,
+} from "@/components/reports/field-activity-numbers";
 import {
   ReportFilters,
   datePairControls,
@@ -42,7 +47,21 @@ import { useUrlState } from "@/lib/query/url-state";
  */
 
 const DEFAULT_SORT = "-collected";
-const SORTABLE = ["rank", "rep", "knocks", "leads", "won", "customers", "sale_value", "collected"];
+
+/** The headline numbers: the report's totals, in the funnel's order. */
+const CARDS: readonly {
+  key: Exclude<keyof FieldActivityTotals, "knocks_by_pin_type">;
+  label: string;
+  money?: boolean;
+}[] = [
+  { key: "knocks", label: "Knocks" },
+  { key: "leads", label: "Leads" },
+  { key: "won", label: "Won" },
+  { key: "customers", label: "Customers" },
+  { key: "sale_value", label: "Sale value", money: true },
+  { key: "collected", label: "Collected", money: true },
+];
+const SORTABLE = ["rep", "knocks", "leads", "won", "customers", "sale_value", "collected"];
 
 /** Admins and managers read reports (reports:read); the others see why they cannot. */
 export function FieldActivityReportView() {
@@ -103,30 +122,13 @@ function FieldActivityReport() {
   ];
   const changed = view.from !== month.from || view.to !== month.to || Boolean(view.territory_id);
 
-  const cards: SummaryCard[] = [
-    { key: "knocks", label: "Knocks", value: totals?.knocks, display: formatNumber(totals?.knocks) },
-    { key: "leads", label: "Leads", value: totals?.leads, display: formatNumber(totals?.leads) },
-    { key: "won", label: "Won", value: totals?.won, display: formatNumber(totals?.won) },
-    {
-      key: "customers",
-      label: "Customers",
-      value: totals?.customers,
-      display: formatNumber(totals?.customers),
-    },
-    {
-      key: "sale_value",
-      label: "Sale value",
-      value: totals?.sale_value,
-      display: formatMoney(totals?.sale_value),
-    },
-    {
-      key: "collected",
-      label: "Collected",
-      value: totals?.collected,
-      display: formatMoney(totals?.collected),
-      tone: "good",
-    },
-  ];
+  const cards = CARDS.map(({ key, label, money }): SummaryCard => ({
+    key,
+    label,
+    value: totals?.[key],
+    display: money ? formatMoney(totals?.[key]) : formatNumber(totals?.[key]),
+    tone: key === "collected" ? "good" : "default",
+  }));
   const empty = data !== undefined && data.data.length === 0;
 
   return (
