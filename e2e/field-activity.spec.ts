@@ -220,6 +220,23 @@ test.describe("knock to cash report", () => {
   });
 });
 
+test.describe("a range that runs backwards", () => {
+  test("is named beside To, with no numbers until it is put right", async ({ page }) => {
+    await signIn(page, "manager");
+    // A link (or a typed date) can carry what the pickers' min and max do not offer.
+    await page.goto("/reports/field-activity?from=2026-05-02&to=2026-05-01");
+    const to = page.getByLabel("To", { exact: true });
+    await expect(to).toHaveAttribute("aria-invalid", "true");
+    await expect(to).toHaveAccessibleDescription("Must not be before the “from” date.");
+    await expect(page.getByText("No report for these filters")).toBeVisible();
+    await expect(page.getByTestId("summary-knocks")).toHaveCount(0);
+    await expect(page.getByRole("table", { name: "Reps" })).toHaveCount(0);
+    await to.fill("2026-05-31");
+    await expect(to).not.toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("No report for these filters")).toHaveCount(0);
+  });
+});
+
 test.describe("who may read it", () => {
   for (const role of ["sales_rep", "technician"] as const satisfies readonly DemoRole[]) {
     test(`a ${role} has no nav entry and is not allowed in`, async ({ page }) => {
