@@ -80,6 +80,7 @@ test("signing out ends the session", async ({ page }) => {
     "Customers",
     "Service plans",
     "Jobs",
+    "Knock to cash",
     "Map",
   ]);
   const before = (await page.context().cookies()).find((c) => c.name === "fcrm_session");
@@ -119,6 +120,7 @@ test("the shell works on a phone and by keyboard", async ({ page }) => {
     "Customers",
     "Service plans",
     "Jobs",
+    "Knock to cash",
     "Map",
     "Settings",
   ]);

@@ -264,6 +264,8 @@ const PAGES: { path: string; role: DemoRole | null }[] = [
   { path: "/customers/:first", role: "manager" },
   { path: "/reports/service-plans", role: "manager" },
   { path: "/reports/jobs", role: "manager" },
+  // The demo data's last three months: this month may have no field activity to show.
+  { path: "/reports/field-activity?from=2026-08-18&to=2026-11-16", role: "manager" },
   { path: "/map", role: "technician" },
   { path: "/settings", role: "admin" },
 ];
@@ -286,7 +288,7 @@ for (const { path, role } of PAGES) {
     await settled(page);
     await expectNoPageScrollX(page);
     // The API reference is one very long page: its top is enough to look at.
-    const name = path.replace(/[/:?=]+/g, "-").replace(/^-/, "");
+    const name = path.replace(/[/:?=&]+/g, "-").replace(/^-/, "");
     await screenshotBoth(page, name, { fullPage: path !== "/docs" });
   });
 }

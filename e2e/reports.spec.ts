@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, screenshotBoth, signIn } from "./helpers";
+import { apiGet, expectCard, exportCsv, money } from "./report-helpers";
 
 /*
  * The report pages show the API's numbers: every total on the page is compared with what the
@@ -34,27 +34,6 @@ interface Job {
   payments: { id: string; amount: number }[];
 }
 
-async function apiGet<T>(page: Page, path: string, params: Record<string, string> = {}): Promise<T> {
-  const response = await page.request.get(path, { headers: API_HEADERS, params });
-  expect(response.status(), `GET ${path} answers 200`).toBe(200);
-  return (await response.json()) as T;
-}
-
-/** Money as the page formats it: the browser's locale, US dollars (lib/format.ts). */
-async function money(page: Page, value: number): Promise<string> {
-  return page.evaluate(
-    (v) => new Intl.NumberFormat(undefined, { style: "currency", currency: "USD" }).format(v),
-    value,
-  );
-}
-
-/** A summary card shows the API's number (kept in data-value) and, for money, its formatted text. */
-async function expectCard(page: Page, key: string, value: number, options: { money?: boolean } = {}) {
-  const card = page.getByTestId(`summary-${key}`);
-  await expect(card).toHaveAttribute("data-value", String(value));
-  if (options.money) await expect(card.locator("dd").first()).toHaveText(await money(page, value));
-}
-
 async function expectPlanTotals(page: Page, report: PlanReport) {
   await expectCard(page, "plan_count", report.plan_count);
   await expectCard(page, "sale_value", report.sale_value, { money: true });
@@ -85,46 +64,6 @@ async function expectJobTotals(page: Page, report: JobReport) {
     "data-value",
     String(report.total_outstanding),
   );
-}
-
-/** Counts CSV records (RFC 4180: quoted fields may hold commas, quotes and line breaks). */
-function csvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      record.push(field);
-      field = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = "";
-    } else field += c;
-  }
-  if (field !== "" || record.length > 0) {
-    record.push(field);
-    records.push(record);
-  }
-  return records;
-}
-
-async function exportCsv(page: Page): Promise<string[][]> {
-  const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export CSV" }).click();
-  const file = await (await download).path();
-  return csvRecords(fs.readFileSync(file, "utf8"));
 }
 
 test.describe("service plans report", () => {

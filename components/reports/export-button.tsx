@@ -3,16 +3,10 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
-import { downloadCsv } from "@/lib/query/reports";
-import type { ServicePlanFilterValues } from "@/lib/query/service-plans";
-import type { ServicedJobFilterValues } from "@/lib/query/serviced-jobs";
-
-type Props =
-  | { kind: "service-plans"; filters: ServicePlanFilterValues }
-  | { kind: "serviced-jobs"; filters: ServicedJobFilterValues };
+import { downloadCsv, type CsvExportRequest } from "@/lib/query/reports";
 
 /** "Export CSV": every row of the filtered set (not just the page), from the export endpoint. */
-export function ExportButton({ kind, filters }: Props) {
+export function ExportButton(props: CsvExportRequest) {
   const [busy, setBusy] = useState(false);
   const { notify } = useToast();
   return (
@@ -22,7 +16,7 @@ export function ExportButton({ kind, filters }: Props) {
       onClick={async () => {
         setBusy(true);
         try {
-          await downloadCsv(kind, filters);
+          await downloadCsv(props);
         } catch (error) {
           notify({ title: "Export failed", description: (error as Error).message, tone: "danger" });
         } finally {

@@ -43,18 +43,21 @@ export function summedColumn<T>({
   value,
   sum,
   money = false,
+  meta,
 }: {
   id: string;
-  header: string;
+  /** A string, or a function for a header that is more than words (then give `meta.label`). */
+  header: ColumnDef<T, number>["header"];
   value: (row: T) => number;
   sum: number | undefined;
   money?: boolean;
+  meta?: ColumnDef<T, number>["meta"];
 }): ColumnDef<T, number> {
   return {
     id,
     header,
     accessorFn: value,
-    meta: { align: "right" },
+    meta: { ...meta, align: "right" },
     cell: (info) => (money ? formatMoney(info.getValue()) : formatNumber(info.getValue())),
     footer: () => <Sum name={id} value={sum} money={money} />,
   };

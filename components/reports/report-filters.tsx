@@ -53,25 +53,22 @@ export function dateRangeControls<F extends string>(
   label: string,
   errors: Record<string, string> = {},
 ): FilterControl[] {
-  const start = `${field}_range_start` as const;
-  const end = `${field}_range_end` as const;
+  return datePairControls(
+    { key: `${field}_range_start`, label: `${label} from`, value: view[`${field}_range_start`] },
+    { key: `${field}_range_end`, label: `${label} to`, value: view[`${field}_range_end`] },
+    errors,
+  );
+}
+
+/** Two date pickers bounding each other (a range with parameters of any name, e.g. from and to). */
+export function datePairControls(
+  start: { key: string; label: string; value: string },
+  end: { key: string; label: string; value: string },
+  errors: Record<string, string> = {},
+): FilterControl[] {
   return [
-    {
-      kind: "date",
-      key: start,
-      label: `${label} from`,
-      value: view[start],
-      max: view[end] || undefined,
-      error: errors[start],
-    },
-    {
-      kind: "date",
-      key: end,
-      label: `${label} to`,
-      value: view[end],
-      min: view[start] || undefined,
-      error: errors[end],
-    },
+    { kind: "date", ...start, max: end.value || undefined, error: errors[start.key] },
+    { kind: "date", ...end, min: start.value || undefined, error: errors[end.key] },
   ];
 }
 

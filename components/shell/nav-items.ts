@@ -1,6 +1,6 @@
 import type { Scope } from "@/lib/auth/scopes";
 
-export type NavIcon = "leads" | "customers" | "plans" | "jobs" | "map" | "settings";
+export type NavIcon = "leads" | "customers" | "plans" | "jobs" | "map" | "funnel" | "settings";
 
 export interface NavItem {
   href: string;
@@ -18,6 +18,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/customers", label: "Customers", icon: "customers", scope: "customers:read" },
   { href: "/reports/service-plans", label: "Service plans", icon: "plans", scope: "service_plans:read" },
   { href: "/reports/jobs", label: "Jobs", icon: "jobs", scope: "jobs:read" },
+  { href: "/reports/field-activity", label: "Knock to cash", icon: "funnel", scope: "reports:read" },
   { href: "/map", label: "Map", icon: "map", scope: "pins:read" },
   { href: "/settings", label: "Settings", icon: "settings", settings: true },
 ];

@@ -1,10 +1,19 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { API_VERSION, ApiClientError, apiFetch, buildQuery, type FieldDetail } from "@/lib/query/api-client";
+import {
+  API_VERSION,
+  ApiClientError,
+  apiFetch,
+  buildQuery,
+  type FieldDetail,
+  type QueryValue,
+} from "@/lib/query/api-client";
 import { servicePlanFilterQuery, type ServicePlanFilterValues } from "@/lib/query/service-plans";
 import { servicedJobFilterQuery, type ServicedJobFilterValues } from "@/lib/query/serviced-jobs";
 import type {
+  FieldActivityReport,
+  FieldActivityRow,
   ReportInterval,
   ServicePlanReport,
   ServicePlanReportResponse,
@@ -18,7 +27,18 @@ import type {
  * the page of rows the browser happens to hold.
  */
 
-export type { ReportInterval, ServicePlanReport, ServicedJobReport };
+export type { FieldActivityReport, FieldActivityRow, ReportInterval, ServicePlanReport, ServicedJobReport };
+
+/** The knock-to-cash report's filters as the page keeps them (empty: not set). */
+export interface FieldActivityFilterValues {
+  from: string;
+  to: string;
+  territory_id: string;
+}
+
+export function fieldActivityFilterQuery(filters: FieldActivityFilterValues): Record<string, QueryValue> {
+  return { from: filters.from, to: filters.to, territory_id: filters.territory_id };
+}
 
 export const reportKeys = {
   all: ["reports"] as const,
@@ -26,6 +46,9 @@ export const reportKeys = {
     ["reports", "service-plans", servicePlanFilterQuery(filters)] as const,
   servicedJobs: (filters: ServicedJobFilterValues, interval: ReportInterval) =>
     ["reports", "serviced-jobs", servicedJobFilterQuery(filters), interval] as const,
+  fieldActivity: (filters: FieldActivityFilterValues) =>
+    ["reports", "field-activity", fieldActivityFilterQuery(filters)] as const,
+  territories: () => ["reports", "territories"] as const,
 };
 
 /** `enabled: false` for a viewer whose role cannot read the report (nothing is fetched). */
@@ -63,18 +86,65 @@ export function useServicedJobReport(
   });
 }
 
+export function useFieldActivityReport(filters: FieldActivityFilterValues, options: ReportQueryOptions = {}) {
+  return useQuery<FieldActivityReport>({
+    enabled: options.enabled ?? true,
+    queryKey: reportKeys.fieldActivity(filters),
+    queryFn: ({ signal }) =>
+      apiFetch<FieldActivityReport>("/reports/field-activity", {
+        query: fieldActivityFilterQuery(filters),
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export interface TerritoryChoice {
+  id: string;
+  name: string;
+  color: string;
+}
+
+/**
+ * The company's territories, for a report's territory filter: just what a choice needs. Kept
+ * here, not as a territories module, because that one (with editing) is being built elsewhere.
+ */
+export function useTerritoryChoices(options: ReportQueryOptions = {}) {
+  return useQuery<TerritoryChoice[]>({
+    enabled: options.enabled ?? true,
+    queryKey: reportKeys.territories(),
+    queryFn: ({ signal }) =>
+      apiFetch<{ data: TerritoryChoice[] }>("/territories", { signal }).then((r) =>
+        r.data.map(({ id, name, color }) => ({ id, name, color })),
+      ),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The reports with a CSV export, each with its filters. */
+export type CsvExportRequest =
+  | { kind: "service-plans"; filters: ServicePlanFilterValues }
+  | { kind: "serviced-jobs"; filters: ServicedJobFilterValues }
+  | { kind: "field-activity"; filters: FieldActivityFilterValues };
+
+function exportQuery(request: CsvExportRequest): Record<string, QueryValue> {
+  switch (request.kind) {
+    case "service-plans":
+      return servicePlanFilterQuery(request.filters);
+    case "serviced-jobs":
+      return servicedJobFilterQuery(request.filters);
+    case "field-activity":
+      return fieldActivityFilterQuery(request.filters);
+  }
+}
+
 /**
  * Downloads a CSV export of the filtered set. The API wants the version header, which a plain
  * link cannot send, so the file is fetched and handed to the browser as a download.
  */
-export async function downloadCsv(
-  kind: "service-plans" | "serviced-jobs",
-  filters: ServicePlanFilterValues | ServicedJobFilterValues,
-): Promise<void> {
-  const query =
-    kind === "service-plans"
-      ? servicePlanFilterQuery(filters as ServicePlanFilterValues)
-      : servicedJobFilterQuery(filters as ServicedJobFilterValues);
+export async function downloadCsv(request: CsvExportRequest): Promise<void> {
+  const { kind } = request;
+  const query = exportQuery(request);
   let response: Response;
   try {
     response = await fetch(`/api/reports/${kind}/export${buildQuery(query)}`, {

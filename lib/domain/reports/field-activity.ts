@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
+import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { planNumbersSql } from "@/lib/domain/service-plans/numbers";
 import { listableJob } from "@/lib/domain/serviced-jobs/money";
 import { insideArea, territoryArea } from "@/lib/domain/territories/area";
@@ -50,11 +51,23 @@ interface UserRow extends Record<string, unknown> {
 }
 
 /** The report's one statement (exported for the plan checks of the benchmark tools). */
-export function fieldActivitySql(companyId: string, bounds: Bounds, area: string | undefined): SQL {
+export function fieldActivitySql(
+  companyId: string,
+  bounds: Bounds,
+  area: string | undefined,
+  wonStages: readonly string[],
+): SQL {
   const pinsInside = area
     ? sql`and v.pin_id in (select p.id from pins p where p.company_id = ${companyId} and ${insideArea("p", area)})`
     : sql``;
   const leadInside = area ? sql`and ${insideArea("l", area)}` : sql``;
+  const isWon =
+    wonStages.length > 0
+      ? sql`c.stage in (${sql.join(
+          wonStages.map((key) => sql`${key}`),
+          sql`, `,
+        )})`
+      : sql`false`;
   const customerInside = area
     ? sql`and sp.customer_id in (select c.id from customers c where c.company_id = ${companyId} and ${insideArea("c", area)})`
     : sql``;
@@ -81,13 +94,10 @@ export function fieldActivitySql(companyId: string, bounds: Bounds, area: string
       where p.company_id = ${companyId} and p.lead_id is not null
         and ${inRange(sql`l.created_at`, bounds)} ${leadInside}
     ),
-    won_stages as (
-      select s.key from pipeline_stages s where s.company_id = ${companyId} and s.kind = 'won'
-    ),
     lead_numbers as (
       select c.user_id, grouping(c.user_id) as everyone,
         count(distinct c.id) as leads,
-        count(distinct c.id) filter (where c.stage in (select key from won_stages)) as won,
+        count(distinct c.id) filter (where ${isWon}) as won,
         count(distinct c.customer_id) as customers
       from credited c
       group by grouping sets ((c.user_id), ())
@@ -157,9 +167,14 @@ export async function getFieldActivityReport({
   input: GetFieldActivityReportQuery;
 }): Promise<FieldActivityReport> {
   const area = input.territory_id === undefined ? undefined : await territoryArea(ctx, input.territory_id);
+  // The company's pipeline as everywhere else: the stored stages, or the default ones when none
+  // are stored (reading pipeline_stages alone counted nothing as won for such a company).
+  const wonStages = (await loadPipeline(ctx.db, ctx.companyId))
+    .filter((stage) => stage.kind === "won")
+    .map((stage) => stage.key);
   const rows = await queryReportRows<UserRow>(
     ctx.db,
-    fieldActivitySql(ctx.companyId, { from: input.from, to: input.to }, area),
+    fieldActivitySql(ctx.companyId, { from: input.from, to: input.to }, area, wonStages),
   );
   const everyone = rows.find((row) => row.user_id === null);
   const data = rows

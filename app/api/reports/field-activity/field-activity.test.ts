@@ -408,6 +408,16 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
     expect(everything.body.totals).toMatchObject({ knocks: 6, leads: 5, won: 2, collected: 390 });
   });
 
+  it("counts won leads by the default pipeline when the company has not stored one", async () => {
+    const t = await knockToCashTenant();
+    const stored = await report(t.key, RANGE);
+    await database.db.execute(sql`delete from pipeline_stages where company_id = ${t.companyId}`);
+    const byDefault = await report(t.key, RANGE);
+    // The stored pipeline's won stage is the default's ("won"): the same numbers either way.
+    expect(byDefault.body.totals.won).toBe(1);
+    expect(byDefault.body).toEqual(stored.body);
+  });
+
   it("exports the report as CSV", async () => {
     const t = await knockToCashTenant();
     const res = await exportRoute(apiRequest(`/reports/field-activity/export?${RANGE}`, { key: t.key }), {
