@@ -42,6 +42,27 @@ export interface TerritoryLayerProps {
   focus?: { key: string; polygon: TerritoryPolygon } | null;
 }
 
+/**
+ * Padding that keeps a fitted territory clear of the map's sheet: a panel at the map's left on a
+ * wide screen, a bottom sheet on a phone (its corners must stay in reach to be dragged).
+ */
+function clearOfSheet(map: L.Map): Pick<L.FitBoundsOptions, "paddingTopLeft" | "paddingBottomRight"> {
+  const margin = 40;
+  const sheet = document.querySelector("[data-map-sheet]")?.getBoundingClientRect();
+  const box = map.getContainer().getBoundingClientRect();
+  if (!sheet) return { paddingTopLeft: [margin, margin], paddingBottomRight: [margin, margin] };
+  const fullWidth = sheet.width >= box.width - 1;
+  return fullWidth
+    ? {
+        paddingTopLeft: [margin, margin],
+        paddingBottomRight: [margin, Math.max(margin, box.bottom - sheet.top + margin)],
+      }
+    : {
+        paddingTopLeft: [Math.max(margin, sheet.right - box.left + margin), margin],
+        paddingBottomRight: [margin, margin],
+      };
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function TerritoryLayer({
@@ -184,7 +205,11 @@ export function TerritoryLayer({
     if (!focusKey || !target) return;
     const corners = polygonToLatLngs(target.polygon);
     if (corners.length === 0) return;
-    map.fitBounds(L.latLngBounds(corners), { padding: [40, 40], maxZoom: 16 });
+    // The sheet opening with the form has its size in the next frame.
+    const frame = requestAnimationFrame(() =>
+      map.fitBounds(L.latLngBounds(corners), { ...clearOfSheet(map), maxZoom: 16 }),
+    );
+    return () => cancelAnimationFrame(frame);
   }, [map, focusKey]);
 
   return null;

@@ -321,7 +321,7 @@ function TerritoryForm({
           <legend className="text-sm font-medium text-slate-800">Color</legend>
           <div className="mt-1.5 flex flex-wrap gap-1.5">
             {colors.map((c) => (
-              <label key={c.value} className="relative cursor-pointer" title={c.name}>
+              <label key={c.value} className="relative block cursor-pointer" title={c.name}>
                 <input
                   type="radio"
                   name="territory-color"
