@@ -7,6 +7,7 @@ import { FieldTools, useFieldTools } from "@/components/map/field-tools";
 import { MapLegend, type LegendEntry } from "@/components/map/map-legend";
 import { TerritoriesButton, TerritoryTools, useTerritoryEditor } from "@/components/map/territory-tools";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { formatNumber } from "@/lib/format";
@@ -101,7 +102,13 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
 
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-3">
-      <div className="grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
+      {/* On a phone the territory editor takes the filters' room: the map needs it for the shape. */}
+      <div
+        className={cn(
+          "grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap",
+          editor.open && "max-sm:hidden",
+        )}
+      >
         <Field label="Pin type" className="min-w-0 sm:w-52">
           <Select
             value={view.type}

@@ -84,6 +84,7 @@ export default function PinMap({
       {territories ? <TerritoryLayer {...territories} /> : null}
       {field ? <FieldLayer {...field} /> : null}
       <FitToPins pins={pins} loading={loading} fitKey={fitKey} auto={!focusPinId && autoFit} />
+      <FollowContainerSize />
       {tilesFailed ? (
         <p
           role="status"
@@ -94,6 +95,20 @@ export default function PinMap({
       ) : null}
     </MapContainer>
   );
+}
+
+/**
+ * Leaflet measures its container on a window resize only; the page also resizes it (the filters
+ * step aside on a phone while territories are edited), so the map follows the box itself.
+ */
+function FollowContainerSize() {
+  const map = useMap();
+  useEffect(() => {
+    const observer = new ResizeObserver(() => map.invalidateSize({ animate: false }));
+    observer.observe(map.getContainer());
+    return () => observer.disconnect();
+  }, [map]);
+  return null;
 }
 
 function boundsOf(pins: readonly Pin[]): L.LatLngBounds | null {

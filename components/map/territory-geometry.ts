@@ -61,8 +61,8 @@ export function polygonBounds(polygon: TerritoryPolygon): [LatLngTuple, LatLngTu
 
 /**
  * The colors a territory can take: dark enough for a 3:1 outline on light map tiles and for white
- * text, and far apart from each other. A name for each, since a color alone tells nothing to a
- * screen reader.
+ * text, and far apart from each other; seven, so their 44 px swatches fit one row on a phone. A
+ * name for each, since a color alone tells nothing to a screen reader.
  */
 export const TERRITORY_COLORS = [
   { value: "#2563eb", name: "Blue" },
@@ -72,7 +72,6 @@ export const TERRITORY_COLORS = [
   { value: "#be123c", name: "Rose" },
   { value: "#0f766e", name: "Teal" },
   { value: "#a16207", name: "Ochre" },
-  { value: "#334155", name: "Slate" },
 ] as const;
 
 /** The palette's name of a color, or the color itself for one set through the API. */

@@ -299,7 +299,12 @@ function TerritoryForm({
 
   const corners = cornerCount(mode.polygon);
   return (
-    <MapSheet title={isEdit ? "Edit territory" : "New territory"} onClose={onDone} testId="territory-form">
+    <MapSheet
+      title={isEdit ? "Edit territory" : "New territory"}
+      onClose={onDone}
+      testId="territory-form"
+      compact
+    >
       <form
         onSubmit={(e) => void onSubmit(e)}
         noValidate
@@ -362,7 +367,7 @@ function TerritoryForm({
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">Assigned people</legend>
           {users.isPending ? <p className="mt-1 text-sm text-slate-500">Loading people…</p> : null}
-          <div className="mt-1 max-h-48 overflow-y-auto rounded-md border border-slate-200 px-3 md:max-h-56">
+          <div className="mt-1 max-h-32 overflow-y-auto rounded-md border border-slate-200 px-3 md:max-h-56">
             {(users.data ?? []).map((user) => (
               <Checkbox
                 key={user.id}
@@ -386,7 +391,14 @@ function TerritoryForm({
 
         {formError ? <Notice tone="danger">{formError}</Notice> : null}
 
-        <div className={cn("flex flex-wrap gap-2", isEdit && "justify-between")}>
+        {/* The actions stay in sight at the sheet's bottom while its fields scroll. */}
+        <div
+          className={cn(
+            // Down over the sheet's bottom padding, so no field shows through under it.
+            "sticky -bottom-4 -mx-4 flex flex-wrap gap-2 border-t border-slate-100 bg-white px-4 pt-2 pb-4",
+            isEdit && "justify-between",
+          )}
+        >
           {isEdit ? (
             <Button variant="danger-ghost" className="h-11" onClick={() => setConfirming(true)}>
               Delete
