@@ -1,7 +1,6 @@
 "use client";
 
-import { FilterField } from "@/components/data-table/table-filters";
-import { Select } from "@/components/ui";
+import { SelectFilter } from "@/components/data-table/table-filters";
 import { useHasScope } from "@/lib/query/session";
 import { territoryOptions, useTerritories } from "@/lib/query/territories";
 
@@ -12,14 +11,13 @@ export function TerritoryFilter({ value, onChange }: { value: string; onChange: 
   const territories = useTerritories(canRead);
   if (!canRead) return null;
   return (
-    <FilterField id="leads-territory" label="Territory">
-      <Select
-        id="leads-territory"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        placeholder="Anywhere"
-        options={territoryOptions(territories.data, value)}
-      />
-    </FilterField>
+    <SelectFilter
+      id="leads-territory"
+      label="Territory"
+      value={value}
+      onChange={onChange}
+      placeholder="Anywhere"
+      options={territoryOptions(territories.data, value)}
+    />
   );
 }
