@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import {
   API_HEADERS,
   demoUser,
+  expectAccessible,
   expectNoPageScrollX,
   newUserPage,
   screenshotBoth,
@@ -139,6 +140,7 @@ test("a manager draws, edits and deletes a territory; filters, a rep and a techn
   await expect(form(page).getByRole("radio", { name: "Green" })).toBeChecked();
   await form(page).getByLabel(`${rep.name} (Sales rep)`).check();
   await screenshotBoth(page, "editor");
+  await expectAccessible(page);
   await form(page).getByRole("button", { name: "Save" }).click();
   await expect(toasts(page)).toContainText(`Territory saved: ${name}`);
   await expect(sheet(page)).toBeVisible();

@@ -155,6 +155,26 @@ export function TerritoryLayer({
     map.getContainer().dataset.territoryEditing = String(editing);
   }, [map, editing]);
 
+  // Geoman's corner markers are focusable buttons without a name (it takes no marker options):
+  // each gets one as it is added, so a screen reader says what they are.
+  useEffect(() => {
+    const pane = map.getPane("markerPane");
+    if (!editing || !pane) return;
+    const label = () => {
+      for (const marker of pane.querySelectorAll<HTMLElement>(".marker-icon:not([aria-label])")) {
+        const middle = marker.classList.contains("marker-icon-middle");
+        marker.setAttribute(
+          "aria-label",
+          middle ? "Drag to add a corner here" : "Territory corner: drag to move",
+        );
+      }
+    };
+    label();
+    const observer = new MutationObserver(label);
+    observer.observe(pane, { childList: true });
+    return () => observer.disconnect();
+  }, [map, editing]);
+
   // The shape being edited: corners dragged, a corner added by dragging a middle marker.
   const shape = edit.kind === "shape" ? edit : null;
   const shapeKey = shape?.key;
