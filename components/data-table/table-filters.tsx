@@ -2,6 +2,7 @@
 
 import { Label } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
+import { Select, type SelectOption } from "@/components/ui/select";
 import { DebouncedInput } from "./debounced-input";
 
 /**
@@ -32,6 +33,35 @@ export function FilterField({
       <Label htmlFor={id}>{label}</Label>
       {children}
     </div>
+  );
+}
+
+/** A labelled choice; `placeholder` is the first, empty choice ("Anyone", "All stages"). */
+export function SelectFilter({
+  id,
+  label,
+  value,
+  onChange,
+  placeholder,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  options: readonly SelectOption[];
+}) {
+  return (
+    <FilterField id={id} label={label}>
+      <Select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        options={options}
+      />
+    </FilterField>
   );
 }
 

@@ -38,6 +38,7 @@ export interface BulkFilter {
   tags?: string;
   archived?: boolean;
   assigned_to?: string;
+  territory_id?: string;
   follow_up_from?: string;
   follow_up_to?: string;
 }
@@ -52,6 +53,7 @@ function filterBody(filter: BulkFilter): NonNullable<BulkLeadsInput["filter"]> {
     tags: filter.tags ? parseTagList(filter.tags) : undefined,
     archived: filter.archived ?? false,
     assigned_to: filter.assigned_to || undefined,
+    territory_id: filter.territory_id || undefined,
     follow_up_from: filter.follow_up_from || undefined,
     follow_up_to: filter.follow_up_to || undefined,
   };

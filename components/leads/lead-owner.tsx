@@ -2,7 +2,7 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import { EmptyCell } from "@/components/data-table/cells";
-import { FilterField } from "@/components/data-table/table-filters";
+import { SelectFilter } from "@/components/data-table/table-filters";
 import { Field, Select, type SelectOption } from "@/components/ui";
 import { type AssignableUser, useAssignableUsers } from "@/lib/query/lead-owners";
 import type { Lead } from "@/lib/query/leads";
@@ -76,18 +76,17 @@ export function withOwnerColumn(columns: ColumnDef<Lead>[]): ColumnDef<Lead>[] {
 export function OwnerFilter({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const users = useAssignableUsers();
   return (
-    <FilterField id="leads-owner" label="Owner">
-      <Select
-        id="leads-owner"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        placeholder="Anyone"
-        options={[
-          { value: "me", label: "Me" },
-          { value: "none", label: "Unassigned" },
-          ...userOptions(users.data, value === "me" || value === "none" ? undefined : value),
-        ]}
-      />
-    </FilterField>
+    <SelectFilter
+      id="leads-owner"
+      label="Owner"
+      value={value}
+      onChange={onChange}
+      placeholder="Anyone"
+      options={[
+        { value: "me", label: "Me" },
+        { value: "none", label: "Unassigned" },
+        ...userOptions(users.data, value === "me" || value === "none" ? undefined : value),
+      ]}
+    />
   );
 }

@@ -18,6 +18,7 @@ import { NoteFilter } from "./note-filter";
 import { OwnerFilter, withOwnerColumn } from "./lead-owner";
 import { LeadsBoard } from "./leads-board";
 import { useStageFilterOptions } from "./stage-badge";
+import { TerritoryFilter } from "./territory-filter";
 
 /** A lead's card on phones: the checkbox (for users who can write), name, then what a call needs. */
 const LEAD_CARD: CardLayout = {
@@ -48,13 +49,15 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
   // Leads with a note containing this text (GET /leads?note=), in the URL too.
   const [notes, setNotes] = useUrlState({ note: "" });
   const note = notes.note;
+  // Leads inside a territory (GET /leads?territory_id=), in the URL too.
+  const [territory, setTerritory] = useUrlState({ territory_id: "" });
+  const territoryId = territory.territory_id;
   const followUp = useFollowUpView();
   // A follow-up view without a sort of the user's lists the soonest first.
   const sort = view.params.sort || formatSort(followUp.defaultSorting ?? []);
-  const query = useLeads({ ...view.params, stage, assigned_to: assignedTo, note, ...followUp.range, sort });
-  const selection = useRecordSelection(
-    JSON.stringify([view.params, stage, assignedTo, note, followUp.range]),
-  );
+  const filters = { stage, assigned_to: assignedTo, territory_id: territoryId, note, ...followUp.range };
+  const query = useLeads({ ...view.params, ...filters, sort });
+  const selection = useRecordSelection(JSON.stringify([view.params, filters]));
   const pageIds = query.data?.data.map((lead) => lead.id) ?? [];
   const columns = withOwnerColumn(leadColumns);
 
@@ -87,6 +90,13 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
                 view.update({ page: null });
               }}
             />
+            <TerritoryFilter
+              value={territoryId}
+              onChange={(value) => {
+                setTerritory({ territory_id: value || null });
+                view.update({ page: null });
+              }}
+            />
             <NoteFilter
               value={note}
               onChange={(value) => {
@@ -97,9 +107,10 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
             {followUp.extraFilters.node}
           </>
         ),
-        active: Boolean(assignedTo) || Boolean(note) || followUp.extraFilters.active,
+        active: Boolean(assignedTo) || Boolean(territoryId) || Boolean(note) || followUp.extraFilters.active,
         clear: () => {
           setOwner({ assigned_to: null });
+          setTerritory({ territory_id: null });
           setNotes({ note: null });
           followUp.extraFilters.clear();
         },
@@ -111,7 +122,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
             selection={selection.selection}
             total={query.data?.pagination.total ?? 0}
             pageCount={pageIds.length}
-            filter={{ ...view.params, stage, assigned_to: assignedTo, note, ...followUp.range }}
+            filter={{ ...view.params, ...filters }}
             stageOptions={stageOptions}
             onSelectAllMatching={selection.selectAllMatching}
             onClear={selection.clear}
@@ -130,6 +141,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
               archived,
               stage: stage || undefined,
               assigned_to: assignedTo || undefined,
+              territory_id: territoryId || undefined,
               note: note || undefined,
               ...followUp.range,
             }}

@@ -14,11 +14,14 @@ export function MapSheet({
   onClose,
   children,
   testId,
+  compact = false,
 }: {
   title: React.ReactNode;
   onClose: () => void;
   children: React.ReactNode;
   testId: string;
+  /** On a phone, a lower sheet: the map above it stays in reach (a shape being edited). */
+  compact?: boolean;
 }) {
   const ref = useRef<HTMLElement>(null);
   // Esc closes the sheet, as it would a dialog.
@@ -38,7 +41,8 @@ export function MapSheet({
       data-testid={testId}
       data-map-sheet=""
       className={cn(
-        "fixed inset-x-0 bottom-0 z-[1100] max-h-[72dvh] overflow-y-auto rounded-t-2xl bg-white px-4 pt-3",
+        "fixed inset-x-0 bottom-0 z-[1100] overflow-y-auto rounded-t-2xl bg-white px-4 pt-3",
+        compact ? "max-h-[55dvh]" : "max-h-[72dvh]",
         "pb-[max(1rem,env(safe-area-inset-bottom))] shadow-[0_-6px_24px_rgb(0_0_0/0.2)] ring-1 ring-slate-900/10",
         "md:absolute md:inset-x-auto md:top-2.5 md:bottom-auto md:left-14 md:max-h-[calc(100%-1.25rem)] md:w-96 md:rounded-xl md:pb-4",
       )}

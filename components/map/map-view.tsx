@@ -5,11 +5,22 @@ import { useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { FieldTools, useFieldTools } from "@/components/map/field-tools";
 import { MapLegend, type LegendEntry } from "@/components/map/map-legend";
+import { TerritoriesButton, TerritoryTools, useTerritoryEditor } from "@/components/map/territory-tools";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { formatNumber } from "@/lib/format";
-import { pinKeys, useAllPins, usePinTypes, type Pin, type PinSet, type PinUser } from "@/lib/query/pins";
+import {
+  pinKeys,
+  useAllPins,
+  usePinTypes,
+  type Pin,
+  type PinFilters,
+  type PinSet,
+  type PinUser,
+} from "@/lib/query/pins";
+import { territoryOptions } from "@/lib/query/territories";
 import { useUrlState } from "@/lib/query/url-state";
 
 // Leaflet touches `window` on import: the map is rendered in the browser only.
@@ -18,15 +29,22 @@ const PinMap = dynamic(() => import("@/components/map/pin-map"), {
   loading: () => <div className="h-full w-full animate-pulse bg-slate-200" aria-hidden="true" />,
 });
 
-/** type: pin type id; rep: creator's user id; hidden: pin type ids hidden by the legend; pin: a linked pin. */
-const URL_DEFAULTS = { type: "", rep: "", hidden: "", pin: "" };
+/**
+ * type: pin type id; rep: creator's user id; territory: territory id; hidden: pin type ids hidden by
+ * the legend; pin: a linked pin.
+ */
+const URL_DEFAULTS = { type: "", rep: "", territory: "", hidden: "", pin: "" };
 
 /** The map page: filters in the URL, every matching pin loaded page by page, a legend that toggles types. */
 export function MapView({ tileUrl }: { tileUrl?: string }) {
   const [view, setView] = useUrlState(URL_DEFAULTS);
   const filters = useMemo(
-    () => ({ pinTypeId: view.type || undefined, userId: view.rep || undefined }),
-    [view.type, view.rep],
+    () => ({
+      pinTypeId: view.type || undefined,
+      userId: view.rep || undefined,
+      territoryId: view.territory || undefined,
+    }),
+    [view.type, view.rep, view.territory],
   );
   const hidden = useMemo(() => new Set(view.hidden.split(",").filter(Boolean)), [view.hidden]);
 
@@ -70,12 +88,27 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
     select: (id) => setView({ pin: id }),
   });
 
-  const fitKey = `${filters.pinTypeId ?? ""}|${filters.userId ?? ""}`;
+  const editor = useTerritoryEditor();
+  const chosenTerritory = editor.territories.find((t) => t.id === view.territory);
+  // The view goes to the territory being edited, else to the one the pins are filtered by.
+  const territoryFocus = editor.editing
+    ? { key: `edit:${editor.editing.id}`, polygon: editor.editing.polygon }
+    : chosenTerritory
+      ? { key: `filter:${chosenTerritory.id}`, polygon: chosenTerritory.polygon }
+      : null;
+
+  const fitKey = `${filters.pinTypeId ?? ""}|${filters.userId ?? ""}|${filters.territoryId ?? ""}`;
   const percent = total ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
 
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-3">
-      <div className="grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
+      {/* On a phone the territory editor takes the filters' room: the map needs it for the shape. */}
+      <div
+        className={cn(
+          "grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap",
+          editor.open && "max-sm:hidden",
+        )}
+      >
         <Field label="Pin type" className="min-w-0 sm:w-52">
           <Select
             value={view.type}
@@ -92,12 +125,32 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
             options={reps.map((u) => ({ value: u.user_id, label: u.name || u.email }))}
           />
         </Field>
+        <Field label="Territory" className="min-w-0 sm:w-52">
+          <Select
+            value={view.territory}
+            onChange={(e) => setView({ territory: e.target.value || null })}
+            placeholder="All territories"
+            options={territoryOptions(editor.territories, view.territory)}
+          />
+        </Field>
+        {editor.canEdit ? (
+          <div className="flex items-end">
+            <TerritoriesButton
+              editor={editor}
+              onOpen={() => {
+                // One tool at a time: a pin's sheet or a knock in progress closes.
+                tools.field.cancel();
+                setView({ pin: null });
+              }}
+            />
+          </div>
+        ) : null}
         <div className="col-span-2 flex min-h-10 items-center gap-3 sm:flex-1">
-          {view.type || view.rep || view.hidden ? (
+          {view.type || view.rep || view.territory || view.hidden ? (
             <Button
               variant="ghost"
               className="-ml-3 sm:ml-0"
-              onClick={() => setView({ type: null, rep: null, hidden: null, pin: null })}
+              onClick={() => setView({ type: null, rep: null, territory: null, hidden: null, pin: null })}
             >
               Clear filters
             </Button>
@@ -158,8 +211,11 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           tileUrl={tileUrl}
           onRendered={setRenderedCount}
           focusPinId={view.pin || undefined}
-          onSelect={tools.onSelect}
+          // While territories are edited a tap on a pin places a corner, it opens no sheet.
+          onSelect={editor.open ? undefined : tools.onSelect}
           field={tools.layer}
+          territories={{ ...editor.layer, focus: territoryFocus }}
+          autoFit={!territoryFocus}
         />
         <MapLegend
           entries={entries}
@@ -167,7 +223,16 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           onShowAll={() => setView({ hidden: null })}
           renderedCount={renderedCount}
         />
-        <FieldTools tools={tools} />
+        {editor.open ? (
+          <TerritoryTools
+            editor={editor}
+            onDeleted={(id) => {
+              if (view.territory === id) setView({ territory: null });
+            }}
+          />
+        ) : (
+          <FieldTools tools={tools} />
+        )}
       </div>
     </div>
   );
@@ -177,14 +242,12 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
  * Reps who created pins, for the "Created by" choice. With a rep chosen the loaded set holds only
  * that rep's pins, so the reps of the set without the rep filter are used when it is cached.
  */
-function useRepChoices(
-  pins: readonly Pin[],
-  filters: { pinTypeId?: string; userId?: string },
-  selected: string,
-) {
+function useRepChoices(pins: readonly Pin[], filters: PinFilters, selected: string) {
   const queryClient = useQueryClient();
   const wider = filters.userId
-    ? queryClient.getQueryData<PinSet>(pinKeys.map({ pinTypeId: filters.pinTypeId }))
+    ? queryClient.getQueryData<PinSet>(
+        pinKeys.map({ pinTypeId: filters.pinTypeId, territoryId: filters.territoryId }),
+      )
     : undefined;
   return useMemo(() => {
     const byId = new Map<string, PinUser>();

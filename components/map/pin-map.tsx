@@ -6,6 +6,7 @@ import L from "leaflet";
 import { MapContainer, TileLayer, useMap } from "react-leaflet";
 import { FieldLayer, type FieldLayerProps } from "@/components/map/field-layer";
 import { PinClusterLayer } from "@/components/map/pin-cluster-layer";
+import { TerritoryLayer, type TerritoryLayerProps } from "@/components/map/territory-layer";
 import type { Pin } from "@/lib/query/pins";
 
 /**
@@ -31,6 +32,10 @@ export interface PinMapProps {
   onSelect?: (pin: Pin) => void;
   /** Knocks being logged, pins being moved, knocks waiting to be sent. */
   field?: FieldLayerProps;
+  /** Territory outlines, and the territory being drawn or edited. */
+  territories?: TerritoryLayerProps;
+  /** false: the view is not fitted to the pins by itself (a chosen territory has the view). */
+  autoFit?: boolean;
 }
 
 export default function PinMap({
@@ -43,6 +48,8 @@ export default function PinMap({
   focusPinId,
   onSelect,
   field,
+  territories,
+  autoFit = true,
 }: PinMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const url = tileUrl || DEFAULT_TILE_URL;
@@ -56,6 +63,8 @@ export default function PinMap({
       preferCanvas
       worldCopyJump
       className="h-full w-full"
+      // Geoman (territory drawing) takes only what opts in: this map does.
+      pmIgnore={false}
       style={{ background: "var(--color-slate-200)" }}
       aria-label="Map of pins"
     >
@@ -72,8 +81,10 @@ export default function PinMap({
         focusPinId={focusPinId}
         onSelect={onSelect}
       />
+      {territories ? <TerritoryLayer {...territories} /> : null}
       {field ? <FieldLayer {...field} /> : null}
-      <FitToPins pins={pins} loading={loading} fitKey={fitKey} auto={!focusPinId} />
+      <FitToPins pins={pins} loading={loading} fitKey={fitKey} auto={!focusPinId && autoFit} />
+      <FollowContainerSize />
       {tilesFailed ? (
         <p
           role="status"
@@ -84,6 +95,20 @@ export default function PinMap({
       ) : null}
     </MapContainer>
   );
+}
+
+/**
+ * Leaflet measures its container on a window resize only; the page also resizes it (the filters
+ * step aside on a phone while territories are edited), so the map follows the box itself.
+ */
+function FollowContainerSize() {
+  const map = useMap();
+  useEffect(() => {
+    const observer = new ResizeObserver(() => map.invalidateSize({ animate: false }));
+    observer.observe(map.getContainer());
+    return () => observer.disconnect();
+  }, [map]);
+  return null;
 }
 
 function boundsOf(pins: readonly Pin[]): L.LatLngBounds | null {
@@ -115,7 +140,7 @@ function FitToPins({
   pins: readonly Pin[];
   loading: boolean;
   fitKey: string;
-  /** false: only the button fits (a linked pin has the view). */
+  /** false: only the button fits (a linked pin or a chosen territory has the view). */
   auto: boolean;
 }) {
   const map = useMap();

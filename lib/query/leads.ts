@@ -37,6 +37,8 @@ export interface LeadListParams {
   archived?: boolean;
   /** A user id, `none` (unassigned) or `me`. */
   assigned_to?: string;
+  /** Leads whose location lies inside this territory. */
+  territory_id?: string;
   /** Follow-up date range, ISO 8601 date-times, both ends inclusive. */
   follow_up_from?: string;
   follow_up_to?: string;
@@ -66,6 +68,7 @@ function filterQuery(filters: LeadFilters) {
     tags: filters.tags || undefined,
     archived: filters.archived ? true : undefined,
     assigned_to: filters.assigned_to || undefined,
+    territory_id: filters.territory_id || undefined,
     follow_up_from: filters.follow_up_from || undefined,
     follow_up_to: filters.follow_up_to || undefined,
   };

@@ -20,6 +20,8 @@ export interface PinFilters {
   pinTypeId?: string;
   /** The API's user_id: the user who created the pin. */
   userId?: string;
+  /** The API's territory_id: pins inside the territory. */
+  territoryId?: string;
 }
 
 export const PIN_PAGE_SIZE = 1000;
@@ -28,7 +30,15 @@ export const pinKeys = {
   all: ["pins"] as const,
   types: () => ["pin-types"] as const,
   map: (filters: PinFilters) =>
-    ["pins", "map", { pinTypeId: filters.pinTypeId ?? null, userId: filters.userId ?? null }] as const,
+    [
+      "pins",
+      "map",
+      {
+        pinTypeId: filters.pinTypeId ?? null,
+        userId: filters.userId ?? null,
+        territoryId: filters.territoryId ?? null,
+      },
+    ] as const,
 };
 
 /** Pin types in the order the company set in settings (`position`), label order otherwise. */
@@ -84,7 +94,13 @@ export function useAllPins(filters: PinFilters): AllPinsState {
       const fetchPage = (page: number) =>
         apiFetch<ListPinsResponse>("/pins", {
           signal,
-          query: { page, limit: PIN_PAGE_SIZE, pin_type_id: filters.pinTypeId, user_id: filters.userId },
+          query: {
+            page,
+            limit: PIN_PAGE_SIZE,
+            pin_type_id: filters.pinTypeId,
+            user_id: filters.userId,
+            territory_id: filters.territoryId,
+          },
         });
       const first = await fetchPage(1);
       const total = first.pagination.total;
