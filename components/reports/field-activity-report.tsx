@@ -31,11 +31,8 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatMoney, formatNumber } from "@/lib/format";
 import { usePinTypes } from "@/lib/query/pins";
-import {
-  useFieldActivityReport,
-  useTerritoryChoices,
-  type FieldActivityFilterValues,
-} from "@/lib/query/reports";
+import { useFieldActivityReport, type FieldActivityFilterValues } from "@/lib/query/reports";
+import { useTerritories } from "@/lib/query/territories";
 import { useSession } from "@/lib/query/session";
 import { useUrlState } from "@/lib/query/url-state";
 
@@ -81,7 +78,7 @@ function FieldActivityReport() {
   };
 
   const report = useFieldActivityReport(filters);
-  const territories = useTerritoryChoices();
+  const territories = useTerritories();
   const pinTypes = usePinTypes();
   const data = report.data;
   const totals = data?.totals;

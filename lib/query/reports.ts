@@ -48,7 +48,6 @@ export const reportKeys = {
     ["reports", "serviced-jobs", servicedJobFilterQuery(filters), interval] as const,
   fieldActivity: (filters: FieldActivityFilterValues) =>
     ["reports", "field-activity", fieldActivityFilterQuery(filters)] as const,
-  territories: () => ["reports", "territories"] as const,
 };
 
 /** `enabled: false` for a viewer whose role cannot read the report (nothing is fetched). */
@@ -96,28 +95,6 @@ export function useFieldActivityReport(filters: FieldActivityFilterValues, optio
         signal,
       }),
     placeholderData: keepPreviousData,
-  });
-}
-
-export interface TerritoryChoice {
-  id: string;
-  name: string;
-  color: string;
-}
-
-/**
- * The company's territories, for a report's territory filter: just what a choice needs. Kept
- * here, not as a territories module, because that one (with editing) is being built elsewhere.
- */
-export function useTerritoryChoices(options: ReportQueryOptions = {}) {
-  return useQuery<TerritoryChoice[]>({
-    enabled: options.enabled ?? true,
-    queryKey: reportKeys.territories(),
-    queryFn: ({ signal }) =>
-      apiFetch<{ data: TerritoryChoice[] }>("/territories", { signal }).then((r) =>
-        r.data.map(({ id, name, color }) => ({ id, name, color })),
-      ),
-    staleTime: 5 * 60_000,
   });
 }
 

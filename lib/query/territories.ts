@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient, type Query } from "@tanstack/rea
 import { apiFetch } from "@/lib/query/api-client";
 import { leadKeys } from "@/lib/query/leads";
 import { pinKeys } from "@/lib/query/pins";
+import { reportKeys } from "@/lib/query/reports";
 import type {
   ListTerritoriesResponse,
   Territory,
@@ -34,14 +35,14 @@ export function useTerritories(enabled = true) {
 }
 
 /**
- * Whether a cached pins or leads query filters by the territory: its shape changed (or it is
+ * Whether a cached pins, leads or report query filters by the territory: its shape changed (or it is
  * gone), so that list is stale; lists without the filter are not refetched (the map's pins are
  * many pages).
  */
 function filtersByTerritory(territoryId: string) {
   return (query: Query) => {
     const [root] = query.queryKey;
-    if (root !== pinKeys.all[0] && root !== leadKeys.all[0]) return false;
+    if (root !== pinKeys.all[0] && root !== leadKeys.all[0] && root !== reportKeys.all[0]) return false;
     return query.queryKey.some(
       (part) =>
         typeof part === "object" &&
