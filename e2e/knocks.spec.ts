@@ -97,7 +97,10 @@ test("a rep logs a knock at a tapped point, records another outcome and moves th
   await screenshotBoth(page, "knock-sheet", { fullPage: false });
 
   // One tap on the outcome saves.
-  await outcomes.filter({ hasText: types[0]!.label }).click();
+  await knockSheet(page)
+    .getByRole("group", { name: "Outcome" })
+    .getByRole("button", { name: types[0]!.label, exact: true })
+    .click();
   await expect(toasts(page)).toContainText(`Knock saved: ${types[0]!.label}`);
   await expect(knockSheet(page)).toBeHidden();
   await expect(mapBox(page)).toHaveAttribute("data-rendered-pins", String(before + 1));
@@ -119,7 +122,7 @@ test("a rep logs a knock at a tapped point, records another outcome and moves th
   const other = types[1]!;
   await sheet
     .getByRole("group", { name: "Change the outcome" })
-    .getByRole("button", { name: other.label })
+    .getByRole("button", { name: other.label, exact: true })
     .click();
   await expect(toasts(page)).toContainText(`Visit recorded: ${other.label}`);
   await expect(sheet.getByTestId("pin-sheet-type")).toHaveText(other.label);

@@ -97,7 +97,7 @@ test("the map shows every pin the API lists for the filters, and the legend hide
   await expect(page.getByRole("button", { name: "Zoom in" })).toBeVisible();
 });
 
-test("a link to a pin opens the map on it with its popup: type, creator and time", async ({ page }) => {
+test("a link to a pin opens the map on it with its sheet: type, creator and time", async ({ page }) => {
   await signIn(page, "sales_rep");
   const response = await page.request.get("/api/pins", { headers: API_HEADERS, params: { limit: "1" } });
   const [pin] = (
@@ -109,17 +109,17 @@ test("a link to a pin opens the map on it with its popup: type, creator and time
 
   await page.goto(`/map?pin=${encodeURIComponent(pin!.id)}`);
   await expectRendered(page, await pinTotal(page));
-  const popup = page.locator(".leaflet-popup-content");
-  await expect(popup).toBeVisible();
-  await expect(popup.locator(`[data-pin-id="${pin!.id}"]`)).toBeVisible();
-  await expect(popup).toContainText(pin!.pin_type.label);
-  await expect(popup).toContainText(pin!.created_by.name);
+  const sheet = page.getByTestId("pin-sheet");
+  await expect(sheet).toBeVisible();
+  await expect(sheet.locator(`[data-pin-id="${pin!.id}"]`)).toBeVisible();
+  await expect(sheet.getByTestId("pin-sheet-type")).toHaveText(pin!.pin_type.label);
+  await expect(sheet).toContainText(pin!.created_by.name);
   // The time in the user's locale (lib/format.ts formatDateTime).
   const when = await page.evaluate(
     (iso) =>
       new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso)),
     pin!.created_at,
   );
-  await expect(popup).toContainText(when);
-  await screenshotBoth(page, "pin-popup");
+  await expect(sheet).toContainText(when);
+  await screenshotBoth(page, "pin-sheet");
 });

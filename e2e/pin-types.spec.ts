@@ -36,7 +36,7 @@ test("an admin adds, reorders and removes a pin type; a type in use stays", asyn
   await expect(nameInput).toBeFocused();
   await nameInput.fill(label);
   await form.getByLabel(`Color of ${label}`).fill("#0891b2");
-  const up = form.getByRole("button", { name: `Up: move ${label} up` });
+  const up = form.getByRole("button", { name: `Move ${label} up` });
   for (let i = before.length; i > 1; i--) {
     await up.focus();
     await page.keyboard.press("Enter");
@@ -53,7 +53,12 @@ test("an admin adds, reorders and removes a pin type; a type in use stays", asyn
 
   // The map's knock sheet offers the types in that order.
   await page.goto("/map");
+  await expect(page.getByTestId("pin-map")).toHaveAttribute("data-loading", "false", { timeout: 60_000 });
   await page.getByRole("button", { name: "Log knock" }).click();
+  // The outcomes show once the knock has a place: a tap on the map.
+  const container = page.getByTestId("pin-map").locator(".leaflet-container");
+  const box = (await container.boundingBox())!;
+  await container.click({ position: { x: Math.round(box.width * 0.7), y: Math.round(box.height * 0.3) } });
   await expect(
     page.getByTestId("knock-sheet").getByRole("group", { name: "Outcome" }).getByRole("button"),
   ).toHaveText(saved.map((t) => t.label));
