@@ -19,7 +19,10 @@ import { allOf, queryReportRows, timestampParam, toNumber } from "./sql";
  * - knocks: pin_visits in the range, read by pin_visits_at_idx (company, at, user, pin type);
  * - leads: the leads created in the range that are assigned to a user or made from a user's pin
  *   (pins.lead_id, pins.created_by), each (lead, user) once; won: now in a stage of kind won;
- *   customers: the distinct leads.customer_id of those leads;
+ *   customers: the distinct leads.customer_id of those leads. The (lead, user) pairs are kept
+ *   apart without a DISTINCT over all of them (an assigned lead is one row; a pin adds a row only
+ *   for another user), so the counts per user hash instead of sorting a tenant's leads; the
+ *   totals count each lead once: its assigned row, else one row of its pins.
  * - sale_value: the plans sold (sold_by) created in the range, by the plan numbers of the plan
  *   report (lib/domain/service-plans/numbers.ts);
  * - collected: succeeded payments minus succeeded refunds dated in the range (read by
@@ -83,24 +86,36 @@ export function fieldActivitySql(
       from knocks_by_type k group by k.user_id
     ),
     credited as (
-      select l.id, l.stage, l.customer_id, l.assigned_to as user_id
+      select l.id, l.stage, l.customer_id, l.assigned_to as user_id, false as via_pin, true as lead_assigned
       from leads l
       where l.company_id = ${companyId} and l.assigned_to is not null
         and ${inRange(sql`l.created_at`, bounds)} ${leadInside}
-      union
-      select l.id, l.stage, l.customer_id, p.created_by as user_id
+      union all
+      select distinct l.id, l.stage, l.customer_id, p.created_by, true, l.assigned_to is not null
       from pins p
       join leads l on l.company_id = p.company_id and l.id = p.lead_id
       where p.company_id = ${companyId} and p.lead_id is not null
+        and l.assigned_to is distinct from p.created_by
         and ${inRange(sql`l.created_at`, bounds)} ${leadInside}
     ),
     lead_numbers as (
-      select c.user_id, grouping(c.user_id) as everyone,
-        count(distinct c.id) as leads,
-        count(distinct c.id) filter (where ${isWon}) as won,
-        count(distinct c.customer_id) as customers
+      select c.user_id, count(*) as leads, count(*) filter (where ${isWon}) as won
       from credited c
-      group by grouping sets ((c.user_id), ())
+      group by c.user_id
+    ),
+    customer_numbers as (
+      select d.user_id, count(*) as customers
+      from (select distinct c.user_id, c.customer_id from credited c where c.customer_id is not null) d
+      group by d.user_id
+    ),
+    lead_totals as (
+      select count(*) as leads, count(*) filter (where ${isWon}) as won,
+        count(distinct c.customer_id) filter (where c.customer_id is not null) as customers
+      from (
+        select c.id, c.stage, c.customer_id from credited c where not c.via_pin
+        union all
+        select distinct c.id, c.stage, c.customer_id from credited c where c.via_pin and not c.lead_assigned
+      ) c
     ),
     sales as (
       select sp.sold_by as user_id, sum(sp.sale_value) as sale_value
@@ -124,21 +139,22 @@ export function fieldActivitySql(
     ),
     active_users as (
       select user_id from knocks
-      union select user_id from lead_numbers where everyone = 0
+      union select user_id from lead_numbers
       union select user_id from sales
       union select user_id from collected
     )
     select a.user_id, u.name, u.email, k.knocks, k.knocks_by_pin_type,
-      ln.leads, ln.won, ln.customers, s.sale_value::float8 as sale_value, c.collected::float8 as collected
+      ln.leads, ln.won, cn.customers, s.sale_value::float8 as sale_value, c.collected::float8 as collected
     from active_users a
     left join users u on u.company_id = ${companyId} and u.id = a.user_id
     left join knocks k on k.user_id = a.user_id
-    left join lead_numbers ln on ln.everyone = 0 and ln.user_id = a.user_id
+    left join lead_numbers ln on ln.user_id = a.user_id
+    left join customer_numbers cn on cn.user_id = a.user_id
     left join sales s on s.user_id = a.user_id
     left join collected c on c.user_id = a.user_id
     union all
-    select null, null, null, null, null, ln.leads, ln.won, ln.customers, null, null
-    from lead_numbers ln where ln.everyone = 1`;
+    select null, null, null, null, null, t.leads, t.won, t.customers, null, null
+    from lead_totals t`;
 }
 
 /** Knocks per pin type, by pin type id (a stable order for the JSON and the CSV). */
