@@ -787,13 +787,15 @@ export async function openDriver(databaseUrl: string): Promise<Driver> {
       close: () => pool.end(),
     };
   }
-  const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
+  // The extensions the schema's indexes need, as lib/db/client.ts loads them.
+  const [{ PGlite }, { pg_trgm }, { btree_gin }, { btree_gist }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
     import("@electric-sql/pglite/contrib/btree_gin"),
+    import("@electric-sql/pglite/contrib/btree_gist"),
   ]);
   const dataDir = databaseUrl.startsWith("file:") ? databaseUrl.slice(5) : undefined;
-  const lite = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gin } });
+  const lite = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gin, btree_gist } });
   return {
     query: async (text, params) => (await lite.query<Row>(text, params)).rows,
     transaction: (fn) =>
