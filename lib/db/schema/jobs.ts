@@ -146,6 +146,11 @@ export const jobs = pgTable(
     index("jobs_plan_idx")
       .on(t.companyId, t.servicePlanId, t.status)
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
+    // A payment's job to its plan from the index alone: the knock-to-cash report's money
+    // collected in a range looks up one listable job per payment.
+    index("jobs_listed_plan_of_idx")
+      .on(t.companyId, t.id, t.servicePlanId)
+      .where(sql`not ${t.isQuote} and not ${t.archived}`),
     // Exact totals of the job list: index-only counts over the narrowest possible entries.
     index("jobs_listed_count_idx")
       .on(t.companyId)

@@ -25,9 +25,10 @@ import { allOf, queryReportRows, timestampParam, toNumber } from "./sql";
  *   totals count each lead once: its assigned row, else one row of its pins.
  * - sale_value: the plans sold (sold_by) created in the range, by the plan numbers of the plan
  *   report (lib/domain/service-plans/numbers.ts);
- * - collected: succeeded payments minus succeeded refunds dated in the range (read by
- *   job_payments_date_idx), on the listable jobs of the plans a user sold (the job money rule of
- *   lib/domain/serviced-jobs/money.ts).
+ * - collected: succeeded payments minus succeeded refunds dated in the range, on the listable
+ *   jobs of the plans a user sold (the job money rule of lib/domain/serviced-jobs/money.ts): read
+ *   from the payments in the range, or from the plans' kept totals less the payments outside it,
+ *   whichever side holds fewer payments (CollectedFrom).
  * With a territory: knocks at pins inside it, leads whose location is inside it, and the plans and
  * payments of customers whose property location is inside it.
  */
@@ -39,6 +40,20 @@ interface Bounds {
 
 const inRange = (column: SQL, { from, to }: Bounds): SQL =>
   allOf([from && sql`${column} >= ${timestampParam(from)}`, to && sql`${column} <= ${timestampParam(to)}`]);
+
+/** Dates outside the range; a payment without a date is outside any bounded range. */
+const outsideRange = (column: SQL, { from, to }: Bounds): SQL =>
+  from || to
+    ? sql`(${column} is null ${from ? sql`or ${column} < ${timestampParam(from)}` : sql``} ${to ? sql`or ${column} > ${timestampParam(to)}` : sql``})`
+    : sql`false`;
+
+/**
+ * Where the money collected is read from: the payments in the range, or the plans' kept totals
+ * (service_plans.jobs_received: every succeeded payment on the plan's listable jobs) less the
+ * payments outside the range. Both give the same sums; the second reads far fewer payments when
+ * the range holds most of them (a year, the whole tenant).
+ */
+export type CollectedFrom = "payments" | "plan-totals";
 
 interface UserRow extends Record<string, unknown> {
   user_id: string | null;
@@ -59,6 +74,7 @@ export function fieldActivitySql(
   bounds: Bounds,
   area: string | undefined,
   wonStages: readonly string[],
+  collectedFrom: CollectedFrom,
 ): SQL {
   const pinsInside = area
     ? sql`and v.pin_id in (select p.id from pins p where p.company_id = ${companyId} and ${insideArea("p", area)})`
@@ -66,7 +82,7 @@ export function fieldActivitySql(
   const leadInside = area ? sql`and ${insideArea("l", area)}` : sql``;
   const isWon =
     wonStages.length > 0
-      ? sql`c.stage in (${sql.join(
+      ? sql`l.stage in (${sql.join(
           wonStages.map((key) => sql`${key}`),
           sql`, `,
         )})`
@@ -74,6 +90,21 @@ export function fieldActivitySql(
   const customerInside = area
     ? sql`and sp.customer_id in (select c.id from customers c where c.company_id = ${companyId} and ${insideArea("c", area)})`
     : sql``;
+  const signedAmount = sql`case when pay.payment_type = 'refund' then -pay.amount else pay.amount end`;
+  const soldPayments = (dated: SQL) => sql`
+    from job_payments pay
+    join jobs j on j.company_id = pay.company_id and j.id = pay.job_id and ${listableJob("j")}
+    join service_plans sp on sp.company_id = j.company_id and sp.id = j.service_plan_id
+    where pay.company_id = ${companyId} and pay.status = 'succeeded' and sp.sold_by is not null
+      and ${dated} ${customerInside}`;
+  const collectedMoney =
+    collectedFrom === "payments"
+      ? sql`select sp.sold_by as user_id, ${signedAmount} as amount ${soldPayments(inRange(sql`pay.payment_date`, bounds))}`
+      : sql`select sp.sold_by as user_id, sp.jobs_received as amount
+          from service_plans sp
+          where sp.company_id = ${companyId} and sp.sold_by is not null ${customerInside}
+          union all
+          select sp.sold_by, -(${signedAmount}) ${soldPayments(outsideRange(sql`pay.payment_date`, bounds))}`;
   return sql`with
     knocks_by_type as (
       select v.user_id, v.pin_type_id, count(*) as n
@@ -85,37 +116,45 @@ export function fieldActivitySql(
       select k.user_id, sum(k.n) as knocks, json_object_agg(k.pin_type_id, k.n)::text as knocks_by_pin_type
       from knocks_by_type k group by k.user_id
     ),
-    credited as (
-      select l.id, l.stage, l.customer_id, l.assigned_to as user_id, false as via_pin, true as lead_assigned
+    assigned as (
+      select l.assigned_to as user_id, l.customer_id, count(*) as leads, count(*) filter (where ${isWon}) as won
       from leads l
       where l.company_id = ${companyId} and l.assigned_to is not null
         and ${inRange(sql`l.created_at`, bounds)} ${leadInside}
-      union all
-      select distinct l.id, l.stage, l.customer_id, p.created_by, true, l.assigned_to is not null
+      group by l.assigned_to, l.customer_id
+    ),
+    via_pins as (
+      select distinct l.id, l.customer_id, p.created_by as user_id, ${isWon} as won,
+        l.assigned_to is not null as lead_assigned
       from pins p
       join leads l on l.company_id = p.company_id and l.id = p.lead_id
       where p.company_id = ${companyId} and p.lead_id is not null
         and l.assigned_to is distinct from p.created_by
         and ${inRange(sql`l.created_at`, bounds)} ${leadInside}
     ),
+    credited as (
+      select c.user_id, c.customer_id, sum(c.leads) as leads, sum(c.won) as won
+      from (
+        select a.user_id, a.customer_id, a.leads, a.won from assigned a
+        union all
+        select v.user_id, v.customer_id, 1, v.won::int from via_pins v
+      ) c
+      group by c.user_id, c.customer_id
+    ),
     lead_numbers as (
-      select c.user_id, count(*) as leads, count(*) filter (where ${isWon}) as won
+      select c.user_id, sum(c.leads) as leads, sum(c.won) as won, count(c.customer_id) as customers
       from credited c
       group by c.user_id
     ),
-    customer_numbers as (
-      select d.user_id, count(*) as customers
-      from (select distinct c.user_id, c.customer_id from credited c where c.customer_id is not null) d
-      group by d.user_id
-    ),
     lead_totals as (
-      select count(*) as leads, count(*) filter (where ${isWon}) as won,
-        count(distinct c.customer_id) filter (where c.customer_id is not null) as customers
+      select
+        coalesce((select sum(a.leads) from assigned a), 0) + u.leads as leads,
+        coalesce((select sum(a.won) from assigned a), 0) + u.won as won,
+        (select count(distinct c.customer_id) from credited c) as customers
       from (
-        select c.id, c.stage, c.customer_id from credited c where not c.via_pin
-        union all
-        select distinct c.id, c.stage, c.customer_id from credited c where c.via_pin and not c.lead_assigned
-      ) c
+        select count(distinct v.id) as leads, count(distinct v.id) filter (where v.won) as won
+        from via_pins v where not v.lead_assigned
+      ) u
     ),
     sales as (
       select sp.sold_by as user_id, sum(sp.sale_value) as sale_value
@@ -128,14 +167,10 @@ export function fieldActivitySql(
       group by sp.sold_by
     ),
     collected as (
-      select sp.sold_by as user_id,
-        sum(case when pay.payment_type = 'refund' then -pay.amount else pay.amount end) as collected
-      from job_payments pay
-      join jobs j on j.company_id = pay.company_id and j.id = pay.job_id and ${listableJob("j")}
-      join service_plans sp on sp.company_id = j.company_id and sp.id = j.service_plan_id
-      where pay.company_id = ${companyId} and pay.status = 'succeeded' and sp.sold_by is not null
-        and ${inRange(sql`pay.payment_date`, bounds)} ${customerInside}
-      group by sp.sold_by
+      select m.user_id, sum(m.amount) as collected
+      from (${collectedMoney}) m
+      group by m.user_id
+      having sum(m.amount) <> 0
     ),
     active_users as (
       select user_id from knocks
@@ -144,17 +179,37 @@ export function fieldActivitySql(
       union select user_id from collected
     )
     select a.user_id, u.name, u.email, k.knocks, k.knocks_by_pin_type,
-      ln.leads, ln.won, cn.customers, s.sale_value::float8 as sale_value, c.collected::float8 as collected
+      ln.leads, ln.won, ln.customers, s.sale_value::float8 as sale_value, c.collected::float8 as collected
     from active_users a
     left join users u on u.company_id = ${companyId} and u.id = a.user_id
     left join knocks k on k.user_id = a.user_id
     left join lead_numbers ln on ln.user_id = a.user_id
-    left join customer_numbers cn on cn.user_id = a.user_id
     left join sales s on s.user_id = a.user_id
     left join collected c on c.user_id = a.user_id
     union all
     select null, null, null, null, null, t.leads, t.won, t.customers, null, null
     from lead_totals t`;
+}
+
+/** Payments counted at most on each side of the range to choose: a month against a tenant's years. */
+const SOURCE_PROBE = 20_000;
+
+/** The cheaper source of the money collected: the side of the range with fewer payments. */
+async function collectedSource(
+  { db, companyId }: Pick<DomainContext, "db" | "companyId">,
+  bounds: Bounds,
+): Promise<CollectedFrom> {
+  if (!bounds.from && !bounds.to) return "plan-totals";
+  const probe = (dated: SQL) =>
+    sql`(select count(*) from (
+      select 1 from job_payments pay where pay.company_id = ${companyId} and ${dated} limit ${SOURCE_PROBE}
+    ) x)`;
+  const { rows } = await db.execute<{ inside: unknown; outside: unknown }>(
+    sql`select ${probe(inRange(sql`pay.payment_date`, bounds))} as inside,
+      ${probe(outsideRange(sql`pay.payment_date`, bounds))} as outside`,
+  );
+  const [row] = rows;
+  return toNumber(row?.outside) < toNumber(row?.inside) ? "plan-totals" : "payments";
 }
 
 /** Knocks per pin type, by pin type id (a stable order for the JSON and the CSV). */
@@ -188,9 +243,10 @@ export async function getFieldActivityReport({
   const wonStages = (await loadPipeline(ctx.db, ctx.companyId))
     .filter((stage) => stage.kind === "won")
     .map((stage) => stage.key);
+  const bounds = { from: input.from, to: input.to };
   const rows = await queryReportRows<UserRow>(
     ctx.db,
-    fieldActivitySql(ctx.companyId, { from: input.from, to: input.to }, area, wonStages),
+    fieldActivitySql(ctx.companyId, bounds, area, wonStages, await collectedSource(ctx, bounds)),
   );
   const everyone = rows.find((row) => row.user_id === null);
   const data = rows

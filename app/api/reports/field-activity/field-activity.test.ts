@@ -5,7 +5,13 @@ import { GET as reportRoute } from "@/app/api/reports/field-activity/route";
 import { GET as servicedJobReportRoute } from "@/app/api/reports/serviced-jobs/route";
 import { GET as servicePlanReportRoute } from "@/app/api/reports/service-plans/route";
 import { pins, pinVisits, pipelineStages, territories } from "@/lib/db/schema";
-import { FIELD_ACTIVITY_CSV_HEADER } from "@/lib/domain/reports/field-activity";
+import {
+  FIELD_ACTIVITY_CSV_HEADER,
+  fieldActivitySql,
+  type CollectedFrom,
+} from "@/lib/domain/reports/field-activity";
+import { queryReportRows } from "@/lib/domain/reports/sql";
+import { territoryArea } from "@/lib/domain/territories/area";
 import { importDocument } from "@/lib/import";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import {
@@ -406,6 +412,53 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
     }
     // With April's 10 now in, and February's knock and January's lead too.
     expect(everything.body.totals).toMatchObject({ knocks: 6, leads: 5, won: 2, collected: 390 });
+  });
+
+  it("reads the money collected from the payments and from the plans' totals alike", async () => {
+    const t = await knockToCashTenant();
+    const co = t.companyId;
+    // A payment without a date, and an archived job whose payment no longer counts.
+    await database.db.execute(sql`insert into job_payments
+      (company_id, id, job_id, amount, payment_date, payment_method, payment_type, status)
+      select company_id, ${newId(ID_PREFIX.payment)}, id, 7, null, 'cash', 'payment', 'succeeded'
+      from jobs where company_id = ${co} and status = 'Completed' and line_items_total = 100`);
+    await database.db.execute(
+      sql`update jobs set archived = true where company_id = ${co} and line_items_total = 250`,
+    );
+    const area = await territoryArea({ db: database.db, companyId: co }, t.territoryId);
+    const day = (iso: string) => new Date(`${iso}T00:00:00.000Z`);
+    const cases: [string, { from?: Date; to?: Date }, string | undefined][] = [
+      ["March", { from: day("2026-03-01"), to: day("2026-04-01") }, undefined],
+      ["March, in the territory", { from: day("2026-03-01"), to: day("2026-04-01") }, area],
+      ["from March 7", { from: day("2026-03-07") }, undefined],
+      ["until March 8", { to: day("2026-03-08") }, undefined],
+      ["everything", {}, undefined],
+      ["everything, in the territory", {}, area],
+    ];
+    const collected = async (
+      bounds: { from?: Date; to?: Date },
+      inside: string | undefined,
+      from: CollectedFrom,
+    ) =>
+      Object.fromEntries(
+        (
+          await queryReportRows<{ user_id: string | null; collected: number | null }>(
+            database.db,
+            fieldActivitySql(co, bounds, inside, ["won"], from),
+          )
+        )
+          .filter((row) => row.user_id !== null && row.collected !== null)
+          .map((row) => [row.user_id, Number(row.collected)]),
+      );
+    for (const [name, bounds, inside] of cases) {
+      const byPayments = await collected(bounds, inside, "payments");
+      expect(await collected(bounds, inside, "plan-totals"), name).toEqual(byPayments);
+    }
+    // The cases are not empty: the undated 7 counts only without bounds, Bob's archived job never,
+    // and a user whose money nets to nothing (Ann from March 7: −30 + 20 + 10) has no row for it.
+    expect(await collected({}, undefined, "payments")).toEqual({ [t.ann]: 107, [t.tom]: 40 });
+    expect(await collected({ to: day("2026-03-08") }, undefined, "payments")).toEqual({ [t.ann]: 70 });
+    expect(await collected({ from: day("2026-03-07") }, undefined, "payments")).toEqual({ [t.tom]: 40 });
   });
 
   it("counts won leads by the default pipeline when the company has not stored one", async () => {

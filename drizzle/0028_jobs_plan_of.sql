@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_listed_plan_of_idx" ON "jobs" USING btree ("company_id","id","service_plan_id") WHERE not "jobs"."is_quote" and not "jobs"."archived";
