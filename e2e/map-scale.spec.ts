@@ -7,8 +7,9 @@ import { API_HEADERS, signIn } from "./helpers";
  * The map with 50,000 pins (issue 43's performance target: its first view drawn within a second
  * in this browser). The pins come from the page's own requests to GET /pins, answered here with
  * generated pins of the company's types, so the browser's work is measured on its own. The test
- * checks that every pin is drawn; the times are recorded as annotations (and printed), for
- * bench/RESULTS.md, not asserted: speed targets are met in benchmarks, not in timed tests.
+ * checks that every pin is drawn; the times, from the navigation's start, are recorded as
+ * annotations (and printed), for bench/RESULTS.md, not asserted: speed targets are met in
+ * benchmarks, not in timed tests.
  */
 
 const PIN_COUNT = 50_000;
@@ -57,13 +58,27 @@ test("the map draws 50,000 pins, and how long its first view and the whole set t
     await route.fulfill({ json: body });
   });
 
+  // Milliseconds from the navigation's start until the map shows `count` pins (any, when null),
+  // read in the page at every frame, so the time is not rounded up to an assertion's polling.
+  const drawnAt = async (count: number | null, timeout: number) =>
+    (
+      await page.waitForFunction(
+        (n) => {
+          const drawn = document.querySelector('[data-testid="pin-map"]')?.getAttribute("data-rendered-pins");
+          const done =
+            n === null ? drawn !== undefined && drawn !== null && drawn !== "0" : drawn === String(n);
+          return done ? Math.round(performance.now()) : false;
+        },
+        count,
+        { polling: "raf", timeout },
+      )
+    ).jsonValue();
+
   const map = page.getByTestId("pin-map");
-  const started = Date.now();
   await page.goto("/map");
-  await expect(map).not.toHaveAttribute("data-rendered-pins", "0", { timeout: 30_000 });
-  const firstView = Date.now() - started;
-  await expect(map).toHaveAttribute("data-rendered-pins", String(PIN_COUNT), { timeout: 120_000 });
-  const allPins = Date.now() - started;
+  const firstView = await drawnAt(null, 30_000);
+  const allPins = await drawnAt(PIN_COUNT, 120_000);
+  await expect(map).toHaveAttribute("data-rendered-pins", String(PIN_COUNT));
 
   test
     .info()

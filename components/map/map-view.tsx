@@ -23,11 +23,17 @@ import {
 import { territoryOptions } from "@/lib/query/territories";
 import { useUrlState } from "@/lib/query/url-state";
 
+const MapPlaceholder = () => <div className="h-full w-full animate-pulse bg-slate-200" aria-hidden="true" />;
+
 // Leaflet touches `window` on import: the map is rendered in the browser only.
-const PinMap = dynamic(() => import("@/components/map/pin-map"), {
-  ssr: false,
-  loading: () => <div className="h-full w-full animate-pulse bg-slate-200" aria-hidden="true" />,
-});
+const PinMap = dynamic(() => import("@/components/map/pin-map"), { ssr: false, loading: MapPlaceholder });
+// Admins and managers draw territories: Geoman comes first, then the map it hooks into.
+const PinMapWithDrawing = dynamic(
+  () => import("@/components/map/geoman").then(() => import("@/components/map/pin-map")),
+  { ssr: false, loading: MapPlaceholder },
+);
+// The map's code is fetched as this page's code runs, not after hydration renders the map.
+if (typeof window !== "undefined") void import("@/components/map/pin-map");
 
 /**
  * type: pin type id; rep: creator's user id; territory: territory id; hidden: pin type ids hidden by
@@ -96,6 +102,8 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
     : chosenTerritory
       ? { key: `filter:${chosenTerritory.id}`, polygon: chosenTerritory.polygon }
       : null;
+
+  const MapComponent = editor.canEdit ? PinMapWithDrawing : PinMap;
 
   const fitKey = `${filters.pinTypeId ?? ""}|${filters.userId ?? ""}|${filters.territoryId ?? ""}`;
   const percent = total ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
@@ -203,7 +211,7 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
         data-rendered-pins={renderedCount}
         data-pending-knocks={tools.outbox.pending.length}
       >
-        <PinMap
+        <MapComponent
           pins={visiblePins}
           colors={colors}
           loading={loading}

@@ -160,7 +160,9 @@ export function PinClusterLayer({ pins, colors, loading, onRendered, focusPinId,
       onRenderedRef.current(pins.length);
     };
     if (state.timer) clearTimeout(state.timer);
-    const wait = loading ? Math.max(0, REBUILD_INTERVAL_MS - (Date.now() - state.lastBuild)) : 0;
+    // The first pins draw at once; only rebuilds of a map that already shows pins wait.
+    const throttled = loading && state.pins.length > 0;
+    const wait = throttled ? Math.max(0, REBUILD_INTERVAL_MS - (Date.now() - state.lastBuild)) : 0;
     state.timer = setTimeout(build, wait);
     return () => {
       if (state.timer) clearTimeout(state.timer);

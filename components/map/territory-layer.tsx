@@ -1,10 +1,9 @@
 "use client";
 
-import "@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css";
 import { useEffect, useRef } from "react";
 import L from "leaflet";
-// Geoman adds itself to the global L that Leaflet sets: imported after Leaflet, on purpose.
-import "@geoman-io/leaflet-geoman-free";
+// Geoman's types (map.pm, layer.pm); the library itself is ./geoman, loaded for editors only.
+import type {} from "@geoman-io/leaflet-geoman-free";
 import { useMap } from "react-leaflet";
 import type { Territory } from "@/lib/query/territories";
 import { latLngsToPolygon, polygonToLatLngs, type TerritoryPolygon } from "./territory-geometry";
@@ -13,12 +12,9 @@ import { latLngsToPolygon, polygonToLatLngs, type TerritoryPolygon } from "./ter
  * Territories on the map (inside Leaflet): every territory outlined in its color with its name as
  * a tooltip (the signed-in user's own drawn heavier), and for admins and managers the drawing and
  * the shape being edited, through Geoman's documented API (map.pm.enableDraw, layer.pm.enable,
- * pm:create, pm:edit).
+ * pm:create, pm:edit). Drawing and editing need Geoman loaded (./geoman): the map of a user who
+ * cannot edit shows the outlines only.
  */
-
-// Geoman only takes the layers that ask for it (pmIgnore: false): the pins' thousands of canvas
-// markers stay plain Leaflet layers.
-L.PM.setOptIn(true);
 
 export type TerritoryEditMode =
   | { kind: "off" }

@@ -19,16 +19,17 @@ import { allOf, queryReportRows, timestampParam, toNumber } from "./sql";
  * - knocks: pin_visits in the range, read by pin_visits_at_idx (company, at, user, pin type);
  * - leads: the leads created in the range that are assigned to a user or made from a user's pin
  *   (pins.lead_id, pins.created_by), each (lead, user) once; won: now in a stage of kind won;
- *   customers: the distinct leads.customer_id of those leads. The (lead, user) pairs are kept
- *   apart without a DISTINCT over all of them (an assigned lead is one row; a pin adds a row only
- *   for another user), so the counts per user hash instead of sorting a tenant's leads; the
- *   totals count each lead once: its assigned row, else one row of its pins.
+ *   customers: the distinct leads.customer_id of those leads. Assigned leads are counted in one
+ *   pass, grouped by (user, customer): few groups, so the tenant's leads are hashed, never sorted
+ *   nor kept. A pin adds its lead for its creator when someone else is assigned (a small set).
+ *   The totals count each lead once: by its assignee, else once among its pins.
  * - sale_value: the plans sold (sold_by) created in the range, by the plan numbers of the plan
  *   report (lib/domain/service-plans/numbers.ts);
  * - collected: succeeded payments minus succeeded refunds dated in the range, on the listable
  *   jobs of the plans a user sold (the job money rule of lib/domain/serviced-jobs/money.ts): read
  *   from the payments in the range, or from the plans' kept totals less the payments outside it,
- *   whichever side holds fewer payments (CollectedFrom).
+ *   whichever side holds fewer payments (CollectedFrom). A user whose money nets to zero gets
+ *   no row for it.
  * With a territory: knocks at pins inside it, leads whose location is inside it, and the plans and
  * payments of customers whose property location is inside it.
  */
@@ -42,10 +43,14 @@ const inRange = (column: SQL, { from, to }: Bounds): SQL =>
   allOf([from && sql`${column} >= ${timestampParam(from)}`, to && sql`${column} <= ${timestampParam(to)}`]);
 
 /** Dates outside the range; a payment without a date is outside any bounded range. */
-const outsideRange = (column: SQL, { from, to }: Bounds): SQL =>
-  from || to
-    ? sql`(${column} is null ${from ? sql`or ${column} < ${timestampParam(from)}` : sql``} ${to ? sql`or ${column} > ${timestampParam(to)}` : sql``})`
-    : sql`false`;
+const outsideRange = (column: SQL, { from, to }: Bounds): SQL => {
+  const beyond = [
+    from && sql`${column} < ${timestampParam(from)}`,
+    to && sql`${column} > ${timestampParam(to)}`,
+  ];
+  const present = beyond.filter((c): c is SQL => Boolean(c));
+  return present.length === 0 ? sql`false` : sql`(${column} is null or ${sql.join(present, sql` or `)})`;
+};
 
 /**
  * Where the money collected is read from: the payments in the range, or the plans' kept totals
