@@ -96,10 +96,20 @@ export function fieldActivitySql(
     ? sql`and sp.customer_id in (select c.id from customers c where c.company_id = ${companyId} and ${insideArea("c", area)})`
     : sql``;
   const signedAmount = sql`case when pay.payment_type = 'refund' then -pay.amount else pay.amount end`;
+  // Each payment looks up its job and its plan by key (LATERAL … LIMIT 1 is never flattened into
+  // a join): a month's payments otherwise make the planner hash the tenant's million jobs.
   const soldPayments = (dated: SQL) => sql`
     from job_payments pay
-    join jobs j on j.company_id = pay.company_id and j.id = pay.job_id and ${listableJob("j")}
-    join service_plans sp on sp.company_id = j.company_id and sp.id = j.service_plan_id
+    cross join lateral (
+      select j.service_plan_id from jobs j
+      where j.company_id = pay.company_id and j.id = pay.job_id and ${listableJob("j")}
+      limit 1
+    ) j
+    cross join lateral (
+      select sp.sold_by, sp.customer_id from service_plans sp
+      where sp.company_id = pay.company_id and sp.id = j.service_plan_id
+      limit 1
+    ) sp
     where pay.company_id = ${companyId} and pay.status = 'succeeded' and sp.sold_by is not null
       and ${dated} ${customerInside}`;
   const collectedMoney =
@@ -252,6 +262,9 @@ export async function getFieldActivityReport({
   const rows = await queryReportRows<UserRow>(
     ctx.db,
     fieldActivitySql(ctx.companyId, bounds, area, wonStages, await collectedSource(ctx, bounds)),
+    // Every part of the statement ends in a small aggregate read once: parallel workers would add
+    // their start and gather to each part, and take the cores that concurrent requests need.
+    { parallel: false },
   );
   const everyone = rows.find((row) => row.user_id === null);
   const data = rows

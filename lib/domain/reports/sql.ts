@@ -75,15 +75,18 @@ export function toNumber(value: unknown): number {
 /**
  * Runs one report statement over a whole filtered set in its own transaction, with enough
  * memory for its sorts, hash aggregates and joins to stay off disk. SET LOCAL ends with the
- * transaction. (JIT compilation, which costs more than it saves on these one-off queries, is off
- * for every session of the pool: lib/db/client.ts.)
+ * transaction. `parallel: false` runs it without parallel workers. (JIT compilation, which costs
+ * more than it saves on these one-off queries, is off for every session of the pool:
+ * lib/db/client.ts.)
  */
 export async function queryReportRows<T extends Record<string, unknown>>(
   db: DbOrTx,
   query: SQL,
+  options: { parallel?: boolean } = {},
 ): Promise<T[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local work_mem = '64MB'`);
+    if (options.parallel === false) await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
     return tx.execute<T>(query).then((result) => result.rows);
   });
 }
