@@ -164,6 +164,26 @@ test("a manager draws, edits and deletes a territory; filters, a rep and a techn
     .getByRole("button", { name: `Edit ${name}` })
     .click();
   await expect(form(page).getByLabel("Name")).toHaveValue(name);
+  // Closing with a change asks first: Keep editing keeps it, Discard drops it.
+  await form(page).getByLabel("Name").fill(`${name} draft`);
+  await form(page).getByRole("button", { name: "Cancel" }).click();
+  const discard = page.getByRole("alertdialog", { name: "Discard changes?" });
+  await discard.getByRole("button", { name: "Keep editing" }).click();
+  await expect(form(page).getByLabel("Name")).toHaveValue(`${name} draft`);
+  // Esc on the question is Keep editing too; it does not close the sheet behind it.
+  await form(page).getByLabel("Name").press("Escape");
+  await expect(discard).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(discard).toBeHidden();
+  await expect(form(page).getByLabel("Name")).toHaveValue(`${name} draft`);
+  await form(page).getByRole("button", { name: "Close" }).click();
+  await discard.getByRole("button", { name: "Discard" }).click();
+  await expect(form(page)).toBeHidden();
+  expect((await territoryNamed(page, name))?.id, "nothing was saved").toBe(saved.id);
+  await sheet(page)
+    .getByRole("button", { name: `Edit ${name}` })
+    .click();
+  await expect(form(page).getByLabel("Name")).toHaveValue(name);
   await expect(corners(page)).toHaveCount(4);
   // The map fits the territory (animated): wait until the corners stand still.
   await settled(corners(page).first());

@@ -24,12 +24,16 @@ export function MapSheet({
   compact?: boolean;
 }) {
   const ref = useRef<HTMLElement>(null);
-  // Esc closes the sheet, as it would a dialog.
+  // Esc closes the sheet, as it would a dialog; an Esc in a dialog opened from the sheet (a
+  // question, a confirmation) is that dialog's.
   useEffect(() => {
     const node = ref.current;
     if (!node) return;
     const key = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
+      if (e.key !== "Escape" || (e.target instanceof Element && e.target.closest("dialog[open]"))) return;
+      // Handled: the browser must not also close a dialog that closing opens ("Discard changes?").
+      e.preventDefault();
+      onClose();
     };
     node.addEventListener("keydown", key);
     return () => node.removeEventListener("keydown", key);

@@ -1,7 +1,18 @@
 "use client";
 
 import { useState } from "react";
-import { Button, Checkbox, cn, Dialog, Field, Input, Notice, errorMessage, useToast } from "@/components/ui";
+import {
+  Button,
+  Checkbox,
+  cn,
+  Dialog,
+  Field,
+  Input,
+  Notice,
+  errorMessage,
+  useToast,
+  useUnsavedChangesGuard,
+} from "@/components/ui";
 import { ApiClientError } from "@/lib/query/api-client";
 import { useAssignableUsers } from "@/lib/query/lead-owners";
 import { useSession } from "@/lib/query/session";
@@ -222,6 +233,10 @@ function formField(field: string): "name" | "color" | "polygon" | "assigned_to" 
   return root === "name" || root === "color" || root === "polygon" || root === "assigned_to" ? root : null;
 }
 
+/** What the form would save, to compare with what it opened with. */
+const fingerprint = (mode: FormMode) =>
+  JSON.stringify([mode.name, mode.color, [...mode.assigned].sort(), mode.polygon]);
+
 function TerritoryForm({
   mode,
   onChange,
@@ -243,6 +258,10 @@ function TerritoryForm({
   const [formError, setFormError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const isEdit = mode.id !== undefined;
+  // A drawn territory is lost on closing until it is saved; a saved one once anything differs.
+  const [initial] = useState(() => fingerprint(mode));
+  const dirty = !isEdit || fingerprint(mode) !== initial;
+  const { bindForm, confirmDiscard, discardDialog } = useUnsavedChangesGuard(dirty);
   const colors = TERRITORY_COLORS.some((c) => c.value === mode.color.toLowerCase())
     ? TERRITORY_COLORS
     : [...TERRITORY_COLORS, { value: mode.color, name: `Current color (${mode.color})` }];
@@ -301,11 +320,12 @@ function TerritoryForm({
   return (
     <MapSheet
       title={isEdit ? "Edit territory" : "New territory"}
-      onClose={onDone}
+      onClose={() => confirmDiscard(onDone)}
       testId="territory-form"
       compact
     >
       <form
+        ref={bindForm}
         onSubmit={(e) => void onSubmit(e)}
         noValidate
         aria-label={isEdit ? "Edit territory" : "New territory"}
@@ -405,7 +425,7 @@ function TerritoryForm({
             </Button>
           ) : null}
           <div className="flex flex-1 justify-end gap-2">
-            <Button variant="ghost" className="h-11" onClick={onDone}>
+            <Button variant="ghost" className="h-11" onClick={() => confirmDiscard(onDone)}>
               Cancel
             </Button>
             <Button type="submit" className="h-11 min-w-24" loading={save.isPending}>
@@ -413,6 +433,7 @@ function TerritoryForm({
             </Button>
           </div>
         </div>
+        {discardDialog}
       </form>
       <Dialog
         open={confirming}
