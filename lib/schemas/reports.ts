@@ -199,7 +199,7 @@ export const fieldActivityReportSchema = z
     data: z
       .array(fieldActivityRowSchema)
       .describe(
-        "One row per user who knocked, got a lead, sold or collected in the range: a leaderboard by collected, then sale value, highest first.",
+        "One row per user who knocked, got a lead, sold or collected money (net, not zero) in the range: a leaderboard by collected, then sale value, highest first.",
       ),
     totals: z
       .object(fieldActivityNumbersShape)
