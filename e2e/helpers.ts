@@ -124,6 +124,13 @@ export async function expectNoPageScrollX(page: Page) {
 
 /** No serious or critical axe violation (WCAG 2.1 A and AA) on the page as it is now. */
 export async function expectAccessible(page: Page) {
+  // Colors are checked at rest: a theme switch starts color transitions that axe would catch midway
+  // (endless animations, a loading pulse, never end and are not waited for).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .analyze();
