@@ -1,10 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { SESSION_COOKIE } from "@/lib/auth/credentials";
 import { isDatabaseReachable } from "@/lib/db/availability";
 import { serviceUnavailablePage } from "@/lib/web/service-unavailable";
 
 /** The request header carrying the page's path and query to the dashboard layout (for `next`). */
 export const PATH_HEADER = "x-fcrm-path";
-const SESSION_COOKIE = "fcrm_session";
 /** The outage page (app/unavailable/route.ts): it needs neither a session nor the database. */
 export const UNAVAILABLE_PATH = "/unavailable";
 

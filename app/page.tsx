@@ -1,8 +1,8 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { homePathFor } from "@/components/shell/nav-items";
-import { SESSION_COOKIE } from "@/lib/auth/sessions";
-import { sessionFromToken } from "@/lib/auth/current-session";
+import { SESSION_COOKIE } from "@/lib/auth/credentials";
+import { sessionFromToken } from "@/lib/domain/users/current-session";
 
 /** "/": the signed-in user's first section (leads for most roles, the map for technicians). */
 export default async function Home() {

@@ -1,9 +1,9 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { AppShell } from "@/components/shell/app-shell";
-import { SESSION_COOKIE } from "@/lib/auth/sessions";
+import { SESSION_COOKIE } from "@/lib/auth/credentials";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { sessionFromToken } from "@/lib/auth/current-session";
+import { sessionFromToken } from "@/lib/domain/users/current-session";
 import type { SessionInfo } from "@/lib/schemas/session";
 import { Providers } from "@/lib/query/providers";
 import { PATH_HEADER, UNAVAILABLE_PATH } from "@/proxy";

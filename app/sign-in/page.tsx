@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { Logo } from "@/components/shell/icons";
-import { SESSION_COOKIE } from "@/lib/auth/sessions";
-import { sessionFromToken } from "@/lib/auth/current-session";
+import { SESSION_COOKIE } from "@/lib/auth/credentials";
+import { sessionFromToken } from "@/lib/domain/users/current-session";
 import { safeNextPath } from "./next-path";
 import { SignInForm } from "./sign-in-form";
 

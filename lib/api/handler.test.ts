@@ -18,7 +18,7 @@ const database = fileTestDatabase();
 
 // A route that exercises every stage of the pipeline.
 const probe = apiRoute({
-  scopes: ["leads:write"],
+  permission: "leads:write",
   query: z.object({ n: z.string().regex(/^\d+$/).optional() }),
   body: z.object({ name: z.string().max(5), tags: z.array(z.string()).optional() }),
   handler: async ({ ctx, body }) => {

@@ -20,7 +20,7 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
   const archiving = (archived: boolean) => ({
     ...methodsNotAllowed("POST"),
     POST: apiRoute({
-      scopes: [write],
+      permission: write,
       params,
       handler: async ({ ctx, params: { id } }) => {
         await setArchived({ ctx, recordType, id, archived });
@@ -33,7 +33,7 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
     activity: {
       ...methodsNotAllowed("GET"),
       GET: apiRoute({
-        scopes: [read],
+        permission: read,
         params,
         query: activityQuerySchema,
         handler: ({ ctx, params: { id }, query }) =>
@@ -44,7 +44,7 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
     notes: {
       ...methodsNotAllowed("POST"),
       POST: apiRoute({
-        scopes: [write],
+        permission: write,
         params,
         body: addNoteBodySchema,
         handler: async ({ ctx, params: { id }, body }) =>

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type { Db } from "@/lib/db/client";
 import type { ApiKeyPrincipal } from "./principal";
-import { isScope } from "./scopes";
+import { isScope } from "@/lib/values/scopes";
 import { hashApiKey } from "./secrets";
 
 export { DEFAULT_DAILY_LIMIT } from "./daily-limit";

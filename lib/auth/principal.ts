@@ -1,5 +1,5 @@
 import type { UserRole } from "@/lib/db/schema";
-import type { Scope } from "./scopes";
+import type { Scope } from "@/lib/values/scopes";
 
 /** Who is calling: an integration with an API key, or a signed-in dashboard user. */
 export type Principal = ApiKeyPrincipal | SessionPrincipal;

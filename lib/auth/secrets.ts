@@ -55,7 +55,7 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
 
 /**
  * The hashes written before argon2id: `scrypt$N$r$p$salt$hash` (base64url parts). Only verified,
- * then replaced at the next successful sign-in (lib/auth/sign-in.ts).
+ * then replaced at the next successful sign-in (lib/domain/users/sign-in.ts).
  */
 async function verifyScrypt(password: string, stored: string): Promise<boolean> {
   const parts = stored.split("$");

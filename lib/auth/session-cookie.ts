@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from "@/lib/auth/sessions";
+import { SESSION_COOKIE } from "./credentials";
 import { env } from "@/lib/env";
 
 /**

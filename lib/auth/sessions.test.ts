@@ -5,7 +5,7 @@ import { openDatabase } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { createCompany, createUser } from "@/lib/testing/factories";
 import { testEngine } from "@/lib/testing/test-database";
-import { sessionFromToken } from "./current-session";
+import { sessionFromToken } from "@/lib/domain/users/current-session";
 import { createSession, findSessionPrincipal, SessionLookupError } from "./sessions";
 import { sha256Hex } from "./secrets";
 import { fileTestDatabase } from "@/lib/testing/file-database";

@@ -2,11 +2,12 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { sessions, users } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
+import { errorChain } from "@/lib/values/error-chain";
 import type { SessionPrincipal } from "./principal";
-import { ROLE_SCOPES } from "./scopes";
+import { ROLE_SCOPES } from "./permissions";
 import { generateToken, sha256Hex } from "./secrets";
 
-export const SESSION_COOKIE = "fcrm_session";
+export { SESSION_COOKIE } from "./credentials";
 /** A session lasts 7 days from its last use (sliding), at most 30 days from sign-in. */
 export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_MAX_MS = 30 * 24 * 3600 * 1000;
@@ -56,13 +57,9 @@ export class SessionLookupError extends Error {
   constructor(error: unknown, secrets: readonly string[]) {
     let code: string | undefined;
     let driverMessage = "";
-    const seen = new Set<unknown>();
-    for (let e = error; e && typeof e === "object" && !seen.has(e); e = (e as { cause?: unknown }).cause) {
-      seen.add(e);
-      const { code: c, message: m } = e as { code?: unknown; message?: unknown };
+    for (const { code: c, message: m, cause } of errorChain(error)) {
       code ??= typeof c === "string" ? c : undefined;
       // The innermost error is the driver's; Drizzle's wrapper ("Failed query: …") is left out.
-      const { cause } = e as { cause?: unknown };
       if (!cause && typeof m === "string" && !m.startsWith("Failed query")) driverMessage = m;
     }
     let message = driverMessage;

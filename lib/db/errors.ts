@@ -1,3 +1,5 @@
+import { errorChain } from "@/lib/values/error-chain";
+
 /**
  * SQLSTATEs that say the database cannot serve us right now, whatever we sent: it is down,
  * restarting, out of resources, or not there for us (renamed or dropped, our role or password
@@ -29,11 +31,7 @@ const NETWORK_CODES = [
  * time" (the API answers 503 and recovers by itself) rather than a fault in our query (500).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === "object" && !seen.has(current)) {
-    seen.add(current);
-    const e = current as { code?: unknown; message?: unknown; cause?: unknown };
+  for (const e of errorChain(error)) {
     const code = typeof e.code === "string" ? e.code : "";
     const message = typeof e.message === "string" ? e.message : "";
     if (NETWORK_CODES.includes(code)) return true;
@@ -48,7 +46,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       )
     )
       return true;
-    current = e.cause;
   }
   return false;
 }

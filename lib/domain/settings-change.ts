@@ -1,9 +1,12 @@
 import { eq } from "drizzle-orm";
-import { canManageSettings } from "@/lib/auth/scopes";
+import { can } from "@/lib/auth/permissions";
 import type { Tx } from "@/lib/db/client";
 import { companies } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
 import { ForbiddenError } from "@/lib/domain/errors";
+
+/** What each settings action edits, as its refusal names it. */
+const WHAT = { "pipeline:manage": "the pipeline", "pin_types:manage": "the pin types" } as const;
 
 /**
  * A change of the company's settings (pipeline, pin types): an admin's session only, in one
@@ -11,11 +14,11 @@ import { ForbiddenError } from "@/lib/domain/errors";
  */
 export async function adminSettingsChange<T>(
   ctx: DomainContext,
-  what: string,
+  action: keyof typeof WHAT,
   change: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  if (ctx.principal.kind !== "session" || !canManageSettings(ctx.principal.role)) {
-    throw new ForbiddenError(`Only admin users may edit ${what}`);
+  if (ctx.principal.kind !== "session" || !can(ctx.principal, action)) {
+    throw new ForbiddenError(`Only admin users may edit ${WHAT[action]}`);
   }
   return ctx.db.transaction(async (tx) => {
     await tx

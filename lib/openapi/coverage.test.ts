@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isMethodNotAllowedHandler, routeDeclarationOf } from "@/lib/api/handler";
+import { declaredAccess } from "@/lib/api/route-config";
 import { getOpenApiDocument } from "./document";
 import { RESOURCES } from "./resources";
 import type { JsonObject } from "./json-schema";
@@ -77,11 +78,7 @@ describe("OpenAPI route coverage", () => {
         mismatches.push(`${key}: not an apiRoute`);
         continue;
       }
-      const auth = declared.auth ?? "both";
-      const scopes = "scopes" in declared ? (declared.scopes ?? []) : [];
-      const scopeNamed = "scopeNamed" in declared ? declared.scopeNamed : undefined;
-      const roles = "roles" in declared ? declared.roles : undefined;
-      const alsoScopes = "alsoScopes" in declared ? declared.alsoScopes : undefined;
+      const { auth, scopes, roles, alsoScopes } = declaredAccess(declared);
       const requireVersion = "requireVersion" in declared ? declared.requireVersion !== false : true;
       const check = (what: string, documented: unknown, actual: unknown) => {
         if (documented !== actual && JSON.stringify(documented) !== JSON.stringify(actual)) {
@@ -92,7 +89,7 @@ describe("OpenAPI route coverage", () => {
       };
       check("auth", spec.auth ?? "both", auth);
       check("scopes", [...(spec.scopes ?? [])], [...scopes]);
-      check("scope named in a 403", spec.scopeNamed ?? spec.scopes?.[0], scopeNamed ?? scopes[0]);
+      check("scope named in a 403", spec.scopeNamed ?? spec.scopes?.[0], scopes[0]);
       check(
         "also scopes",
         spec.alsoScopes ? [...spec.alsoScopes] : undefined,

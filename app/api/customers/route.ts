@@ -5,14 +5,14 @@ import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 
 // GET /api/customers – list customers
 export const GET = apiRoute({
-  scopes: ["customers:read"],
+  permission: "customers:read",
   query: getCustomersQuerySchema,
   handler: ({ ctx, query }) => listCustomers({ ctx, input: query }),
 });
 
 // POST /api/customers – create or update a customer (201 created, 200 updated or dry run)
 export const POST = apiRoute({
-  scopes: ["customers:write"],
+  permission: "customers:write",
   query: upsertQuerySchema,
   body: upsertCustomerBodySchema,
   handler: async ({ ctx, query, body }) => {

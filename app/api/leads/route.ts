@@ -5,14 +5,14 @@ import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 
 // GET /api/leads – list leads
 export const GET = apiRoute({
-  scopes: ["leads:read"],
+  permission: "leads:read",
   query: getLeadsQuerySchema,
   handler: ({ ctx, query }) => listLeads({ ctx, input: query }),
 });
 
 // POST /api/leads – create or update a lead (201 created, 200 updated or dry run)
 export const POST = apiRoute({
-  scopes: ["leads:write"],
+  permission: "leads:write",
   query: upsertQuerySchema,
   body: upsertLeadBodySchema,
   handler: async ({ ctx, query, body }) => {

@@ -3,7 +3,7 @@ import { listPinTypes } from "@/lib/domain/pin-types/list";
 
 // GET /api/pin-types – list the company's pin types
 export const GET = apiRoute({
-  scopes: ["pin_types:read"],
+  permission: "pin_types:read",
   handler: async ({ ctx }) => ({ ...(await listPinTypes({ ctx })) }),
 });
 

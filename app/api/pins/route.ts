@@ -5,14 +5,14 @@ import { getPinsQuerySchema, upsertPinBodySchema } from "@/lib/schemas/pins";
 
 // GET /api/pins – list map pins
 export const GET = apiRoute({
-  scopes: ["pins:read"],
+  permission: "pins:read",
   query: getPinsQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await listPins({ ctx, input: query })) }),
 });
 
 // POST /api/pins – log a knock: create a pin, or update one with `id` (201 created, 200 updated)
 export const POST = apiRoute({
-  scopes: ["pins:write"],
+  permission: "pins:write",
   body: upsertPinBodySchema,
   handler: async ({ ctx, body }) => {
     const { created, pin } = await upsertPin({ ctx, input: body });

@@ -3,7 +3,7 @@ import { getPipeline } from "@/lib/domain/pipeline/pipeline";
 
 // GET /api/pipeline – the company's lead pipeline: its stages in order (extensions.md E2)
 export const GET = apiRoute({
-  scopes: ["pipeline:read", "leads:read"],
+  permission: "pipeline:read",
   handler: ({ ctx }) => getPipeline({ ctx }),
 });
 

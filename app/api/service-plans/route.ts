@@ -4,7 +4,7 @@ import { getServicePlansQuerySchema } from "@/lib/schemas/service-plans";
 
 // GET /api/service-plans – list service plans with their derived numbers
 export const GET = apiRoute({
-  scopes: ["service_plans:read"],
+  permission: "service_plans:read",
   query: getServicePlansQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await listServicePlans({ ctx, input: query })) }),
 });

@@ -4,7 +4,7 @@ import { getServicedJobsQuerySchema } from "@/lib/schemas/serviced-jobs";
 
 // GET /api/serviced-jobs – list serviced jobs with technicians, line items, payments and balances
 export const GET = apiRoute({
-  scopes: ["jobs:read"],
+  permission: "jobs:read",
   query: getServicedJobsQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await listServicedJobs({ ctx, input: query })) }),
 });

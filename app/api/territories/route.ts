@@ -4,16 +4,14 @@ import { getTerritoriesQuerySchema, upsertTerritoryBodySchema } from "@/lib/sche
 
 // GET /api/territories – the company's territories by name (keys and sessions)
 export const GET = apiRoute({
-  scopes: ["pins:read"],
+  permission: "pins:read",
   query: getTerritoriesQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await listTerritories({ ctx, input: query })) }),
 });
 
 // POST /api/territories – create a territory, or update the one with `id` (admins and managers)
 export const POST = apiRoute({
-  auth: "session",
-  scopes: ["pins:write"],
-  roles: ["admin", "manager"],
+  permission: "territories:write",
   body: upsertTerritoryBodySchema,
   handler: async ({ ctx, body }) => {
     const { created, response } = await upsertTerritory({ ctx, input: body });

@@ -3,7 +3,7 @@ import { listAssignableUsers } from "@/lib/domain/users/assignable-users";
 
 // GET /api/users – the company's active users a lead can be assigned to (id, name, role)
 export const GET = apiRoute({
-  scopes: ["leads:read"],
+  permission: "leads:read",
   handler: ({ ctx }) => listAssignableUsers({ ctx }),
 });
 

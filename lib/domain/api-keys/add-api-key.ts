@@ -15,7 +15,7 @@ export async function addApiKey({
   ctx: DomainContext;
   input: CreateApiKeyBody;
 }): Promise<CreatedApiKey> {
-  const admin = requireSettingsAdmin(ctx);
+  const admin = requireSettingsAdmin(ctx, "api_keys:manage");
   const { key, apiKey } = await createApiKey({
     db: ctx.db,
     companyId: ctx.companyId,

@@ -53,7 +53,7 @@ async function selectKeys(db: DbOrTx, companyId: string, id?: string): Promise<A
 
 /** GET /settings/api-keys: every key of the company, newest first, revoked ones included. */
 export async function listApiKeys({ ctx }: { ctx: DomainContext }): Promise<ApiKeyList> {
-  requireSettingsAdmin(ctx);
+  requireSettingsAdmin(ctx, "api_keys:manage");
   return { data: await selectKeys(ctx.db, ctx.companyId) };
 }
 
@@ -72,7 +72,7 @@ export async function revokeApiKey({
   ctx: DomainContext;
   input: { id: string };
 }): Promise<ApiKeyRecord> {
-  requireSettingsAdmin(ctx);
+  requireSettingsAdmin(ctx, "api_keys:manage");
   await ctx.db
     .update(apiKeys)
     .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })

@@ -30,7 +30,7 @@ export async function replacePinTypes({
   ctx: DomainContext;
   input: PutPinTypesBody;
 }): Promise<PinTypeSettingsResponse> {
-  return adminSettingsChange(ctx, "the pin types", async (tx) => {
+  return adminSettingsChange(ctx, "pin_types:manage", async (tx) => {
     const current = await loadPinTypesInOrder(tx, ctx.companyId);
     checkPinTypes(input.pin_types, current);
     const next: PinTypeRecord[] = input.pin_types.map(({ id, label, color }, position) => ({

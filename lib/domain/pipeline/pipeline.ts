@@ -46,7 +46,7 @@ export async function replacePipeline({
   ctx: DomainContext;
   input: PutPipelineBody;
 }): Promise<PipelineResponse> {
-  return adminSettingsChange(ctx, "the pipeline", async (tx) => {
+  return adminSettingsChange(ctx, "pipeline:manage", async (tx) => {
     const current = await loadPipeline(tx, ctx.companyId);
     const next = withKeys(input.stages, current);
     checkStages(next);

@@ -84,14 +84,3 @@ export async function streamCsv<Row>(options: {
   });
   return { filename: options.filename, stream };
 }
-
-/** The HTTP framing of an export: a CSV attachment with its dated file name. */
-export function csvAttachment(csv: CsvExport): Response {
-  return new Response(csv.stream, {
-    status: 200,
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${csv.filename}"`,
-    },
-  });
-}

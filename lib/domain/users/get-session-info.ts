@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Principal } from "@/lib/auth/principal";
-import { canManageSettings } from "@/lib/auth/scopes";
+import { can } from "@/lib/auth/permissions";
 import type { DbOrTx } from "@/lib/db/client";
 import { companies, users } from "@/lib/db/schema";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
@@ -36,6 +36,6 @@ export async function getSessionInfo({
     user: { id: row.id, name: row.name, email: row.email, role: row.role },
     company: { id: row.companyId, name: row.companyName },
     scopes: [...principal.scopes],
-    can_manage_settings: canManageSettings(row.role),
+    can_manage_settings: can({ ...principal, role: row.role }, "settings:manage"),
   };
 }

@@ -38,7 +38,7 @@ const toRecord = (row: UserRow): UserRecord => ({
 
 /** The company's users, by name (settings). */
 export async function listUsers({ ctx }: { ctx: DomainContext }): Promise<UserList> {
-  requireSettingsAdmin(ctx);
+  requireSettingsAdmin(ctx, "users:manage");
   const rows = await ctx.db
     .select(userColumns)
     .from(users)
@@ -59,7 +59,7 @@ export async function createUser({
   ctx: DomainContext;
   input: CreateUserBody;
 }): Promise<UserRecord> {
-  requireSettingsAdmin(ctx);
+  requireSettingsAdmin(ctx, "users:manage");
   const emailNormalized = normalizeEmail(input.email) ?? "";
   const passwordHash = await hashPassword(input.password);
   return ctx.db.transaction(async (tx) => {
@@ -101,7 +101,7 @@ export async function setUserActive({
   ctx: DomainContext;
   input: { id: string; active: boolean };
 }): Promise<UserRecord> {
-  const admin = requireSettingsAdmin(ctx);
+  const admin = requireSettingsAdmin(ctx, "users:manage");
   if (!input.active && input.id === admin.userId) {
     throw new ForbiddenError("You cannot deactivate your own account");
   }

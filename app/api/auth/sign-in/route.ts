@@ -1,6 +1,6 @@
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
 import { sessionCookie } from "@/lib/auth/session-cookie";
-import { signIn } from "@/lib/auth/sign-in";
+import { signIn } from "@/lib/domain/users/sign-in";
 import { signInBodySchema } from "@/lib/schemas/session";
 
 // POST /api/auth/sign-in – dashboard sign-in with email and password; sets the session cookie

@@ -1,6 +1,6 @@
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
 import { clearedSessionCookie } from "@/lib/auth/session-cookie";
-import { signOut } from "@/lib/auth/sign-in";
+import { signOut } from "@/lib/domain/users/sign-in";
 
 // POST /api/auth/sign-out – ends the dashboard session and clears its cookie
 export const POST = apiRoute({

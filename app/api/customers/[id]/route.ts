@@ -4,7 +4,7 @@ import { customerIdParamsSchema } from "@/lib/schemas/customers";
 
 // GET /api/customers/{id} – one customer
 export const GET = apiRoute({
-  scopes: ["customers:read"],
+  permission: "customers:read",
   params: customerIdParamsSchema,
   handler: async ({ ctx, params }) => ({
     status: "success",

@@ -4,7 +4,7 @@ import { bulkCustomersBodySchema, type BulkCustomersResponse } from "@/lib/schem
 
 // POST /api/customers/bulk – archive or unarchive many customers, all or nothing
 export const POST = apiRoute({
-  scopes: ["customers:write"],
+  permission: "customers:write",
   body: bulkCustomersBodySchema,
   handler: async ({ ctx, body }): Promise<BulkCustomersResponse> => {
     const { matched, changedIds } = await setArchivedMany({

@@ -4,7 +4,7 @@ import { leadIdParamsSchema } from "@/lib/schemas/leads";
 
 // GET /api/leads/{id} – one lead
 export const GET = apiRoute({
-  scopes: ["leads:read"],
+  permission: "leads:read",
   params: leadIdParamsSchema,
   handler: async ({ ctx, params }) => ({
     status: "success",

@@ -4,7 +4,7 @@ import { getLeadStageTotalsQuerySchema } from "@/lib/schemas/leads";
 
 // GET /api/leads/stage-totals – the matching leads' count and projected value per stage (the board)
 export const GET = apiRoute({
-  scopes: ["leads:read"],
+  permission: "leads:read",
   query: getLeadStageTotalsQuerySchema,
   handler: ({ ctx, query }) => leadStageTotals({ ctx, input: query }),
 });

@@ -4,7 +4,7 @@ import { pinIdParamsSchema } from "@/lib/schemas/pins";
 
 // GET /api/pins/{id} – one pin and its visits
 export const GET = apiRoute({
-  scopes: ["pins:read"],
+  permission: "pins:read",
   params: pinIdParamsSchema,
   handler: ({ ctx, params }) => getPin({ ctx, input: params }),
 });

@@ -4,7 +4,7 @@ import { getFieldActivityReportQuerySchema } from "@/lib/schemas/reports";
 
 // GET /api/reports/field-activity – per user, from knocks to leads, sales and money collected
 export const GET = apiRoute({
-  scopes: ["reports:read"],
+  permission: "reports:read",
   query: getFieldActivityReportQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await getFieldActivityReport({ ctx, input: query })) }),
 });

@@ -4,7 +4,7 @@ import { getServicePlanReportQuerySchema } from "@/lib/schemas/reports";
 
 // GET /api/reports/service-plans – totals and breakdowns of the filtered service plans
 export const GET = apiRoute({
-  scopes: ["service_plans:read"],
+  permission: "service_plans:read",
   query: getServicePlanReportQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await getServicePlanReport({ ctx, input: query })) }),
 });

@@ -4,7 +4,7 @@ import { getServicedJobReportQuerySchema } from "@/lib/schemas/reports";
 
 // GET /api/reports/serviced-jobs – totals, time series and technician breakdown of the filtered jobs
 export const GET = apiRoute({
-  scopes: ["jobs:read"],
+  permission: "jobs:read",
   query: getServicedJobReportQuerySchema,
   handler: async ({ ctx, query }) => ({ ...(await getServicedJobReport({ ctx, input: query })) }),
 });

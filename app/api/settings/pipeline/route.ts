@@ -4,15 +4,13 @@ import { putPipelineBodySchema } from "@/lib/schemas/pipeline";
 
 // GET /api/settings/pipeline – the pipeline as the settings page edits it (admins, dashboard only)
 export const GET = apiRoute({
-  auth: "session",
-  roles: ["admin"],
+  permission: "pipeline:manage",
   handler: ({ ctx }) => getPipeline({ ctx }),
 });
 
 // PUT /api/settings/pipeline – replace the whole ordered list of stages
 export const PUT = apiRoute({
-  auth: "session",
-  roles: ["admin"],
+  permission: "pipeline:manage",
   body: putPipelineBodySchema,
   handler: ({ ctx, body }) => replacePipeline({ ctx, input: body }),
 });

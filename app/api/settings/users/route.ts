@@ -4,15 +4,13 @@ import { createUserBodySchema } from "@/lib/schemas/settings";
 
 // GET /api/settings/users – the company's dashboard users (admins, dashboard only)
 export const GET = apiRoute({
-  auth: "session",
-  roles: ["admin"],
+  permission: "users:manage",
   handler: async ({ ctx }) => ({ ...(await listUsers({ ctx })) }),
 });
 
 // POST /api/settings/users – add a user with a role and an initial password
 export const POST = apiRoute({
-  auth: "session",
-  roles: ["admin"],
+  permission: "users:manage",
   body: createUserBodySchema,
   handler: async ({ ctx, body }) => respond(await createUser({ ctx, input: body }), 201),
 });

@@ -4,9 +4,7 @@ import { territoryIdParamsSchema } from "@/lib/schemas/territories";
 
 // DELETE /api/territories/{id} – delete a territory and its assignments (admins and managers)
 export const DELETE = apiRoute({
-  auth: "session",
-  scopes: ["pins:write"],
-  roles: ["admin", "manager"],
+  permission: "territories:write",
   params: territoryIdParamsSchema,
   handler: async ({ ctx, params }) => {
     await deleteTerritory({ ctx, input: params });

@@ -6,8 +6,7 @@ import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
 
 // POST /api/leads/{id}/convert – the lead's customer: made from it, or a matching one linked (E4)
 export const POST = apiRoute({
-  scopes: ["leads:write"],
-  alsoScopes: ["customers:write"],
+  permission: ["leads:write", "customers:write"],
   params: leadIdParamsSchema,
   query: upsertQuerySchema,
   body: convertLeadBodySchema,

@@ -4,8 +4,7 @@ import { idParamsSchema } from "@/lib/schemas/settings";
 
 // POST /api/settings/api-keys/{id}/revoke – revoke a key (it stops working at once)
 export const POST = apiRoute({
-  auth: "session",
-  roles: ["admin"],
+  permission: "api_keys:manage",
   params: idParamsSchema,
   handler: async ({ ctx, params }) => ({ ...(await revokeApiKey({ ctx, input: params })) }),
 });

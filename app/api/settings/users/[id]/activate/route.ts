@@ -4,8 +4,7 @@ import { idParamsSchema } from "@/lib/schemas/settings";
 
 // POST /api/settings/users/{id}/activate – reactivate a user (they sign in again with their password)
 export const POST = apiRoute({
-  auth: "session",
-  roles: ["admin"],
+  permission: "users:manage",
   params: idParamsSchema,
   handler: async ({ ctx, params }) => ({
     ...(await setUserActive({ ctx, input: { id: params.id, active: true } })),

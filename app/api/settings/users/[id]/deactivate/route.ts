@@ -4,8 +4,7 @@ import { idParamsSchema } from "@/lib/schemas/settings";
 
 // POST /api/settings/users/{id}/deactivate – the user can no longer sign in; their sessions end
 export const POST = apiRoute({
-  auth: "session",
-  roles: ["admin"],
+  permission: "users:manage",
   params: idParamsSchema,
   handler: async ({ ctx, params }) => ({
     ...(await setUserActive({ ctx, input: { id: params.id, active: false } })),

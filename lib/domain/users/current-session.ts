@@ -1,6 +1,6 @@
 import { findSessionPrincipal } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db/client";
-import { getSessionInfo } from "@/lib/domain/users/get-session-info";
+import { getSessionInfo } from "./get-session-info";
 import type { SessionInfo } from "@/lib/schemas/session";
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { createSession, revokeSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
-import { ROLE_SCOPES } from "@/lib/auth/scopes";
+import { ROLE_SCOPES } from "@/lib/auth/permissions";
 import { hashPassword, passwordNeedsRehash, verifyPassword } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
@@ -8,7 +8,7 @@ import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError } from "@
 import { normalizeEmail } from "@/lib/domain/normalize";
 import { getSessionInfo } from "@/lib/domain/users/get-session-info";
 import type { SessionInfo, SignInBody } from "@/lib/schemas/session";
-import { accountSubject, clearAttempts, reserveAttempt, unknownEmailSubject } from "./throttle";
+import { accountSubject, clearAttempts, reserveAttempt, unknownEmailSubject } from "@/lib/auth/throttle";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Email or password is incorrect";
 

@@ -1,0 +1,181 @@
+// Pure (types and value lists only): the route pipeline, the domain, the OpenAPI document and the
+// browser's useCan all read this one table, so it must stay importable by client code.
+import type { UserRole } from "@/lib/db/schema/users";
+import { SCOPES, type Scope } from "@/lib/values/scopes";
+
+/** The scopes a dashboard session carries, by the user's role (contract section 9). */
+export const ROLE_SCOPES: Record<UserRole, readonly Scope[]> = {
+  admin: SCOPES,
+  manager: SCOPES,
+  sales_rep: [
+    "leads:read",
+    "leads:write",
+    "customers:read",
+    "customers:write",
+    "pins:read",
+    "pin_types:read",
+    "pins:write",
+    "pipeline:read",
+  ],
+  technician: ["customers:read", "jobs:read", "pins:read", "pin_types:read", "pins:write"],
+};
+
+/**
+ * What an API key's scope grants beyond itself. Keys made for the original interface carry only
+ * `leads:read` and keep reading customers, serviced jobs and pin types with it (contract
+ * section 4); sessions carry their role's scopes only (extensions.md, scopes).
+ */
+const KEY_SCOPE_GRANTS: Partial<Record<Scope, readonly Scope[]>> = {
+  "leads:read": ["customers:read", "jobs:read", "pin_types:read"],
+};
+
+interface ActionRule {
+  /** Any one of these scopes lets the caller in (a key's also through KEY_SCOPE_GRANTS). */
+  scopes?: readonly Scope[];
+  /** Only a dashboard session of one of these roles (a key has no role). */
+  roles?: readonly UserRole[];
+}
+
+const ADMIN_ONLY: ActionRule = { roles: ["admin"] };
+
+/** Who may do what: each action and the scopes or roles it needs. */
+export const ACTIONS = {
+  "leads:read": { scopes: ["leads:read"] },
+  "leads:write": { scopes: ["leads:write"] },
+  "customers:read": { scopes: ["customers:read"] },
+  "customers:write": { scopes: ["customers:write"] },
+  "service_plans:read": { scopes: ["service_plans:read"] },
+  "jobs:read": { scopes: ["jobs:read"] },
+  "pins:read": { scopes: ["pins:read"] },
+  "pins:write": { scopes: ["pins:write"] },
+  "pin_types:read": { scopes: ["pin_types:read"] },
+  "reports:read": { scopes: ["reports:read"] },
+  // Keys made before pipeline:read existed read the pipeline with leads:read.
+  "pipeline:read": { scopes: ["pipeline:read", "leads:read"] },
+  "territories:write": { scopes: ["pins:write"], roles: ["admin", "manager"] },
+  "settings:manage": ADMIN_ONLY,
+  "users:manage": ADMIN_ONLY,
+  "api_keys:manage": ADMIN_ONLY,
+  "pipeline:manage": ADMIN_ONLY,
+  "pin_types:manage": ADMIN_ONLY,
+} as const satisfies Record<string, ActionRule>;
+
+export type Action = keyof typeof ACTIONS;
+
+const ruleOf = (action: Action): ActionRule => ACTIONS[action];
+
+/** A caller as the table sees it: a route's principal, or the browser's session. */
+export type Caller =
+  | { kind: "api_key"; scopes: readonly Scope[] }
+  | { kind: "session"; scopes: readonly Scope[]; role: UserRole };
+
+/** The key scopes that grant a scope besides the scope itself, in the table's order. */
+export function keyScopesGranting(scope: Scope): Scope[] {
+  return SCOPES.filter((granting) => KEY_SCOPE_GRANTS[granting]?.includes(scope));
+}
+
+/** Whether a caller holds any one of `accepted` (a key also through a granting scope). */
+export function hasAnyScope(
+  caller: { kind: "api_key" | "session"; scopes: readonly Scope[] },
+  accepted: readonly Scope[],
+): boolean {
+  return accepted.some(
+    (scope) =>
+      caller.scopes.includes(scope) ||
+      (caller.kind === "api_key" && keyScopesGranting(scope).some((s) => caller.scopes.includes(s))),
+  );
+}
+
+/**
+ * The scopes an endpoint accepts from an API key, as documented: its own, then the key scopes
+ * that grant them (`customers:read` or `leads:read`).
+ */
+export function scopesAcceptedFromKeys(declared: readonly Scope[]): Scope[] {
+  return [...new Set([...declared, ...declared.flatMap(keyScopesGranting)])];
+}
+
+/**
+ * The scope a 403 names (contract section 4): to a key, the original interface's scope that
+ * would let it in when there is one (`leads:read` for customers), else the first declared scope.
+ */
+export function scopeNamedInRefusal(
+  declared: readonly Scope[],
+  kind: "api_key" | "session",
+): Scope | undefined {
+  const first = declared[0];
+  if (!first) return undefined;
+  return (kind === "api_key" ? keyScopesGranting(first)[0] : undefined) ?? first;
+}
+
+/** The scopes an action declares (any one is enough), as a route declared them before actions. */
+export function scopesOfAction(action: Action): readonly Scope[] {
+  return ruleOf(action).scopes ?? [];
+}
+
+/** The session roles an action allows; undefined when any role (or a key) with the scopes may. */
+export function rolesOfAction(action: Action): readonly UserRole[] | undefined {
+  return ruleOf(action).roles;
+}
+
+/** Whether only a dashboard session may do the action (it names roles, which keys lack). */
+export function isSessionOnly(action: Action): boolean {
+  return ruleOf(action).roles !== undefined;
+}
+
+/**
+ * What a route needing all of `actions` requires, in the shape the OpenAPI document describes:
+ * the first action's scopes, the further ones' scopes (each needed as well), the roles, whether
+ * only a session may call it, the scopes a key may carry, and the scope a key's 403 names.
+ */
+export function accessOfActions(actions: readonly Action[]) {
+  const [first, ...rest] = actions;
+  const scopes = first ? scopesOfAction(first) : [];
+  const alsoScopes = rest.flatMap(scopesOfAction);
+  const roles = actions.map(rolesOfAction).find((r) => r !== undefined);
+  return {
+    scopes,
+    alsoScopes: alsoScopes.length > 0 ? alsoScopes : undefined,
+    roles,
+    sessionOnly: actions.some(isSessionOnly),
+    scopesFromKeys: scopesAcceptedFromKeys(scopes),
+    scopeNamedToKey: scopeNamedInRefusal(scopes, "api_key"),
+  };
+}
+
+export type RefusalCode = "FORBIDDEN" | "INSUFFICIENT_SCOPE";
+
+/**
+ * Why a caller may not do all of `actions` (the first reason, in the contract's order: session
+ * only, scopes, roles), or undefined when it may. The messages are the API's 403 bodies.
+ */
+export function refusalOf(
+  caller: Caller,
+  actions: readonly Action[],
+  options: { sessionOnly?: boolean } = {},
+): { code: RefusalCode; message: string } | undefined {
+  if ((options.sessionOnly || actions.some(isSessionOnly)) && caller.kind !== "session") {
+    return { code: "FORBIDDEN", message: "This endpoint is only available to signed-in dashboard users" };
+  }
+  for (const [index, action] of actions.entries()) {
+    const scopes = scopesOfAction(action);
+    if (scopes.length === 0 || hasAnyScope(caller, scopes)) continue;
+    const named = scopeNamedInRefusal(scopes, caller.kind);
+    const needs = index === 0 ? "requires" : "also requires";
+    return {
+      code: "INSUFFICIENT_SCOPE",
+      message: `Insufficient scope: this endpoint ${needs} the ${named} scope`,
+    };
+  }
+  for (const action of actions) {
+    const roles = rolesOfAction(action);
+    if (roles && (caller.kind !== "session" || !roles.includes(caller.role))) {
+      return { code: "FORBIDDEN", message: `Only ${roles.join(" or ")} users may do this` };
+    }
+  }
+  return undefined;
+}
+
+/** Whether the caller may do the action: the one question the domain and the UI ask. */
+export function can(caller: Caller, action: Action): boolean {
+  return refusalOf(caller, [action]) === undefined;
+}
