@@ -23,7 +23,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { Badge } from "@/components/ui";
 import { formatDate } from "@/lib/format";
 import { type CustomerRecord, type CustomerSaveResult, useCustomer } from "@/lib/query/customers";
-import { useSession } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 import { CustomerForm, customerSaveOutcome } from "./customer-form";
 import { CustomerMoney } from "./customer-money";
 import { customerName } from "./customer-options";
@@ -53,8 +53,7 @@ const yesNo = (value: boolean | undefined) =>
 /** /customers/[id]: the customer's facts (address, billing, auto-pay, payment method) and edit form. */
 export function CustomerDetail({ id }: { id: string }) {
   const query = useCustomer(id);
-  const { data: session } = useSession();
-  const canWrite = session?.scopes.includes("customers:write") ?? false;
+  const canWrite = useCan("customers:write");
   const [outcome, setOutcome] = useState<CustomerSaveResult | null>(null);
   const back = useRecordBack("customer");
 

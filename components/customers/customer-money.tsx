@@ -18,7 +18,7 @@ import {
 } from "@/lib/query/reports";
 import { useServicePlans, type ServicePlan } from "@/lib/query/service-plans";
 import { useServicedJobs, type JobPayment, type ServicedJob } from "@/lib/query/serviced-jobs";
-import { useHasScope } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 
 /**
  * The customer page's money: the customer's service plans, jobs, payments and refunds, and
@@ -31,8 +31,8 @@ import { useHasScope } from "@/lib/query/session";
 const LIST_LIMIT = 1000;
 
 export function CustomerMoney({ customerId }: { customerId: string }) {
-  const canPlans = useHasScope("service_plans:read");
-  const canJobs = useHasScope("jobs:read");
+  const canPlans = useCan("service_plans:read");
+  const canJobs = useCan("jobs:read");
   const planReport = useServicePlanReport({ customer_id: customerId }, { enabled: canPlans });
   // Every status: a scheduled or cancelled job's money is the customer's too.
   const jobFilters = { customer_id: customerId, only_completed: "false" };

@@ -5,7 +5,7 @@ import { RecordList, useRecordListView } from "@/components/records/record-list"
 import { selectionColumn, useRecordSelection } from "@/components/records/record-selection";
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { type Customer, type CustomerStatus, useCustomers } from "@/lib/query/customers";
-import { useSession } from "@/lib/query/session";
+import { useCan, useSession } from "@/lib/query/session";
 import { CUSTOMER_SORT_FIELDS } from "@/lib/schemas/customers";
 import { CustomerBulkBar } from "./customer-bulk-bar";
 import { customerColumns } from "./customer-columns";
@@ -20,8 +20,10 @@ const CUSTOMER_SELECTION = { noun: "customers", nameOf: (customer: Customer) => 
 /** /customers: filters, the customers table and "New customer", all state in the URL. */
 export function CustomersView() {
   const { data: session } = useSession();
-  if (session && !session.scopes.includes("customers:read")) return <NotAllowed what="Customers" />;
-  return <CustomersList canWrite={session?.scopes.includes("customers:write") ?? false} />;
+  const canRead = useCan("customers:read");
+  const canWrite = useCan("customers:write");
+  if (session && !canRead) return <NotAllowed what="Customers" />;
+  return <CustomersList canWrite={canWrite} />;
 }
 
 function CustomersList({ canWrite }: { canWrite: boolean }) {

@@ -24,7 +24,7 @@ import { formatDate, formatMoney } from "@/lib/format";
 import { type Lead, type LeadSaveResult, useLead } from "@/lib/query/leads";
 import { useCanConvertLead } from "@/lib/query/activity";
 import { useCustomer } from "@/lib/query/customers";
-import { useHasScope } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 import { customerName } from "@/components/customers/customer-options";
 import { ConvertLeadDialog } from "./convert-lead-dialog";
 import { OwnerName } from "./lead-owner";
@@ -62,7 +62,7 @@ export function LeadDetail({ id, tileUrl }: { id: string; tileUrl?: string }) {
   const query = useLead(id);
   const [outcome, setOutcome] = useState<LeadSaveResult | null>(null);
   const back = useRecordBack("lead");
-  const canWrite = useHasScope("leads:write");
+  const canWrite = useCan("leads:write");
   const canConvert = useCanConvertLead();
   const [converting, setConverting] = useState(false);
   const names = useLeadValueNames();

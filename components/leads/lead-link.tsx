@@ -3,14 +3,14 @@
 import Link from "next/link";
 import { recordHref } from "@/components/records/record-kind";
 import { useLead } from "@/lib/query/leads";
-import { useHasScope } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 
 /**
  * The lead a customer was converted from, as a link by its name. A role that cannot read leads
  * (a technician) sees that there is one, without a link it could not open.
  */
 export function LeadLink({ id }: { id: string }) {
-  const canRead = useHasScope("leads:read");
+  const canRead = useCan("leads:read");
   return canRead ? <ReadableLeadLink id={id} /> : <span className="text-slate-600">A lead</span>;
 }
 

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { formatDateTime } from "@/lib/format";
 import { useLeadPins } from "@/lib/query/pin-knocks";
-import { useHasScope } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 
 // Leaflet touches `window` on import: the map is rendered in the browser only.
 const SmallPinMap = dynamic(() => import("@/components/map/small-pin-map"), {
@@ -15,7 +15,7 @@ const SmallPinMap = dynamic(() => import("@/components/map/small-pin-map"), {
 
 /** The door a lead came from (its linked pin, GET /pins?lead_id=) on a small map; nothing without one. */
 export function LeadPinMap({ leadId, tileUrl }: { leadId: string; tileUrl?: string }) {
-  const canRead = useHasScope("pins:read");
+  const canRead = useCan("pins:read");
   if (!canRead) return null;
   return <LeadPinMapCard leadId={leadId} tileUrl={tileUrl} />;
 }

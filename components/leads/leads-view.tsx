@@ -7,7 +7,7 @@ import { selectionColumn, useRecordSelection } from "@/components/records/record
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { cn } from "@/components/ui";
 import { type Lead, useLeads } from "@/lib/query/leads";
-import { useSession } from "@/lib/query/session";
+import { useCan, useSession } from "@/lib/query/session";
 import { useUrlState } from "@/lib/query/url-state";
 import { LEAD_SORT_FIELDS } from "@/lib/schemas/leads";
 import { useFollowUpView } from "./follow-up-filter";
@@ -35,9 +35,11 @@ const LEAD_SELECTION = {
 
 export function LeadsView() {
   const { data: session } = useSession();
+  const canRead = useCan("leads:read");
+  const canWrite = useCan("leads:write");
   // Technicians have no leads:read (contract section 9); the API would answer 403 anyway.
-  if (session && !session.scopes.includes("leads:read")) return <NotAllowed what="Leads" />;
-  return <LeadsList canWrite={session?.scopes.includes("leads:write") ?? false} />;
+  if (session && !canRead) return <NotAllowed what="Leads" />;
+  return <LeadsList canWrite={canWrite} />;
 }
 
 function LeadsList({ canWrite }: { canWrite: boolean }) {

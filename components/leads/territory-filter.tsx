@@ -1,13 +1,13 @@
 "use client";
 
 import { SelectFilter } from "@/components/data-table/table-filters";
-import { useHasScope } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 import { territoryOptions, useTerritories } from "@/lib/query/territories";
 
 /** "Territory": leads whose location lies inside a territory, as GET /leads?territory_id= finds them. */
 export function TerritoryFilter({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   // Territories are read with pins:read; a role without it has no territory to choose.
-  const canRead = useHasScope("pins:read");
+  const canRead = useCan("pins:read");
   const territories = useTerritories(canRead);
   if (!canRead) return null;
   return (

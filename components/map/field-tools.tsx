@@ -9,7 +9,7 @@ import { formatDateTime, formatNumber } from "@/lib/format";
 import { useSavePin, type FieldPin } from "@/lib/query/pin-knocks";
 import { isNetworkFailure, newClientId, useKnockOutbox, type PendingKnock } from "@/lib/query/pin-outbox";
 import type { Pin, PinType } from "@/lib/query/pins";
-import { useHasScope, useSession } from "@/lib/query/session";
+import { useCan, useSession } from "@/lib/query/session";
 import type { FieldLayerProps } from "./field-layer";
 import { KnockSheet, type KnockInput } from "./knock-sheet";
 import { MapSheet } from "./map-sheet";
@@ -83,7 +83,7 @@ type FieldTools = ReturnType<typeof useFieldTools>;
 export function FieldTools({ tools }: { tools: FieldTools }) {
   const { field, outbox, types, selectedId, select, selectedPin, showPending, setShowPending } = tools;
   const { mode } = field;
-  const canWrite = useHasScope("pins:write");
+  const canWrite = useCan("pins:write");
   const save = useSavePin();
   const { notify } = useToast();
   const [error, setError] = useState<string | null>(null);

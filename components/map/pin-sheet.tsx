@@ -13,7 +13,7 @@ import { formatDateTime, formatNumber } from "@/lib/format";
 import { useLead } from "@/lib/query/leads";
 import { useSavePin, usePinDetail, type FieldPin } from "@/lib/query/pin-knocks";
 import type { PinType } from "@/lib/query/pins";
-import { useHasScope } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 import { MapSheet, OutcomeButtons } from "./map-sheet";
 import type { LatLng } from "./use-field-map";
 
@@ -47,8 +47,8 @@ export function PinSheet({
   const detail = usePinDetail(pinId);
   const save = useSavePin();
   const { notify } = useToast();
-  const canWrite = useHasScope("pins:write");
-  const canCreateLead = useHasScope("leads:write");
+  const canWrite = useCan("pins:write");
+  const canCreateLead = useCan("leads:write");
   const [creatingLead, setCreatingLead] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const pin: FieldPin | undefined = detail.data ?? listed;
@@ -226,7 +226,7 @@ export function PinSheet({
 
 /** "Lead: <name>", a link to the lead for those who may read leads. */
 function PinLead({ id }: { id: string }) {
-  const canRead = useHasScope("leads:read");
+  const canRead = useCan("leads:read");
   if (!canRead) return <span className="text-slate-900">Linked to a lead</span>;
   return <PinLeadLink id={id} />;
 }

@@ -15,7 +15,7 @@ import {
 } from "@/components/ui";
 import { ApiClientError } from "@/lib/query/api-client";
 import { useAssignableUsers } from "@/lib/query/lead-owners";
-import { useSession } from "@/lib/query/session";
+import { useCan, useSession } from "@/lib/query/session";
 import {
   useDeleteTerritory,
   useSaveTerritory,
@@ -55,9 +55,9 @@ let drafts = 0;
 
 export function useTerritoryEditor() {
   const session = useSession();
-  const role = session.data?.user.role;
-  const canEdit = role === "admin" || role === "manager";
-  const territories = useTerritories(session.data?.scopes.includes("pins:read") ?? false);
+  const canEdit = useCan("territories:write");
+  const canRead = useCan("pins:read");
+  const territories = useTerritories(canRead);
   const [mode, setMode] = useState<EditorMode>({ kind: "closed" });
 
   const edit = (territory: Territory) =>

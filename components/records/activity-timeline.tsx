@@ -17,7 +17,7 @@ import { formatDateTime, formatRelativeTime } from "@/lib/format";
 import { type ActivityEntry, useActivity, useAddNote } from "@/lib/query/activity";
 import { ApiClientError } from "@/lib/query/api-client";
 import { useAssignableUsers } from "@/lib/query/lead-owners";
-import { useHasScope } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 import { NOTE_MAX_LENGTH } from "@/lib/schemas/activity";
 import { type ChangeLine, type ValueNames, changeText, describeChange } from "./activity-changes";
 import { RECORD_WORDS, type RecordKind, recordHref } from "./record-kind";
@@ -42,7 +42,7 @@ export function ActivityTimeline({
 }) {
   const activity = useActivity(kind, id);
   // A conversion links the other record, for those who may open it (a technician reads no leads).
-  const canOpenRelated = useHasScope(kind === "lead" ? "customers:read" : "leads:read");
+  const canOpenRelated = useCan(kind === "lead" ? "customers:read" : "leads:read");
   const headingId = useId();
   const entries = activity.data?.pages.flatMap((page) => page.data) ?? [];
   const total = activity.data?.pages[0]?.pagination.total ?? 0;

@@ -33,7 +33,7 @@ import { formatMoney, formatNumber } from "@/lib/format";
 import { usePinTypes } from "@/lib/query/pins";
 import { useFieldActivityReport, type FieldActivityFilterValues } from "@/lib/query/reports";
 import { useTerritories } from "@/lib/query/territories";
-import { useSession } from "@/lib/query/session";
+import { useCan, useSession } from "@/lib/query/session";
 import { useUrlState } from "@/lib/query/url-state";
 
 /**
@@ -63,7 +63,8 @@ const SORTABLE = ["rep", "knocks", "leads", "won", "customers", "sale_value", "c
 /** Admins and managers read reports (reports:read); the others see why they cannot. */
 export function FieldActivityReportView() {
   const { data: session } = useSession();
-  if (session && !session.scopes.includes("reports:read"))
+  const canRead = useCan("reports:read");
+  if (session && !canRead)
     return <NotAllowed what="the Knock to cash report" who="administrators and managers" />;
   return <FieldActivityReport />;
 }

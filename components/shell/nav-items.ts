@@ -1,4 +1,5 @@
-import type { Scope } from "@/lib/auth/scopes";
+import { can, sessionCaller, type Action } from "@/lib/auth/permissions";
+import type { SessionInfo } from "@/lib/schemas/session";
 
 export type NavIcon = "leads" | "customers" | "plans" | "jobs" | "map" | "funnel" | "settings";
 
@@ -6,33 +7,29 @@ export interface NavItem {
   href: string;
   label: string;
   icon: NavIcon;
-  /** Shown when the role has this scope. */
-  scope?: Scope;
-  /** Shown to users who may manage settings (admins) only. */
-  settings?: boolean;
+  /** Shown to users who may do this (lib/auth/permissions.ts). */
+  action: Action;
 }
 
 /** The dashboard's sections, in menu order. */
 export const NAV_ITEMS: readonly NavItem[] = [
-  { href: "/leads", label: "Leads", icon: "leads", scope: "leads:read" },
-  { href: "/customers", label: "Customers", icon: "customers", scope: "customers:read" },
-  { href: "/reports/service-plans", label: "Service plans", icon: "plans", scope: "service_plans:read" },
-  { href: "/reports/jobs", label: "Jobs", icon: "jobs", scope: "jobs:read" },
-  { href: "/reports/field-activity", label: "Knock to cash", icon: "funnel", scope: "reports:read" },
-  { href: "/map", label: "Map", icon: "map", scope: "pins:read" },
-  { href: "/settings", label: "Settings", icon: "settings", settings: true },
+  { href: "/leads", label: "Leads", icon: "leads", action: "leads:read" },
+  { href: "/customers", label: "Customers", icon: "customers", action: "customers:read" },
+  { href: "/reports/service-plans", label: "Service plans", icon: "plans", action: "service_plans:read" },
+  { href: "/reports/jobs", label: "Jobs", icon: "jobs", action: "jobs:read" },
+  { href: "/reports/field-activity", label: "Knock to cash", icon: "funnel", action: "reports:read" },
+  { href: "/map", label: "Map", icon: "map", action: "pins:read" },
+  { href: "/settings", label: "Settings", icon: "settings", action: "settings:manage" },
 ];
 
 export interface NavAccess {
-  scopes: readonly string[];
-  can_manage_settings: boolean;
+  user: Pick<SessionInfo["user"], "role">;
+  scopes: SessionInfo["scopes"];
 }
 
-/** The sections this user may use (ROLE_SCOPES decide; settings: admins). */
+/** The sections this user may use. */
 export function navItemsFor(access: NavAccess): NavItem[] {
-  return NAV_ITEMS.filter((item) =>
-    item.settings ? access.can_manage_settings : !item.scope || access.scopes.includes(item.scope),
-  );
+  return NAV_ITEMS.filter((item) => can(sessionCaller(access), item.action));
 }
 
 /** A sales rep's start page: their own leads ("My leads"). */
@@ -42,9 +39,10 @@ export const MY_LEADS_PATH = "/leads?assigned_to=me";
  * Where "/" leads a signed-in user: a sales rep to their own leads, a technician to the map
  * (they log knocks in the street), others to their first section.
  */
-export function homePathFor(access: NavAccess & { user?: { role: string } }): string {
-  if (access.user?.role === "sales_rep" && access.scopes.includes("leads:read")) return MY_LEADS_PATH;
-  if (access.user?.role === "technician" && access.scopes.includes("pins:read")) return "/map";
+export function homePathFor(access: NavAccess): string {
+  const caller = sessionCaller(access);
+  if (access.user.role === "sales_rep" && can(caller, "leads:read")) return MY_LEADS_PATH;
+  if (access.user.role === "technician" && can(caller, "pins:read")) return "/map";
   return navItemsFor(access)[0]?.href ?? "/settings";
 }
 

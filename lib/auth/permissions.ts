@@ -69,6 +69,11 @@ export type Caller =
   | { kind: "api_key"; scopes: readonly Scope[] }
   | { kind: "session"; scopes: readonly Scope[]; role: UserRole };
 
+/** A signed-in user as the table sees them, from the session the browser or a page holds. */
+export function sessionCaller(session: { user: { role: UserRole }; scopes: readonly Scope[] }): Caller {
+  return { kind: "session", role: session.user.role, scopes: session.scopes };
+}
+
 /** The key scopes that grant a scope besides the scope itself, in the table's order. */
 export function keyScopesGranting(scope: Scope): Scope[] {
   return SCOPES.filter((granting) => KEY_SCOPE_GRANTS[granting]?.includes(scope));

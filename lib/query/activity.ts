@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/query/api-client";
-import { useHasScope } from "@/lib/query/session";
+import { useCan } from "@/lib/query/session";
 import { type CustomerRecord, customerKeys, withKnownExtras } from "@/lib/query/customers";
 import { type Lead, leadKeys } from "@/lib/query/leads";
 import type { ActivityEntry, AddNoteResponse, ListActivityResponse } from "@/lib/schemas/activity";
@@ -100,8 +100,8 @@ export function useSetArchived(type: ActivityRecordType) {
 
 /** Whether the signed-in user may convert leads: it writes a lead and makes a customer. */
 export function useCanConvertLead(): boolean {
-  const leads = useHasScope("leads:write");
-  const customers = useHasScope("customers:write");
+  const leads = useCan("leads:write");
+  const customers = useCan("customers:write");
   return leads && customers;
 }
 

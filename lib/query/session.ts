@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/query/api-client";
-import type { Scope } from "@/lib/auth/scopes";
+import { can, sessionCaller, type Action } from "@/lib/auth/permissions";
 import type { SessionInfo } from "@/lib/schemas/session";
 
 export const sessionQueryKey = ["session"] as const;
@@ -16,10 +16,10 @@ export function useSession() {
   });
 }
 
-/** Whether the signed-in user's role carries a scope (false while unknown). */
-export function useHasScope(scope: Scope): boolean {
+/** Whether the signed-in user may do the action (false while unknown): what the UI shows follows it. */
+export function useCan(action: Action): boolean {
   const { data } = useSession();
-  return data?.scopes.includes(scope) ?? false;
+  return data ? can(sessionCaller(data), action) : false;
 }
 
 /**

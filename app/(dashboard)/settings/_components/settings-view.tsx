@@ -3,7 +3,7 @@
 import { NotAllowed } from "@/components/shell/not-allowed";
 import { PageHeader } from "@/components/shell/page-header";
 import { LoadingBlock } from "@/components/ui/spinner";
-import { useSession } from "@/lib/query/session";
+import { useCan, useSession } from "@/lib/query/session";
 import { ApiKeysSection } from "./api-keys-section";
 import { PinTypesSection } from "./pin-types-section";
 import { PipelineSection } from "./pipeline-section";
@@ -11,8 +11,9 @@ import { UsersSection } from "./users-section";
 
 export function SettingsView() {
   const { data: session } = useSession();
+  const canManage = useCan("settings:manage");
   if (!session) return <LoadingBlock />;
-  if (!session.can_manage_settings) return <NotAllowed what="Settings" who="administrators" />;
+  if (!canManage) return <NotAllowed what="Settings" who="administrators" />;
   return (
     <>
       <PageHeader
