@@ -36,13 +36,17 @@ export function navItemsFor(access: NavAccess): NavItem[] {
 export const MY_LEADS_PATH = "/leads?assigned_to=me";
 
 /**
- * Where "/" leads a signed-in user: a sales rep to their own leads, a technician to the map
- * (they log knocks in the street), others to their first section.
+ * Where "/" leads a role first, when it may use that page: a sales rep to their own leads, a
+ * technician to the map (they log knocks in the street); others go to their first section.
  */
+const START_PAGES: Partial<Record<SessionInfo["user"]["role"], { href: string; action: Action }>> = {
+  sales_rep: { href: MY_LEADS_PATH, action: "leads:read" },
+  technician: { href: "/map", action: "pins:read" },
+};
+
 export function homePathFor(access: NavAccess): string {
-  const caller = sessionCaller(access);
-  if (access.user.role === "sales_rep" && can(caller, "leads:read")) return MY_LEADS_PATH;
-  if (access.user.role === "technician" && can(caller, "pins:read")) return "/map";
+  const start = START_PAGES[access.user.role];
+  if (start && can(sessionCaller(access), start.action)) return start.href;
   return navItemsFor(access)[0]?.href ?? "/settings";
 }
 

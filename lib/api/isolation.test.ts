@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { declaredAccess } from "@/lib/api/route-config";
 import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
 import { customers, leadBulkOperations, leads } from "@/lib/db/schema";
@@ -626,7 +627,7 @@ describe(`tenant isolation matrix (${testEngine()})`, () => {
           });
           calls++;
           const where = `${route.name} [${call.label}] as B's ${principalName}`;
-          const sessionOnly = route.declaration?.auth === "session";
+          const sessionOnly = route.declaration && declaredAccess(route.declaration).auth === "session";
           if (sessionOnly && principalName === "key" && !route.notAllowed) {
             expect(res.status, where).toBe(403);
           } else {
