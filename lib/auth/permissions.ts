@@ -117,6 +117,11 @@ export function scopesOfAction(action: Action): readonly Scope[] {
   return ruleOf(action).scopes ?? [];
 }
 
+/** The scopes a key may carry to do the action, as documented (its own, then those granting them). */
+export function keyScopesOfAction(action: Action): Scope[] {
+  return scopesAcceptedFromKeys(scopesOfAction(action));
+}
+
 /** The session roles an action allows; undefined when any role (or a key) with the scopes may. */
 export function rolesOfAction(action: Action): readonly UserRole[] | undefined {
   return ruleOf(action).roles;
