@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button, Dialog, Field, Input, Notice, Select, type SelectOption } from "@/components/ui";
 import type { BulkSelection } from "@/components/records/record-selection";
 import { errorMessage } from "@/components/ui/error-state";
-import { parseTagList } from "@/lib/domain/normalize";
+import { parseTagList } from "@/lib/values/normalize";
 import {
   type BulkLeadsInput,
   type BulkLeadsResponse,
@@ -12,7 +12,7 @@ import {
   useBulkChangeLeads,
   useUndoBulkChange,
 } from "@/lib/query/lead-owners";
-import { ROLE_LABELS } from "@/lib/schemas/session";
+import { ROLE_LABELS } from "@/lib/values/roles";
 
 /**
  * The bulk bar of the leads table: what is selected (ticked rows of the page, or every lead

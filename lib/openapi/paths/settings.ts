@@ -1,4 +1,4 @@
-import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
+import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import {
   apiKeyListSchema,
   apiKeyRecordSchema,

@@ -6,7 +6,7 @@ import {
   upsertTerritoryBodySchema,
   upsertTerritoryResponseSchema,
 } from "@/lib/schemas/territories";
-import { TERRITORY_MAX_POINTS } from "@/lib/domain/territories/polygon";
+import { TERRITORY_MAX_POINTS } from "@/lib/values/polygon";
 import { named, type ResourceSpec } from "../types";
 
 const SQUARE = [
