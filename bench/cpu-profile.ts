@@ -4,7 +4,7 @@
  * V8's sampling profiler on. Per case: the process's CPU time per request (process.cpuUsage) and
  * the functions and packages with the most self time.
  *
- *   npx tsx bench/cpu-profile.ts --cases leads-default,lead-by-id [--requests 2000]
+ *   npx tsx --conditions=react-server bench/cpu-profile.ts --cases leads-default,lead-by-id [--requests 2000]
  *     [--concurrency 8] [--top 25] [--scale large]
  *
  * The database is BENCH_DATABASE_URL, or the scale's bench database on the local server (made by

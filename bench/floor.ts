@@ -5,21 +5,21 @@
  * the floor section), measured the way the bench measures servers: autocannon at fixed concurrency and the
  * server process tree's CPU time from /proc.
  *
- *   npx tsx bench/floor.ts [--duration s] [--connections n]
+ *   npx tsx --conditions=react-server bench/floor.ts [--duration s] [--connections n]
  *
  * Next.js is measured twice: a static route (`/api/ping`, like `GET /pin-types`) and a dynamic one
  * (`/api/ping/[id]`, like `GET /leads/{id}`). The minimal Next.js app is written to
  * `.next-floorapp/` (ignored by git, lint and tsc) and built there on first use; with
  * `--our-config` it carries our next.config.mjs and proxy.ts (see writeApp).
  *
- *   npx tsx bench/floor.ts --get-by-id [--rounds n] [--our-config]
+ *   npx tsx --conditions=react-server bench/floor.ts --get-by-id [--rounds n] [--our-config]
  *
  * adds the floor of `GET /leads/{id}` itself, on the large bench database (BENCH_DATABASE_URL, or
  * `fcrm_bench_large` made by `npm run bench -- --scale large`): the least a Next.js route handler
  * can do for it under the contract (leastGetByIdRoute), loaded as the bench loads that case,
  * alternately with our server's real route, in rounds (default 2).
  *
- *   npx tsx bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]
+ *   npx tsx --conditions=react-server bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]
  *
  * loads the named cases on the bench's baseline server, on the very same handler inside a
  * Next.js route (replayRoute) and on our server, alternately in rounds: how far any server built

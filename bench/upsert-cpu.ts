@@ -2,8 +2,8 @@
  * CPU and statements per create-or-update call, in-process (no HTTP, no request pipeline):
  * `upsertLead` and `upsertCustomer` called directly, one call at a time, on a fresh tenant.
  *
- *   npx tsx bench/upsert-cpu.ts                      # PGlite in memory
- *   npx tsx bench/upsert-cpu.ts postgres://postgres@127.0.0.1:5432/postgres
+ *   npx tsx --conditions=react-server bench/upsert-cpu.ts                      # PGlite in memory
+ *   npx tsx --conditions=react-server bench/upsert-cpu.ts postgres://postgres@127.0.0.1:5432/postgres
  *
  * With a server URL it makes its own database (upsert_cpu_<random>) there and drops it after.
  * Per kind of call (create with a new phone and email; update by id; update matched by phone in

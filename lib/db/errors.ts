@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * SQLSTATEs that say the database cannot serve us right now, whatever we sent: it is down,
  * restarting, out of resources, or not there for us (renamed or dropped, our role or password

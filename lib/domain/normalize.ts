@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type AnyColumn, type Param, type SQL } from "drizzle-orm";
 
 // The SQL half of the tag rules; the pure rules (phone, email, tag lists) are lib/values/normalize.ts.
