@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { findServerCode, SERVER_MARKERS } from "@/scripts/check-client-bundle";
 import { hasMarker, MARKER, serverModules, withMarker } from "@/scripts/mark-server-only";
 
 const read = (file: string) => fs.readFileSync(path.join(process.cwd(), file), "utf8");
@@ -50,6 +51,27 @@ describe("lib/values", () => {
     for (const name of fs.readdirSync(dir).filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts"))) {
       const specifiers = [...read(`lib/values/${name}`).matchAll(/\bfrom\s+"([^"]+)"|\bimport\s+"([^"]+)"/g)];
       for (const [, from, bare] of specifiers) expect(from ?? bare, name).toMatch(/^\.\/[\w-]+$/);
+    }
+  });
+});
+
+describe("client bundle check (scripts/check-client-bundle.ts)", () => {
+  it("uses markers that are in the server packages", () => {
+    for (const { file, marker } of SERVER_MARKERS)
+      expect(read(`node_modules/${file}`), file).toContain(marker);
+  });
+
+  it("names the chunk that carries a server package", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bundle-"));
+    try {
+      fs.mkdirSync(path.join(dir, "chunks"));
+      fs.writeFileSync(path.join(dir, "chunks/a.js"), 'let t=Symbol.for("drizzle:Name");');
+      fs.writeFileSync(path.join(dir, "chunks/b.js"), "console.log(1)");
+      expect(findServerCode(dir)).toEqual([
+        { chunk: path.join(dir, "chunks/a.js"), pkg: "drizzle-orm", marker: "drizzle:Name" },
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
