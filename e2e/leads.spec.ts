@@ -30,7 +30,9 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, "sales_rep");
 });
 
-test("create a lead, find it by name and phone digits, edit it and see tags merged", async ({ page }) => {
+test("create a lead, find it by name and phone digits, edit it and see tags merged @smoke", async ({
+  page,
+}) => {
   const id = unique();
   const name = `Pat Prospect ${id}`;
   const phone = uniquePhone();

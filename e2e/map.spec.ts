@@ -29,7 +29,7 @@ async function expectRendered(page: Page, count: number) {
   await expect(map).toHaveAttribute("data-rendered-pins", String(count));
 }
 
-test("the map shows every pin the API lists for the filters, and the legend hides a type", async ({
+test("the map shows every pin the API lists for the filters, and the legend hides a type @smoke", async ({
   page,
 }) => {
   test.setTimeout(180_000);
