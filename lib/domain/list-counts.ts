@@ -95,10 +95,8 @@ export function wholeDays(start?: Date, end?: Date): { from?: Date; to?: Date } 
 }
 
 /**
- * How a service-date range is read from per-day numbers: whole days `firstDay` to `lastDay`,
- * plus jobs meeting `added`, less those meeting `taken` (conditions on `j.service_date`).
- * Each partial end day reads whichever is less: its part's jobs, or the whole day less the rest.
- * Undefined when no whole day is worth reading: the caller reads the range's jobs.
+ * A service-date range read from per-day numbers: whole days `firstDay` to `lastDay`, plus jobs
+ * meeting `added`, less those meeting `taken`; undefined when no whole day is worth reading.
  */
 export interface DaySplit {
   firstDay?: Date;

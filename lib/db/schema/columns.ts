@@ -90,10 +90,8 @@ export function searchIndex(name: string, companyId: AnyPgColumn, fields: readon
 }
 
 /**
- * Indexes for a list's sort orders (extensions.md E2), asc and desc, `nulls last, id desc`, with
- * keys spelled as listOrder spells them so the planner reads pages from the index.
- * `skip`: orders another index serves; `covering`: columns appended after `id` so deep pages are
- * index-only; `listed`: a filter and index name replacing the default `not archived`.
+ * Indexes for a list's sort orders (extensions.md E2), spelled as listOrder spells them. `skip`:
+ * orders served elsewhere; `covering`: columns after `id` for index-only deep pages; `listed`: filter.
  */
 export function sortIndexes(
   table: string,

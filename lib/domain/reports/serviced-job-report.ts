@@ -163,9 +163,8 @@ async function reportRowsFromTotals(
 const ONE_STATEMENT_MAX_MS = 366 * DAY_MS;
 
 /**
- * Report rows for a date bound: kept `_day` sums of the whole days, plus or minus the part days'
- * jobs as splitIntoDays splits the range; undefined when no whole day is worth reading.
- * `oneStatement`: up to a year of days needs no transaction for work_mem, so skip its round trips.
+ * Date-bounded report rows: whole days' kept sums plus or minus part-day jobs (splitIntoDays).
+ * `oneStatement`: up to a year needs no work_mem transaction, so its round trips are skipped.
  */
 function wholeDayReport(
   companyId: string,

@@ -142,9 +142,8 @@ const paymentsSql = sql`(
 )`;
 
 /**
- * A window's ids in list order. With a date bound the service-date range lies deep in the
- * created_at index, so the window is merged from each day's first offset + limit jobs
- * (jobs_listed_day_created_idx), exact and bounded; deeper windows read the range whole and sort.
+ * A window's ids in list order. A date range lies deep in the created_at index, so the window is
+ * merged from each day's first offset + limit jobs; deeper windows read the range whole and sort.
  */
 function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: JobWindow): SQL {
   const offset = window.offset ?? 0n;

@@ -80,9 +80,8 @@ export interface UpsertOutcome<R> {
 }
 
 /**
- * Create-or-update of one record (contract section 6): match by id, else newest by phone, else by
- * email, else create. One transaction with its activity entry; the identity locks take their own
- * statement first, since a later snapshot must see the record a waited-for call just created.
+ * Create-or-update (contract section 6): by id, else newest phone match, else email, else create.
+ * Identity locks take their own statement, so the match's snapshot sees a waited-for call's record.
  */
 export async function upsertRecord<T extends UpsertTable, R = { id: string }>(
   db: Db,
@@ -334,9 +333,8 @@ async function matchByIdentity(
 }
 
 /**
- * `target as (…)`: the locked id to update and what it matched on. Phone and email are separate
- * CTEs so the phone match locks as its own query would; one "phone first" query could lock a row
- * that only matches by email once re-checked (upsert-record.test.ts shows it).
+ * `target as (…)`: the locked id to update and what matched. Phone and email are separate CTEs: one
+ * "phone first" query could lock a row that matches only by email once re-checked (see the test).
  */
 function targetDefinition(table: UpsertTable, companyId: string, keys: MatchKeys): SQL | undefined {
   const newest = (name: string, where: SQL) =>
