@@ -1,7 +1,5 @@
-// The bench baseline: node:http and the database driver, no framework, ORM or validation,
-// replaying the statements our route handlers send (bench/capture.ts) and building the same JSON
-// by hand, so the comparison measures Next.js, the request pipeline and Drizzle.
-// bench/baseline.test.ts checks its answers equal ours for every case.
+// The bench baseline: node:http and the driver replaying our captured statements with hand-built
+// JSON, so the comparison measures Next.js, the request pipeline and Drizzle (checked by baseline.test.ts).
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";

@@ -1,6 +1,5 @@
-// `npm start` with WEB_CONCURRENCY > 1: one process is capped by one core, so the primary migrates
-// once and forks workers sharing the port, restarting any that die; SIGTERM stops all gracefully.
-// PostgreSQL only; all cross-request state lives in the database, so workers share nothing else.
+// `npm start` with WEB_CONCURRENCY > 1 (PostgreSQL only): one process is capped by one core, so the
+// primary migrates once and forks workers on one port; all shared state lives in the database.
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import { getDatabase, openDatabase } from "@/lib/db/client";

@@ -4,9 +4,8 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useSyncExternalStore } from "react";
 
 /**
- * View state in the URL's search params, so a reload or shared link shows the same view; defaults
- * are left out. History API updates avoid router.replace's server refetch on every keystroke.
- * Reads `window.location` directly, since `useSearchParams` lags and a quick Back would go stale.
+ * View state in the URL, so a reload or shared link shows the same view. Writes use the History API
+ * (router.replace refetches server components); reads use `window.location`, as useSearchParams lags.
  */
 export type UrlStateDefaults = Record<string, string>;
 export type UrlStatePatch<D extends UrlStateDefaults> = Partial<
