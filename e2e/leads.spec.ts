@@ -1,11 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
 
-/*
- * The leads pages as a sales rep uses them: create, find (name substring, phone digits), edit
- * with tags merged, "new" leads that match an existing one, the archived filter, and a view
- * that survives a reload because it lives in the URL.
- */
+// The leads pages as a sales rep uses them: create, find, edit with merged tags, matching "new"
+// leads, the archived filter, and a view that survives reload via the URL.
 
 const table = (page: Page) => page.getByRole("table", { name: "Leads" });
 const total = (page: Page) => page.getByTestId("table-total");
