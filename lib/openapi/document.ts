@@ -160,12 +160,16 @@ function resourcesOf(
   operations: readonly ApiOperation[],
   tags: Readonly<Record<string, ResourceTag>>,
 ): ResourceSpec[] {
-  const resources = Object.entries(tags).map(([tag, resource]) => ({ tag, ...resource, endpoints: [] }));
+  const resources: ResourceSpec[] = Object.entries(tags).map(([tag, resource]) => ({
+    tag,
+    ...resource,
+    endpoints: [],
+  }));
   for (const operation of operations) {
     const { tag, endpoint } = endpointOf(operation);
     const resource = resources.find((r) => r.tag === tag);
     if (!resource) throw new Error(`${endpoint.method} ${endpoint.path} names the unknown tag ${tag}`);
-    (resource.endpoints as EndpointSpec[]).push(endpoint);
+    resource.endpoints.push(endpoint);
   }
   return resources;
 }

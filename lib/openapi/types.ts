@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { EndpointExample, NamedSchema, RouteDocs, SuccessResponse } from "@/lib/api/route-docs";
+import type { NamedSchema, RouteDocs } from "@/lib/api/route-docs";
 import type { Scope } from "@/lib/auth/scopes";
 import type { UserRole } from "@/lib/db/schema";
 
@@ -32,8 +32,6 @@ export interface EndpointSpec extends EndpointAccess, Omit<RouteDocs, "tag" | "b
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: NamedSchema;
-  responses: SuccessResponse[];
-  example?: EndpointExample;
 }
 
 export interface ResourceSpec {
