@@ -25,14 +25,14 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
   const params = recordType === "lead" ? leadIdParamsSchema : customerIdParamsSchema;
   const getRecord = recordType === "lead" ? getLeadOrThrow : getCustomerOrThrow;
   // For the docs: the record's names, an example id and the answer of its GET.
-  const kind = recordType;
-  const plural = kind === "lead" ? "leads" : "customers";
-  const Name = kind === "lead" ? "Lead" : "Customer";
-  const tag = kind === "lead" ? "Leads" : "Customers";
-  const id = kind === "lead" ? "lead_01jq8m2x4kd7w3a9c5v6r8t0ye" : "cus_01jq8m2x4kd7w3a9c5v6r8t0ye";
+  const plural = recordType === "lead" ? "leads" : "customers";
+  const Name = recordType === "lead" ? "Lead" : "Customer";
+  const tag = recordType === "lead" ? "Leads" : "Customers";
+  const exampleId =
+    recordType === "lead" ? "lead_01jq8m2x4kd7w3a9c5v6r8t0ye" : "cus_01jq8m2x4kd7w3a9c5v6r8t0ye";
   const record = named(
-    kind === "lead" ? "GetLeadResponse" : "GetCustomerResponse",
-    kind === "lead" ? getLeadResponseSchema : getCustomerResponseSchema,
+    recordType === "lead" ? "GetLeadResponse" : "GetCustomerResponse",
+    recordType === "lead" ? getLeadResponseSchema : getCustomerResponseSchema,
   );
   const archiving = (archived: boolean) => ({
     ...methodsNotAllowed("POST"),
@@ -46,18 +46,18 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
       docs: {
         tag,
         operationId: `${archived ? "archive" : "unarchive"}${Name}`,
-        summary: `${archived ? "Archive" : "Unarchive"} a ${kind}`,
+        summary: `${archived ? "Archive" : "Unarchive"} a ${recordType}`,
         description:
-          `${archived ? "Archives" : "Unarchives"} the ${kind} (\`archived\`, \`archived_at\`) and records an ` +
-          `\`${archived ? "archived" : "unarchived"}\` entry in its activity, in one transaction. A ${kind} ` +
+          `${archived ? "Archives" : "Unarchives"} the ${recordType} (\`archived\`, \`archived_at\`) and records an ` +
+          `\`${archived ? "archived" : "unarchived"}\` entry in its activity, in one transaction. A ${recordType} ` +
           `that already is so is answered as it is, with no new entry. No body. ${
             archived
               ? `Archived ${plural} leave the default list (\`archived=true\` shows them) and still match on create-or-update.`
               : ""
           }`.trim(),
-        responses: [{ status: 200, description: `The ${kind}, as GET answers it.`, schema: record }],
+        responses: [{ status: 200, description: `The ${recordType}, as GET answers it.`, schema: record }],
         notFound: Name,
-        example: { params: { id } },
+        example: { params: { id: exampleId } },
       },
     }),
   });
@@ -74,9 +74,9 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
         docs: {
           tag,
           operationId: `list${Name}Activity`,
-          summary: `A ${kind}'s activity`,
+          summary: `A ${recordType}'s activity`,
           description: [
-            `What happened to the ${kind}, newest first (entries written in the same transaction are in ` +
+            `What happened to the ${recordType}, newest first (entries written in the same transaction are in ` +
               "the order they were written): `created`, `updated` (each changed field with its value " +
               "before and after, as the record's GET answer spells it), `archived`, `unarchived`, " +
               "`note` and `converted`, from the API, the dashboard and the import alike.",
@@ -91,7 +91,7 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
             },
           ],
           notFound: Name,
-          example: { params: { id }, query: { limit: "20" } },
+          example: { params: { id: exampleId }, query: { limit: "20" } },
         },
       }),
     },
@@ -110,11 +110,11 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
         docs: {
           tag,
           operationId: `add${Name}Note`,
-          summary: `Add a note to a ${kind}`,
+          summary: `Add a note to a ${recordType}`,
           description:
-            `A note on the ${kind}, kept in its activity with who wrote it and when. \`body\`: 1 to ` +
+            `A note on the ${recordType}, kept in its activity with who wrote it and when. \`body\`: 1 to ` +
             `${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters, not only spaces. Notes are found by ` +
-            (kind === "lead" ? "the `note` filter of `GET /leads`." : "reading the activity."),
+            (recordType === "lead" ? "the `note` filter of `GET /leads`." : "reading the activity."),
           bodyName: "AddNoteBody",
           responses: [
             {
@@ -124,7 +124,10 @@ export function recordStoryRoutes(recordType: ActivityRecordType) {
             },
           ],
           notFound: Name,
-          example: { params: { id }, body: { body: "Called back: wants a quote for the back yard too." } },
+          example: {
+            params: { id: exampleId },
+            body: { body: "Called back: wants a quote for the back yard too." },
+          },
         },
       }),
     },
