@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button, Dialog, Field, Input, Notice, Select, type SelectOption } from "@/components/ui";
 import type { BulkSelection } from "@/components/records/record-selection";
 import { errorMessage } from "@/components/ui/error-state";
-import { parseTagList } from "@/lib/domain/normalize";
+import { parseTagList } from "@/lib/values/normalize";
 import {
   type BulkLeadsInput,
   type BulkLeadsResponse,
@@ -12,13 +12,10 @@ import {
   useBulkChangeLeads,
   useUndoBulkChange,
 } from "@/lib/query/lead-owners";
-import { ROLE_LABELS } from "@/lib/schemas/session";
+import { ROLE_LABELS } from "@/lib/values/roles";
 
-/**
- * The bulk bar of the leads table: what is selected (ticked rows of the page, or every lead
- * matching the filters), the actions (assign, change stage, add tag, archive, unarchive), each
- * confirmed in a dialog that says how many leads it changes; after it, a notice with Undo.
- */
+// The leads table's bulk bar: ticked rows or every lead matching the filters, each action
+// confirmed with its count, then a notice with Undo.
 
 type ActionKind = "assign" | "set_stage" | "add_tags" | "archive" | "unarchive";
 

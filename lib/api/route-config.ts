@@ -3,6 +3,7 @@ import { accessOfActions, type Action } from "@/lib/auth/permissions";
 import type { Db } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import type { JsonResult } from "./json";
+import type { RouteDocs } from "./route-docs";
 
 /*
  * A route verb's declaration: what apiRoute (lib/api/handler.ts) runs, and what the OpenAPI
@@ -26,6 +27,8 @@ export interface BaseConfig<Q extends Schema, B extends Schema, P extends Schema
    * for many-statement work (bulk changes), each statement still bounded by the statement timeout.
    */
   deadlineMs?: number;
+  /** Its OpenAPI entry's summary, examples and responses (lib/openapi builds the document from it). */
+  docs?: RouteDocs;
 }
 
 export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends Schema> extends BaseConfig<

@@ -1,6 +1,6 @@
 // Pure (types and value lists only): the route pipeline, the domain, the OpenAPI document and the
 // browser's useCan all read this one table, so it must stay importable by client code.
-import type { UserRole } from "@/lib/db/schema/users";
+import type { UserRole } from "@/lib/values/roles";
 import { SCOPES, type Scope } from "@/lib/values/scopes";
 
 /** The scopes a dashboard session carries, by the user's role (contract section 9). */

@@ -1,4 +1,4 @@
-import type { UserRole } from "@/lib/db/schema";
+import type { UserRole } from "@/lib/values/roles";
 import type { Scope } from "@/lib/values/scopes";
 
 /** Who is calling: an integration with an API key, or a signed-in dashboard user. */

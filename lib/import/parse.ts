@@ -1,5 +1,6 @@
 import { SECTION_NAMES, SECTION_SCHEMAS, type ParsedDocument, type SectionName } from "./format";
 import { describeIssue, type ImportProblem } from "./problems";
+import { isPlainObject } from "@/lib/values/objects";
 
 export interface RecordReferences {
   section: SectionName;
@@ -20,9 +21,8 @@ export interface ParsedRecords<S extends SectionName = SectionName> {
    */
   invalidRecords: { section: SectionName; companyId: string; id: string }[];
   /**
-   * Every record that names its company, with its fields (parsed, or as given for an invalid
-   * record, less the fields that failed): the references of invalid records are checked too, so
-   * that the file's every problem is listed at once.
+   * Every record that names its company, invalid ones too (less their failed fields), so the
+   * file's every problem is listed at once.
    */
   references: RecordReferences[];
   /** Records and job children: the size of the work, for progress reports. */
@@ -39,10 +39,6 @@ export interface DocumentSections {
 }
 
 const NO_FAILURES: ReadonlySet<string> = new Set();
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Finds the file's sections; the records themselves are validated by parseRecords. */
 export function readSections(input: unknown): DocumentSections {
@@ -72,9 +68,8 @@ export function readSections(input: unknown): DocumentSections {
 }
 
 /**
- * Validates the shape of records `start` to `end` of a section, one record at a time so that
- * every problem of the file is listed (not only the first) and the valid records can still have
- * their references checked.
+ * Validates records `start` to `end` one by one, so every problem is listed and valid records
+ * still get their references checked.
  */
 export function parseRecords<S extends SectionName>(
   section: S,

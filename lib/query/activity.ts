@@ -6,7 +6,7 @@ import { useCan } from "@/lib/query/session";
 import { type CustomerRecord, customerKeys, withKnownExtras } from "@/lib/query/customers";
 import { type Lead, leadKeys } from "@/lib/query/leads";
 import type { ActivityEntry, AddNoteResponse, ListActivityResponse } from "@/lib/schemas/activity";
-import type { ActivityRecordType } from "@/lib/schemas/enums";
+import type { ActivityRecordType } from "@/lib/values/enums";
 import type { CustomerDetail } from "@/lib/schemas/customers";
 import type { z } from "zod";
 import type {
@@ -15,11 +15,8 @@ import type {
   convertLeadBodySchema,
 } from "@/lib/schemas/lead-convert";
 
-/**
- * A lead's or customer's activity (GET /api/{leads|customers}/{id}/activity, E3), its notes, and
- * the page actions that write activity: archive, unarchive and a lead's conversion (E4). Every
- * save on a record's page invalidates `activityKeys.record` so the timeline shows it.
- */
+// A record's activity (E3), its notes, and the page actions that write activity; every save on a
+// record's page invalidates `activityKeys.record` so the timeline shows it.
 
 export type { ActivityEntry, ActivityRecordType };
 /** The body of POST /leads/{id}/convert as the dialog sends it. */

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { ROLES } from "./session";
+import { USER_ROLES } from "@/lib/values/roles";
 import { SHORT_TEXT_MAX } from "./upsert-fields";
 
 /**
- * A lead's owner (extensions.md E2): `assigned_to` is a user id of the company or null. The schema
- * checks the shape; whether the user is one of the company's is checked by the rules
- * (lib/domain/leads/owners.ts), as a 400 naming the field as well.
+ * A lead's owner (extensions.md E2): a user id or null. Whether the user belongs to the company
+ * is checked by lib/domain/leads/owners.ts, also as a 400 naming the field.
  */
 export const assignedToInput = (description: string) =>
   z
@@ -41,7 +40,7 @@ export const assignableUserSchema = z
   .object({
     id: z.string().describe("The user's id: a value of a lead's assigned_to."),
     name: z.string().describe("The user's name."),
-    role: z.enum(ROLES).describe("The user's role."),
+    role: z.enum(USER_ROLES).describe("The user's role."),
   })
   .describe("A user a lead can be assigned to.");
 export type AssignableUser = z.output<typeof assignableUserSchema>;

@@ -13,9 +13,8 @@ import { companies } from "./companies";
 import { createdAt, tenantKey } from "./columns";
 
 /**
- * A bulk change of leads (POST /leads/bulk), kept so that it can be undone
- * (POST /leads/bulk/{id}/undo): the action as given, who made it, how many leads it changed, and
- * when it was undone (once at most).
+ * A bulk change of leads (POST /leads/bulk), kept so it can be undone once
+ * (POST /leads/bulk/{id}/undo).
  */
 export const leadBulkOperations = pgTable(
   "lead_bulk_operations",
@@ -36,9 +35,8 @@ export const leadBulkOperations = pgTable(
 );
 
 /**
- * The values a bulk operation replaced, one row per lead it changed: those of every column a bulk
- * action sets, so that its undo restores them exactly. No foreign key to the lead: the undo joins
- * the leads anyway, and 10,000 key checks would slow every bulk change.
+ * The values a bulk operation replaced, one row per lead, so undo restores them exactly. No
+ * foreign key: undo joins the leads anyway, and 10,000 key checks would slow every bulk change.
  */
 export const leadBulkChanges = pgTable(
   "lead_bulk_changes",

@@ -24,9 +24,9 @@ import {
   updatedAt,
 } from "./columns";
 import { users } from "./users";
-import type { LeadPriority } from "@/lib/schemas/enums";
+import type { LeadPriority } from "@/lib/values/enums";
 
-export { LEAD_PRIORITIES, type LeadPriority } from "@/lib/schemas/enums";
+export { LEAD_PRIORITIES, type LeadPriority } from "@/lib/values/enums";
 
 const property = addressColumns("property");
 
@@ -44,9 +44,8 @@ export function leadSearchFields(t: {
 }
 
 /**
- * The keys of each field GET /leads sorts by (extensions.md E2), for the list's ORDER BY and its
- * indexes (sortIndexes) alike: a name case-insensitive, a priority by rank (low < medium < high),
- * a stage as text.
+ * Sort keys of GET /leads (extensions.md E2), shared by ORDER BY and its indexes: names
+ * case-insensitive, priority by rank (low < medium < high), stage as text.
  */
 export function leadSortKeys(t: {
   createdAt: AnyPgColumn;
@@ -77,7 +76,7 @@ export const leads = pgTable(
     /** lower(trim(email)), for matching on create-or-update. */
     emailNormalized: text("email_normalized"),
     phone: text("phone"),
-    /** Digits of the phone, a leading US 1 of an 11-digit number dropped (lib/domain/normalize.ts). */
+    /** Digits of the phone, a leading US 1 of an 11-digit number dropped (lib/values/normalize.ts). */
     phoneNormalized: text("phone_normalized"),
     propertyStreet1: property.street1,
     propertyStreet2: property.street2,

@@ -13,6 +13,7 @@ import {
   type ActivityValue,
 } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
+import { isPlainObject } from "@/lib/values/objects";
 import { NotFoundError } from "@/lib/domain/errors";
 import type { ActivityEntry, ActivityQuery, ListActivityResponse } from "@/lib/schemas/activity";
 import { iso, pageOffset, paginationOf } from "@/lib/schemas/common";
@@ -79,9 +80,8 @@ export async function addActivity(
 type RecordAnswer = Record<string, unknown>;
 
 /**
- * The fields that differ between two answers of the same record, in the answer's order: `from`
- * and `to` as the API gives them (a nested object's field as `parent.field`). Fields in `ignore`
- * (the id, times the write sets itself) are left out.
+ * The fields that differ between two answers of one record, in answer order, `from` and `to` as
+ * the API gives them (nested as `parent.field`); fields in `ignore` are left out.
  */
 export function changedFields(
   before: RecordAnswer,
@@ -106,9 +106,6 @@ export function changedFields(
   }
   return changes;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The table of each kind of record with a story. */
 export const RECORD_TABLES = { lead: leads, customer: customers } as const;

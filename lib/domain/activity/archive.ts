@@ -3,7 +3,7 @@ import { recordActivity, type ActivityRecordType } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import { ValidationError } from "@/lib/domain/errors";
-import { uniqueTags } from "@/lib/domain/normalize";
+import { uniqueTags } from "@/lib/values/normalize";
 import { actorOf, actorValues, RECORD_TABLES, recordNotFound } from "./activity";
 
 /** Unknown ids listed in a bulk request's 400, at most (the rest summed up in one more entry). */

@@ -5,7 +5,7 @@ import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { resolveOwnerFilter } from "@/lib/domain/leads/owners";
 import { textArray } from "@/lib/domain/lists/sql-fragments";
-import { uniqueTags } from "@/lib/domain/normalize";
+import { uniqueTags } from "@/lib/values/normalize";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import {
   TERRITORY_DEFAULT_COLOR,
@@ -15,7 +15,8 @@ import {
   type UpsertTerritoryBody,
   type UpsertTerritoryResponse,
 } from "@/lib/schemas/territories";
-import { polygonText, type Position } from "./polygon";
+import { polygonText } from "./polygon";
+import type { Position } from "@/lib/values/polygon";
 
 type Ctx = Pick<DomainContext, "db" | "companyId">;
 
@@ -70,10 +71,8 @@ export async function listTerritories({
 }
 
 /**
- * POST /territories: creates a territory, or updates the one named by `id` (fields given replace
- * the stored ones). The ring is stored twice in the same row, as the API's GeoJSON and as the
- * native polygon the territory filters test points against; the assignees are replaced in the same
- * transaction.
+ * POST /territories: create, or update by `id`. The ring is stored as GeoJSON for the API and as a
+ * native polygon for the filters; assignees are replaced in the same transaction.
  */
 export async function upsertTerritory({
   ctx,

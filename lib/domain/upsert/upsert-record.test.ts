@@ -8,7 +8,8 @@ import { ID_PREFIX, newId } from "@/lib/ids";
 import { createCompany } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
-import { mergedTags, normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
+import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/values/normalize";
+import { mergedTags } from "@/lib/domain/normalize";
 import { recordFields } from "@/lib/domain/records/fields";
 import {
   findRecordToUpdate,
@@ -246,11 +247,8 @@ describe(`upsertRecord (${testEngine()})`, () => {
 });
 
 if (testEngine() === "postgres") {
-  /*
-   * A match changed by another transaction while the call waits for its row lock: the call then
-   * decides on the record as committed, exactly as if it had run after that transaction. A
-   * record that no longer has the phone is not a phone match, even if it still has the email.
-   */
+  // A match changed by another transaction while the call waits for its lock: the call decides on
+  // the committed record, so one that lost the phone is no phone match, even with the email.
   describe("matching while another transaction changes the match (PostgreSQL)", () => {
     let other: pg.Client;
     beforeAll(async () => {
