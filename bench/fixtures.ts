@@ -1,4 +1,4 @@
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@/lib/auth/secrets";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { buildCases, type BenchCase, type Fixtures } from "./cases";

@@ -1,7 +1,7 @@
 // npm run apikey:create -- --company <id> --scopes a,b [--name n] [--daily-limit n]
 // Creates an API key and prints it once; only its SHA-256 is stored.
 import { parseArgs } from "node:util";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import { openDatabase } from "@/lib/db/client";
 import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";

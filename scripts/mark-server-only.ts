@@ -15,9 +15,8 @@ export const SERVER_FOLDERS = ["lib/db", "lib/domain", "lib/auth", "lib/api", "l
 export const NOT_SERVER_ONLY: Record<string, string> = {
   // drizzle-kit loads the table definitions without the react-server condition.
   "lib/db/schema": "read by drizzle-kit (npm run db:generate)",
-  // Pure tables the pages ask (lib/query), and e2e's lib/seed/demo.ts, import these.
-  "lib/auth/scopes.ts": "the scope list and role table: client code and Playwright import it",
-  "lib/auth/permissions.ts": "the permission table: the UI's hook imports it",
+  // Pure: the pages ask it in the browser (useCan in lib/query, the nav items).
+  "lib/auth/permissions.ts": "the permission table: the UI's hook and the nav items import it",
 };
 
 export const MARKER = 'import "server-only";';

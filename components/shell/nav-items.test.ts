@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROLE_SCOPES } from "@/lib/auth/scopes";
+import { ROLE_SCOPES } from "@/lib/auth/permissions";
 import type { UserRole } from "@/lib/values/roles";
 import { homePathFor, MY_LEADS_PATH } from "./nav-items";
 

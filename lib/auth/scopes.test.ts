@@ -19,7 +19,8 @@ import {
 import { testEngine } from "@/lib/testing/test-database";
 import { POST as createKey } from "@/app/api/settings/api-keys/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
-import { keyScopesGranting, ROLE_SCOPES, SCOPES, scopesAcceptedFromKeys } from "./scopes";
+import { SCOPES } from "@/lib/values/scopes";
+import { keyScopesGranting, ROLE_SCOPES, scopesAcceptedFromKeys } from "./permissions";
 import { fileTestDatabase } from "@/lib/testing/file-database";
 
 const database = fileTestDatabase();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import {
   CUSTOMER_STATUSES,
   JOB_STATUSES,

@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "@/lib/api/errors";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import { GET as getOpenApiJson } from "@/app/api/openapi.json/route";
 import { apiRequest, call } from "@/lib/testing/factories";
 import { getOpenApiDocument } from "@/app/api/routes";

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { routeDeclarationOf, VERSION_HEADER, type RouteDeclaration } from "@/lib/api/handler";
 import { declaredAccess } from "@/lib/api/route-config";
 import { API_VERSION } from "@/lib/schemas/auth";
-import { SCOPES, scopeNamedInRefusal, scopesAcceptedFromKeys } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
+import { scopeNamedInRefusal, scopesAcceptedFromKeys } from "@/lib/auth/permissions";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { errorBodySchema, paginationSchema } from "@/lib/schemas/common";
 import { endpointErrors, errorDescription, errorExample, errorStatus, type DocumentedError } from "./errors";
@@ -95,7 +96,7 @@ export const SECURITY_SCHEMES = {
 
 /**
  * A resource as documented: each endpoint lists, after its own scopes, the key scopes that grant
- * them (lib/auth/scopes.ts), and names in a 403 the one a key would be told about.
+ * them (lib/auth/permissions.ts), and names in a 403 the one a key would be told about.
  */
 function withKeyScopes(resource: ResourceSpec): ResourceSpec {
   return {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { NamedSchema, RouteDocs } from "@/lib/api/route-docs";
-import type { Scope } from "@/lib/auth/scopes";
+import type { Scope } from "@/lib/values/scopes";
 import type { UserRole } from "@/lib/db/schema";
 
 export { named } from "@/lib/api/route-docs";

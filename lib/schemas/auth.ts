@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 
 /** The interface version (interface.md): the one value of the version header, and /auth/test's. */
 export const API_VERSION = "1.1.0";

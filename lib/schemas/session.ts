@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import { USER_ROLES } from "@/lib/values/roles";
 
 /** POST /api/auth/sign-in body. Lengths are capped so a huge password cannot tie up the password hash. */

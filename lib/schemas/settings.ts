@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import { API_KEY_DAILY_LIMIT_MAX, DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { USER_ROLES } from "@/lib/values/roles";
 

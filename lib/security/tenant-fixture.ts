@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import { generateApiKey } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db/client";
 import {

@@ -1,5 +1,5 @@
-import type { Scope } from "@/lib/auth/scopes";
-import { SCOPES } from "@/lib/auth/scopes";
+import type { Scope } from "@/lib/values/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import type { UserRole } from "@/lib/db/schema";
 
 /**

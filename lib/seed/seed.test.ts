@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { type Database } from "@/lib/db/client";
 import { JOB_STATUSES, PLAN_FREQUENCIES, USER_ROLES } from "@/lib/db/schema";

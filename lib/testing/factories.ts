@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ApiKeyPrincipal } from "@/lib/auth/principal";
-import type { Scope } from "@/lib/auth/scopes";
-import { SCOPES } from "@/lib/auth/scopes";
+import type { Scope } from "@/lib/values/scopes";
+import { SCOPES } from "@/lib/values/scopes";
 import { createSession, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, hashPassword } from "@/lib/auth/secrets";
 import type { DbOrTx } from "@/lib/db/client";

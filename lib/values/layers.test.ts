@@ -18,7 +18,7 @@ describe("server-only marker (scripts/mark-server-only.ts)", () => {
       fs.writeFileSync(path.join(dir, "lib/domain/things/get.ts"), `${MARKER}\nexport const x = 1;\n`);
       fs.writeFileSync(path.join(dir, "lib/domain/things/list.test.ts"), "");
       fs.writeFileSync(path.join(dir, "lib/db/schema/things.ts"), "");
-      fs.writeFileSync(path.join(dir, "lib/auth/scopes.ts"), "");
+      fs.writeFileSync(path.join(dir, "lib/auth/permissions.ts"), "");
 
       const modules = serverModules(dir);
       expect(modules).toEqual(["lib/domain/things/get.ts", "lib/domain/things/list.ts"]);

@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as getCustomerRoute, POST as postCustomerById } from "@/app/api/customers/[id]/route";
 import { GET as listCustomersRoute, POST as upsertCustomerRoute } from "@/app/api/customers/route";
-import type { Scope } from "@/lib/auth/scopes";
+import type { Scope } from "@/lib/values/scopes";
 import { customers } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { customerDetailSchema, customerSchema, customerUpsertResponseSchema } from "@/lib/schemas/customers";

@@ -2,7 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as getLeadRoute, POST as postLeadById } from "@/app/api/leads/[id]/route";
 import { GET as listLeadsRoute, POST as upsertLeadRoute, PUT as putLeads } from "@/app/api/leads/route";
-import type { Scope } from "@/lib/auth/scopes";
+import type { Scope } from "@/lib/values/scopes";
 import { leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { leadSchema, leadUpsertResponseSchema } from "@/lib/schemas/leads";

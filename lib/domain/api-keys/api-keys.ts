@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
-import { isScope } from "@/lib/auth/scopes";
+import { isScope } from "@/lib/values/scopes";
 import type { DbOrTx } from "@/lib/db/client";
 import { apiKeys, apiKeyUsage } from "@/lib/db/schema";
 import { NotFoundError } from "@/lib/domain/errors";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { isScope, type Scope } from "@/lib/auth/scopes";
+import { isScope, type Scope } from "@/lib/values/scopes";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@/lib/auth/secrets";
 import type { DbOrTx } from "@/lib/db/client";
 import { apiKeys, companies } from "@/lib/db/schema";
@@ -11,7 +11,7 @@ export interface CreateApiKeyInput {
   db: DbOrTx;
   companyId: string;
   name: string;
-  /** Scope names; unknown ones are refused (lib/auth/scopes.ts). */
+  /** Scope names; unknown ones are refused (lib/values/scopes.ts). */
   scopes: readonly string[];
   /** Requests per UTC day; 1000 when not given. */
   dailyLimit?: number;

@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/input";
 import { Notice } from "@/components/ui/notice";
 import { LoadingBlock } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
-import { SCOPES, type Scope } from "@/lib/auth/scopes";
+import { SCOPES, type Scope } from "@/lib/values/scopes";
 import { formatDate, formatDateTime, formatNumber } from "@/lib/format";
 import { ApiClientError } from "@/lib/query/api-client";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "@/lib/query/settings";

@@ -4,7 +4,7 @@ import { POST as bulkRoute } from "@/app/api/leads/bulk/route";
 import { POST as undoRoute } from "@/app/api/leads/bulk/[id]/undo/route";
 import { GET as listLeadsRoute } from "@/app/api/leads/route";
 import { GET as stageTotalsRoute } from "@/app/api/leads/stage-totals/route";
-import type { Scope } from "@/lib/auth/scopes";
+import type { Scope } from "@/lib/values/scopes";
 import { leads } from "@/lib/db/schema";
 import { leadFilter, type LeadFilterInput } from "@/lib/domain/leads/list-leads";
 import { ID_PREFIX, newId } from "@/lib/ids";
