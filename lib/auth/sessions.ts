@@ -7,7 +7,6 @@ import type { SessionPrincipal } from "./principal";
 import { ROLE_SCOPES } from "./permissions";
 import { generateToken, sha256Hex } from "./secrets";
 
-export { SESSION_COOKIE } from "./credentials";
 /** A session lasts 7 days from its last use (sliding), at most 30 days from sign-in. */
 export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_MAX_MS = 30 * 24 * 3600 * 1000;

@@ -5,7 +5,7 @@ import { declaredAccess } from "@/lib/api/route-config";
 import { API_VERSION } from "@/lib/schemas/auth";
 import { SCOPES } from "@/lib/values/scopes";
 import { scopeNamedInRefusal, scopesAcceptedFromKeys } from "@/lib/auth/permissions";
-import { SESSION_COOKIE } from "@/lib/auth/sessions";
+import { SESSION_COOKIE } from "@/lib/auth/credentials";
 import { errorBodySchema, paginationSchema } from "@/lib/schemas/common";
 import { endpointErrors, errorDescription, errorExample, errorStatus, type DocumentedError } from "./errors";
 import { guideMarkdown, guideSections } from "./guide";

@@ -5,7 +5,7 @@ import { MAX_QUERY_LENGTH, VERSION_HEADER } from "@/lib/api/handler";
 import { API_VERSION } from "@/lib/schemas/auth";
 import { SCOPES } from "@/lib/values/scopes";
 import { ROLE_SCOPES } from "@/lib/auth/permissions";
-import { SESSION_COOKIE } from "@/lib/auth/sessions";
+import { SESSION_COOKIE } from "@/lib/auth/credentials";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "@/lib/schemas/common";
 import { NOTES_MAX, SHORT_TEXT_MAX, TAG_MAX, TAGS_MAX } from "@/lib/schemas/upsert-fields";
 import { CHECK_ORDER, errorDescription, errorStatus } from "./errors";
