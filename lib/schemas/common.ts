@@ -184,6 +184,12 @@ export function iso(date: Date | null | undefined): string | null {
   return date ? date.toISOString() : null;
 }
 
+/** A money field of a response, for the API reference. */
+export const money = (description: string) =>
+  z.number().describe(`${description} Dollars, rounded to cents.`);
+/** A count field of a response, for the API reference. */
+export const count = (description: string) => z.number().int().min(0).describe(description);
+
 /** Money in responses: dollars rounded to cents. */
 export function cents(value: number | string | null | undefined): number {
   const n = typeof value === "string" ? Number(value) : (value ?? 0);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateQuery, rangeInOrder } from "./common";
+import { count, isoDateQuery, money, rangeInOrder } from "./common";
 import { servicedJobFiltersSchema } from "./serviced-jobs";
 import { servicePlanFiltersSchema, servicePlanFrequencySchema, userRefSchema } from "./service-plans";
 import { territoryIdQuery } from "./territories";
@@ -48,8 +48,6 @@ export const getServicedJobsExportQuerySchema = servicedJobFiltersSchema
   );
 export type GetServicedJobsExportQuery = z.output<typeof getServicedJobsExportQuerySchema>;
 
-const money = (description: string) => z.number().describe(`${description} Dollars, rounded to cents.`);
-const count = (description: string) => z.number().int().min(0).describe(description);
 const rate = z
   .number()
   .describe("total_received / sale_value, rounded to 4 decimals; 0 when there is no sale value.");

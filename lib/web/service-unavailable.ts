@@ -1,11 +1,7 @@
+import { escapeHtml } from "@/lib/format";
+
 /** Seconds a client is asked to wait before trying again (the 503's Retry-After). */
 export const RETRY_AFTER_SECONDS = 5;
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
 
 /**
  * The dashboard's answer while the database cannot be reached: a 503 page that says so, with a
