@@ -5,7 +5,8 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { formatDate, formatDateTime, formatMoney } from "@/lib/format";
 import type { ServicedJobReport } from "@/lib/query/reports";
-import { customerName, type ServicedJob } from "@/lib/query/serviced-jobs";
+import type { ServicedJob } from "@/lib/query/serviced-jobs";
+import { customerName } from "@/lib/values/customer-name";
 import { Sum, TotalLabel, summedColumn } from "./report-columns";
 
 /**
