@@ -12,15 +12,20 @@ import {
 import { companies } from "./companies";
 import { createdAt, tenantKey } from "./columns";
 
+/** The records a bulk operation changed. */
+export type BulkRecordType = "lead" | "customer";
+
 /**
- * A bulk change of leads (POST /leads/bulk), kept so that it can be undone
- * (POST /leads/bulk/{id}/undo): the action as given, who made it, how many leads it changed, and
- * when it was undone (once at most).
+ * A bulk change of leads or customers (POST /leads/bulk, /customers/bulk), kept so that it can be
+ * undone (POST …/bulk/{id}/undo): the records' kind, the action as given, who made it, how many
+ * records it changed, and when it was undone (once at most).
  */
 export const leadBulkOperations = pgTable(
   "lead_bulk_operations",
   {
     ...tenantKey(),
+    /** Whose bulk change: each undo endpoint finds only its own kind's operations. */
+    recordType: text("record_type").$type<BulkRecordType>().notNull().default("lead"),
     /** The action of the request body, as validated ({ type, ... }). */
     action: jsonb("action").notNull(),
     changed: integer("changed").notNull(),
@@ -36,9 +41,10 @@ export const leadBulkOperations = pgTable(
 );
 
 /**
- * The values a bulk operation replaced, one row per lead it changed: those of every column a bulk
- * action sets, so that its undo restores them exactly. No foreign key to the lead: the undo joins
- * the leads anyway, and 10,000 key checks would slow every bulk change.
+ * The values a bulk operation replaced, one row per record it changed: those of every column a
+ * bulk action sets, so that its undo restores them exactly. `lead_id` holds the record's id (a
+ * customer's for a customer operation, whose rows set archived alone). No foreign key to the
+ * record: the undo joins the records anyway, and 10,000 key checks would slow every bulk change.
  */
 export const leadBulkChanges = pgTable(
   "lead_bulk_changes",

@@ -1,20 +1,12 @@
 import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
-import { setArchivedMany } from "@/lib/domain/activity/archive";
-import { bulkCustomersBodySchema, type BulkCustomersResponse } from "@/lib/schemas/customer-bulk";
+import { bulkChangeCustomers } from "@/lib/domain/customers/bulk-customers";
+import { bulkCustomersBodySchema } from "@/lib/schemas/customer-bulk";
 
-// POST /api/customers/bulk – archive or unarchive many customers, all or nothing
+// POST /api/customers/bulk – archive or unarchive many customers, all or nothing, undoable
 export const POST = apiRoute({
   scopes: ["customers:write"],
   body: bulkCustomersBodySchema,
-  handler: async ({ ctx, body }): Promise<BulkCustomersResponse> => {
-    const { matched, changedIds } = await setArchivedMany({
-      ctx,
-      recordType: "customer",
-      ids: body.ids,
-      archived: body.action.type === "archive",
-    });
-    return { status: "success", matched, changed: changedIds.length, changed_ids: changedIds };
-  },
+  handler: ({ ctx, body }) => bulkChangeCustomers({ ctx, input: body }),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed("POST");
