@@ -4,48 +4,49 @@ import { useState } from "react";
 import type { BulkSelection } from "@/components/records/record-selection";
 import { Button, Dialog, Notice } from "@/components/ui";
 import { errorMessage } from "@/components/ui/error-state";
-import { useBulkArchiveCustomers } from "@/lib/query/customers";
+import { useBulkArchiveCustomers, useUndoBulkCustomers } from "@/lib/query/customers";
 
 /**
  * The bulk bar of the customers table: the ticked customers of the page, archived or unarchived
- * after a confirmation that says how many; then a notice with Undo (the opposite action on the
- * customers that changed).
+ * after a confirmation that says how many; then a notice with Undo (the server restores what the
+ * bulk change replaced).
  */
 
 type Action = "archive" | "unarchive";
 
 const plural = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "customer" : "customers"}`;
 const DONE: Record<Action, string> = { archive: "Archived", unarchive: "Unarchived" };
-const opposite = (action: Action): Action => (action === "archive" ? "unarchive" : "archive");
 
 export function CustomerBulkBar({ selection, onClear }: { selection: BulkSelection; onClear: () => void }) {
   const [confirming, setConfirming] = useState<Action | null>(null);
-  const [done, setDone] = useState<{ action: Action; ids: string[]; undone: boolean } | null>(null);
+  const [done, setDone] = useState<{ action: Action; id: string; changed: number; undone: boolean } | null>(
+    null,
+  );
   const bulk = useBulkArchiveCustomers();
-  const undo = useBulkArchiveCustomers();
+  const undo = useUndoBulkCustomers();
   const count = selection.ids.length;
 
   async function apply(action: Action) {
     const result = await bulk.mutateAsync({ ids: selection.ids, action: { type: action } });
     setConfirming(null);
-    setDone({ action, ids: result.changed_ids, undone: false });
+    setDone({ action, id: result.id, changed: result.changed, undone: false });
     onClear();
   }
 
   async function undoLast() {
     if (!done) return;
-    await undo.mutateAsync({ ids: done.ids, action: { type: opposite(done.action) } });
+    await undo.mutateAsync(done.id);
     setDone({ ...done, undone: true });
   }
 
   const outcome = done ? (
     <Notice tone={done.undone ? "info" : "success"} className="mb-3">
       {done.undone ? (
-        <>Undone: {plural(done.ids.length)} restored.</>
+        <>Undone: {plural(done.changed)} restored.</>
       ) : (
         <>
-          {DONE[done.action]}: {plural(done.ids.length)} changed.{" "}
-          {done.ids.length > 0 ? (
+          {DONE[done.action]}: {plural(done.changed)} changed.{" "}
+          {done.changed > 0 ? (
             <Button variant="secondary" size="sm" loading={undo.isPending} onClick={undoLast}>
               Undo
             </Button>
