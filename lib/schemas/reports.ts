@@ -186,6 +186,8 @@ const fieldActivityNumbersShape = {
   ),
 };
 
+const conversion = (description: string) => z.number().nullable().describe(description);
+
 export const fieldActivityRowSchema = z
   .object({ user: userRefSchema, ...fieldActivityNumbersShape })
   .describe("One user's knocks, leads and money.");
@@ -203,6 +205,16 @@ export const fieldActivityReportSchema = z
       .object(fieldActivityNumbersShape)
       .describe(
         "Everyone's numbers: knocks and money are the rows' sums; leads, won and customers count each lead or customer once, even when two users share it (a pin's creator and the lead's owner).",
+      ),
+    conversion: z
+      .object({
+        leads: conversion("totals.leads / totals.knocks; null without knocks."),
+        won: conversion("totals.won / totals.leads; null without leads."),
+        customers: conversion("totals.customers / totals.won; null without won leads."),
+        collected: conversion("totals.collected / totals.sale_value; null without sale value."),
+      })
+      .describe(
+        "The funnel over the totals: each step over the one before it, as a ratio (0.25 is 25 %), not rounded.",
       ),
   })
   .describe("Response of GET /reports/field-activity.");
