@@ -1,20 +1,5 @@
-/**
- * The baseline of `npm run bench`: node:http and the database driver (pg, or PGlite for the
- * embedded engine), no framework, no ORM, no validation library. It answers the bench cases
- * with the very statements our data layer sends — captured from our route handlers before the
- * run (bench/capture.ts) and replayed here with their parameters — and builds the same JSON by
- * hand. bench/baseline.test.ts checks that its answers equal ours for every case.
- *
- * What it leaves out is what the comparison measures: Next.js routing and Request/Response
- * objects, the request pipeline (zod parsing, error mapping, logging) and Drizzle (query
- * building and result mapping). It keeps the API key check (the same statement), the JSON
- * serialization and the HTTP server.
- *
- * The create-or-update of POST /leads is written out here as plain SQL (an update by id alone is
- * one UPDATE … RETURNING; otherwise advisory locks, the newest match FOR UPDATE, INSERT/UPDATE …
- * RETURNING, in one transaction), because its statements depend on the body; its statement
- * sequence is checked against ours by the same test.
- */
+// The bench baseline: node:http and the driver replaying our captured statements with hand-built
+// JSON, so the comparison measures Next.js, the request pipeline and Drizzle (checked by baseline.test.ts).
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -384,9 +369,8 @@ function pageOf(search: URLSearchParams): { page: number; limit: number } {
 }
 
 /**
- * A list's answer: from a page and a count statement, or from one statement whose rows carry the
- * total beside the page's columns (a search of grams: newestMatches; an empty page is one row with
- * the total and nulls).
+ * A list's answer: from a page and a count statement, or one statement whose rows carry the total
+ * (a gram search; an empty page is one row with the total and nulls).
  */
 function list(results: Row[][], search: URLSearchParams, map: (row: Row) => Row): Row {
   const single = results.length === 1 && "total" in (results[0]?.[0] ?? {});
@@ -496,8 +480,7 @@ async function runGroups(
 
 /**
  * Replays a case's statements: those between a captured `begin` and `commit` in one transaction
- * on one session (the reports set `work_mem` locally), the others on the pool. Answers the rows
- * of the statements that make the answer, in order.
+ * (reports set `work_mem` locally), the others on the pool.
  */
 async function replay(
   driver: Driver,
@@ -531,12 +514,8 @@ const MERGED_TAGS = (param: string) =>
   `(tags || array(select t from unnest(${param}::text[]) with ordinality as u(t, n) where t <> all(tags) order by n))`;
 
 /**
- * POST /leads, as lib/domain/leads/upsert-lead.ts (lib/domain/upsert/upsert-record.ts upsertRecord)
- * does it, in plain SQL and the same statements, in one transaction: with a phone or email the
- * advisory locks and the match (phone, then email: one statement); then the matched lead read and
- * locked, its UPDATE (tags merged in SQL) and the activity entry of its changed fields, or the
- * INSERT and its `created` entry. A stage is first read against the company's pipeline, as named
- * by key or label.
+ * POST /leads in plain SQL, with the same statements as upsertRecord, since they depend on the
+ * body; bench/baseline.test.ts checks the sequence against ours.
  */
 async function upsertLead(driver: Driver, companyId: string, keyId: string, body: Row): Promise<Answer> {
   if (typeof body.stage === "string" && body.stage) {

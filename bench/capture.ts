@@ -7,9 +7,8 @@ import * as schema from "@/lib/db/schema";
 import type { DatabaseTarget } from "@/lib/env";
 
 /**
- * Records the statements our data layer sends, below the ORM, exactly as the driver gets them
- * (text and parameters). Statements that overlap in time (the page and the count of a list run
- * with Promise.all) share a `group`: the baseline replays a group in parallel, as we do.
+ * A statement our data layer sent, as the driver got it. Statements overlapping in time share a
+ * `group`, so the baseline replays them in parallel as we do.
  */
 export interface CapturedStatement {
   text: string;

@@ -1,8 +1,5 @@
-/**
- * The cases `npm run bench` loads, each against our server and the baseline. A case is one
- * request shape; `vary` gives the i-th request of a load when requests must differ (a new phone
- * per create, a different id per get), the template request being i = 0.
- */
+// The cases `npm run bench` loads against our server and the baseline. `vary` makes the i-th
+// request when requests must differ (a new phone per create); the template is i = 0.
 
 import { CUSTOMER_SORT_FIELDS } from "@/lib/schemas/customers";
 import { LEAD_SORT_FIELDS } from "@/lib/schemas/leads";

@@ -1,16 +1,8 @@
-/**
- * Where our CPU per request goes, in-process: the cases' requests run through our real route
- * handlers (no HTTP server, no Next.js router) at a fixed concurrency on the bench database, with
- * V8's sampling profiler on. Per case: the process's CPU time per request (process.cpuUsage) and
- * the functions and packages with the most self time.
- *
- *   npx tsx bench/cpu-profile.ts --cases leads-default,lead-by-id [--requests 2000]
- *     [--concurrency 8] [--top 25] [--scale large]
- *
- * The database is BENCH_DATABASE_URL, or the scale's bench database on the local server (made by
- * `npm run bench -- --scale <scale>` first). Not part of `npm run bench`: a tool for finding what
- * to change in our layers (bench/RESULTS.md, the floor section); run it on a quiet machine.
- */
+// Where our CPU per request goes: the cases through our real route handlers in-process, with V8's
+// sampling profiler. Not part of `npm run bench`; run it on a quiet machine.
+//
+//   npx tsx bench/cpu-profile.ts --cases leads-default,lead-by-id [--requests 2000]
+//     [--concurrency 8] [--top 25] [--scale large]
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
 // Renamed: it is no React hook, it points the process database at the bench one.

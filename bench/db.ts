@@ -53,10 +53,8 @@ async function adminQuery(serverUrl: string, text: string): Promise<pg.QueryResu
 }
 
 /**
- * Picks the database of a run: the given BENCH_DATABASE_URL; at tiny scale with TEST_DATABASE_URL
- * a fresh database dropped afterwards; otherwise `fcrm_bench_<scale>` on the local server (made
- * if missing, kept so the next run re-uses its data). PGlite: a directory under the temp folder,
- * kept for small and large, fresh and removed for tiny.
+ * Picks a run's database: BENCH_DATABASE_URL; at tiny scale with TEST_DATABASE_URL a fresh one;
+ * else a kept `fcrm_bench_<scale>`. PGlite: a temp directory, kept except for tiny.
  */
 export async function prepareTarget(options: TargetOptions): Promise<BenchTarget> {
   const nothing = async () => {};

@@ -118,9 +118,8 @@ function parseExplain(rows: Record<string, unknown>[]): ExplainOutput {
 }
 
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of every statement a case sends, in one transaction that is rolled
- * back (the upserts and the key check write). `runs` > 1 keeps the fastest of several runs, the
- * warm-cache time, as under load.
+ * EXPLAIN (ANALYZE, BUFFERS) of a case's statements in a rolled-back transaction (some write).
+ * `runs` > 1 keeps the fastest, the warm-cache time, as under load.
  */
 export async function explainCase(
   db: RawDb,

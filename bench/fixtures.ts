@@ -31,11 +31,8 @@ export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<
     companyId,
     new Date(ANCHOR_MS).toISOString(),
   ]);
-  // What earlier runs wrote leaves dead rows and pages no longer all-visible (index-only counts
-  // then read the heap), and each write to a listed table adds a list_counts row that compaction
-  // later deletes.
-  // Autovacuum may be off or late: every run starts from vacuumed tables (job_report_totals: data
-  // generated before the generator vacuumed it).
+  // Earlier runs leave dead rows and pages no longer all-visible, and autovacuum may be off or late,
+  // so every run starts from vacuumed tables.
   for (const table of [
     "leads",
     "list_counts",

@@ -1,32 +1,9 @@
-/**
- * The framework floor: what one request costs in Next.js (`next start`, App Router route handler)
- * and in plain node:http when neither does any work — the same ~400-byte JSON, no database.
- * It is the part of our CPU per request that no change in our code can remove (bench/RESULTS.md,
- * the floor section), measured the way the bench measures servers: autocannon at fixed concurrency and the
- * server process tree's CPU time from /proc.
- *
- *   npx tsx bench/floor.ts [--duration s] [--connections n]
- *
- * Next.js is measured twice: a static route (`/api/ping`, like `GET /pin-types`) and a dynamic one
- * (`/api/ping/[id]`, like `GET /leads/{id}`). The minimal Next.js app is written to
- * `.next-floorapp/` (ignored by git, lint and tsc) and built there on first use; with
- * `--our-config` it carries our next.config.mjs and proxy.ts (see writeApp).
- *
- *   npx tsx bench/floor.ts --get-by-id [--rounds n] [--our-config]
- *
- * adds the floor of `GET /leads/{id}` itself, on the large bench database (BENCH_DATABASE_URL, or
- * `fcrm_bench_large` made by `npm run bench -- --scale large`): the least a Next.js route handler
- * can do for it under the contract (leastGetByIdRoute), loaded as the bench loads that case,
- * alternately with our server's real route, in rounds (default 2).
- *
- *   npx tsx bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]
- *
- * loads the named cases on the bench's baseline server, on the very same handler inside a
- * Next.js route (replayRoute) and on our server, alternately in rounds: how far any server built
- * on Next.js route handlers can get from the baseline on those cases, whatever its own layers do,
- * and how far ours gets in the same rounds. The writes too: the baseline answers `POST /leads`
- * with its own statements, as in the bench.
- */
+// The framework floor: what a request costs in Next.js and plain node:http when neither does any
+// work, i.e. the CPU no change in our code can remove. Modes:
+//
+//   npx tsx bench/floor.ts [--duration s] [--connections n] [--our-config]
+//   npx tsx bench/floor.ts --get-by-id [--rounds n] [--our-config]  # least GET /leads/{id} route
+//   npx tsx bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]  # baseline in Next
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -82,11 +59,8 @@ function pingRoute(dynamic: boolean): string {
 }
 
 /**
- * The least a Next.js route handler can do for `GET /leads/{id}` under the contract: hash the key,
- * find it and count the request against its daily limit (our key check, the same statement), read
- * the lead by its primary key, answer its row as JSON, on a pool of 10 like ours. No validation,
- * no mapping of the row, no error mapping, deadline or logging: whatever a complete route does
- * costs at least this.
+ * The least a Next.js route can do for `GET /leads/{id}` under the contract: key check and daily
+ * limit, the lead by primary key, its row as JSON; whatever a complete route does costs more.
  */
 function leastGetByIdRoute(): string {
   return (
@@ -110,10 +84,8 @@ function leastGetByIdRoute(): string {
 }
 
 /**
- * The baseline's own work in a Next.js route handler: bench/baseline-server.ts's request handler
- * (the key check, the case's captured statements replayed, the same JSON built by hand) behind
- * `app/api/[...path]`, for the cases `--replay` names. Its req/s over the baseline's is the most
- * any server built on Next.js route handlers can reach on such a case.
+ * The baseline's handler inside a Next.js route (`app/api/[...path]`): its req/s over the
+ * baseline's bounds what any server on Next.js route handlers can reach on a case.
  */
 function replayRoute(): string {
   return (
@@ -201,9 +173,8 @@ function option(name: string, fallback: number): number {
 }
 
 /**
- * Writes the app's files (only those that changed). With `ourConfig`, the app carries the
- * product's framework configuration too: our next.config.mjs (the security headers on every
- * response) and proxy.ts (the dashboard pages' proxy, which does not match /api).
+ * Writes the app's changed files. `ourConfig` adds our next.config.mjs (security headers) and
+ * proxy.ts, to include the product's framework configuration.
  */
 function writeApp(ourConfig: boolean): boolean {
   const files = { ...FILES };
@@ -309,9 +280,8 @@ interface Server {
 }
 
 /**
- * The large bench database as a bench run leaves it, with a fresh bench key and the named cases,
- * each captured once through our route handler in-process: its statements for the
- * baseline's book, and the first check that it answers right.
+ * The large bench database with a fresh key, and the named cases each captured once through our
+ * route in-process: statements for the baseline, and a first check that it answers right.
  */
 async function prepareCases(caseIds: readonly string[]) {
   // The bench database (generated by `npm run bench -- --scale large`, or BENCH_DATABASE_URL).
@@ -346,9 +316,8 @@ async function prepareCases(caseIds: readonly string[]) {
 }
 
 /**
- * One case on each server as the bench loads it (its requests, its key and headers), alternately
- * in rounds: each server first warmed for 5 s, each load after a 2 s warm-up, with each server
- * process tree's CPU per request. A load with any wrong answer or error stops the measurement.
+ * One case on each server, alternately in rounds, with warm-ups and each process tree's CPU per
+ * request. Any wrong answer or error stops the measurement.
  */
 async function alternate(
   benchCase: BenchCase,
@@ -389,10 +358,8 @@ const spread = (values: number[]) =>
   `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)} (median ${median(values).toFixed(2)})`;
 
 /**
- * Each server's req/s over the first server's (the baseline) in the same round, as a line per
- * server: its range over the rounds, the median, how many rounds reach 0.8, and the medians of the
- * CPU per request; from the third server on, also its CPU per request over the second's in the same
- * round. `rounds` as alternate returns them: round by round, the servers in order.
+ * Each server's req/s relative to the first (the baseline) in the same round, as one line per
+ * server; from the third on, also its CPU per request relative to the second's.
  */
 function ratiosToFirst(caseId: string, servers: readonly { name: string }[], rounds: Measured[]): string[] {
   const count = rounds.length / servers.length;
@@ -496,9 +463,8 @@ function measureGetById(floorApp: FloorApp, options: Parameters<typeof alternate
 }
 
 /**
- * The named cases on the baseline server, on the same handler in a Next.js route (replayRoute) and
- * on our server, alternately in the same rounds: the framework's share of a case, whatever our
- * layers do, and our layers' share beside it (RESULTS.md, the floor section).
+ * The named cases on the baseline, the same handler in Next.js and our server, in the same rounds:
+ * the framework's share of a case beside our layers' share.
  */
 function measureReplay(caseIds: string[], floorApp: FloorApp, options: Parameters<typeof alternate>[3]) {
   return withOursAndFloorApp(

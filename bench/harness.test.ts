@@ -14,12 +14,8 @@ import { headersFor } from "./load";
 import { firstDifference } from "./run";
 import { SCALES } from "./scales";
 
-/*
- * The bench harness on the tiny data set, in-process: the generator's data is consistent, every
- * case answers right through our route handlers, and the baseline — replaying the captured
- * statements — answers the very same JSON. This is the test that keeps the baseline honest
- * when the data layer changes.
- */
+// The bench harness on tiny data, in-process: consistent data, every case right through our
+// routes, and the baseline's replay answering the same JSON, which keeps the baseline honest.
 
 let raw: RawDb;
 let key: string;
@@ -180,11 +176,8 @@ describe("cases and the baseline", () => {
 
   it("every read case answers right through our route handlers", () => {
     for (const capture of captures) expect(capture.problem, capture.caseId).toBeUndefined();
-    // After the key check, a list whose total the counters keep sends one statement (the page
-    // reads the total; the job date range's adds its part-days' count), and so does a search of
-    // three characters or more (page and total from one finding of its matches); another list that
-    // counts its matches sends its page and count at the same time. The board's totals per stage
-    // are one statement over the kept counters and sums.
+    // After the key check, a kept-total list or a gram search sends one statement; a list that
+    // counts sends page and count together; the board's stage totals are one statement.
     const groups = (id: string) => dataStatements(captures.find((c) => c.caseId === id)!).map((s) => s.group);
     for (const id of [
       "leads-default",

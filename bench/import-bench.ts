@@ -81,9 +81,8 @@ export async function measureImport(db: Db, raw: RawDb, count: number): Promise<
     IMPORT_COMPANY_ID,
   ]);
   await removeImportTenant(raw);
-  // A million dead rows in leads and its indexes: a plain vacuum leaves the table and indexes
-  // twice their size (the planner then prefers a seq scan for the counts). Rewritten instead.
-  // VACUUM FULL leaves the visibility map empty: a plain VACUUM after it, for index-only scans.
+  // A million dead rows would leave leads and its indexes twice their size, so rewrite them; a plain
+  // VACUUM after VACUUM FULL refills the visibility map for index-only scans.
   for (const table of ["leads", "users"]) {
     await raw.query(`vacuum (full) ${table}`);
     await raw.query(`vacuum (analyze) ${table}`);

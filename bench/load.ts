@@ -99,9 +99,8 @@ export function summarize(parts: readonly RawLoad[]): LoadResult {
 }
 
 /**
- * Loads one case at fixed concurrency with autocannon and keeps every latency (autocannon's own
- * summary has no p95). Requests of a varying case are made by `setupRequest`, numbered by the
- * shared counter so that no two loads send the same new phone.
+ * Loads one case at fixed concurrency with autocannon, keeping every latency (its summary has no
+ * p95). A shared counter numbers varying requests so no two loads send the same new phone.
  */
 export function loadCase(
   benchCase: BenchCase,

@@ -15,9 +15,8 @@ export function uptime(): string {
 }
 
 /**
- * "PostgreSQL 15.20 (shared_buffers 4GB)" or "PGlite (PostgreSQL 17.x)". A server's buffer cache
- * is part of the result: a count that visits ~20k heap pages costs about twice as much when they
- * come from the OS cache as from shared buffers (bench/README.md, on shared_buffers).
+ * "PostgreSQL 15.20 (shared_buffers 4GB)" or "PGlite (PostgreSQL 17.x)": a server's buffer cache
+ * is part of the result (bench/README.md, on shared_buffers).
  */
 export async function databaseVersion(db: RawDb): Promise<string> {
   const [row] = await db.query<{ v: string; buffers: string }>(

@@ -72,9 +72,8 @@ export async function ensureBuild(distDir: string, options: { skip: boolean; log
   }
   if (!state.exists && options.skip) throw new Error(`--no-build: there is no build in ${distDir}`);
   options.log(`building into ${distDir} (next build)…`);
-  // next build adds its build folder's type globs to tsconfig.json. The bench's folder is not the
-  // app's (tsconfig.json excludes .next-*), so the file is put back as it was, its time too: it is
-  // one of the build's SOURCES, and a newer one would make this build stale at once.
+  // next build adds its folder's type globs to tsconfig.json; restore the file and its mtime, since
+  // it is a build source and a newer one would make this build stale at once.
   const tsconfig = path.join(ROOT, "tsconfig.json");
   const before = { text: fs.readFileSync(tsconfig, "utf8"), stat: fs.statSync(tsconfig) };
   let code: number;
@@ -162,9 +161,8 @@ function startProcess(
 const TICKS_PER_SECOND = 100;
 
 /**
- * utime + stime of a process and all its descendants (`next start` runs the server in a child
- * process; tsx runs the baseline in one), from /proc. CPU per request is steadier than req/s on
- * a shared machine: it does not depend on how much of the cores the server was given.
+ * utime + stime of a process and its descendants, from /proc. CPU per request is steadier than
+ * req/s on a shared machine, as it does not depend on the share of cores the server got.
  */
 export function processTreeCpuMs(rootPid: number): number {
   let entries: string[];
@@ -212,11 +210,8 @@ export async function waitUntilUp(server: RunningServer, timeoutMs = 90_000): Pr
 }
 
 /**
- * Our server on the bench database: production mode, errors-only logging. One worker: `next start`,
- * as in every run before --workers, so that results stay comparable, or with `npmStart` the
- * production server of `npm start` (scripts/start.ts: Next's handler in the script's own process).
- * More workers: `npm start` with WEB_CONCURRENCY (a primary and that many worker processes on one
- * port; PostgreSQL only), up once every worker is.
+ * Our server on the bench database, errors-only logging: `next start` for one worker (comparable
+ * with earlier runs) or `npmStart`; more workers run `npm start` with WEB_CONCURRENCY (PostgreSQL).
  */
 export function startOurs(options: {
   port: number;

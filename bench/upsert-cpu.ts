@@ -1,20 +1,8 @@
-/**
- * CPU and statements per create-or-update call, in-process (no HTTP, no request pipeline):
- * `upsertLead` and `upsertCustomer` called directly, one call at a time, on a fresh tenant.
- *
- *   npx tsx bench/upsert-cpu.ts                      # PGlite in memory
- *   npx tsx bench/upsert-cpu.ts postgres://postgres@127.0.0.1:5432/postgres
- *
- * With a server URL it makes its own database (upsert_cpu_<random>) there and drops it after.
- * Per kind of call (create with a new phone and email; update by id; update matched by phone in
- * another format; update matched by email in another case, no phone), in 8 rounds of every kind
- * one after the other: the process's CPU time per call (process.cpuUsage; on PGlite it includes
- * the database's work, which runs in-process) in the best and the median round, the median
- * round's wall time, on PostgreSQL the CPU time of the server processes serving the pool (all
- * rounds); then the statements per call as the driver sees them (bench/capture.ts; begin and
- * commit included), in a separate, untimed pass. Not part of `npm run bench`: a tool for
- * comparing versions of the data layer (run each a few times: the machine is shared).
- */
+// CPU and statements per create-or-update call, in-process, calling upsertLead and upsertCustomer
+// directly on a fresh tenant; a tool for comparing data-layer versions, not part of `npm run bench`.
+//
+//   npx tsx bench/upsert-cpu.ts                      # PGlite in memory
+//   npx tsx bench/upsert-cpu.ts postgres://postgres@127.0.0.1:5432/postgres  # own temp database
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import pg from "pg";

@@ -10,12 +10,8 @@ import {
   unique,
 } from "./helpers";
 
-/*
- * A record's story (issue 42): the lead page's timeline shows an edit with who made it, a note,
- * an archive and its Undo; "Convert to customer" makes a new customer or links the one whose
- * phone matches, and the two pages link each other; a technician reads a customer's timeline
- * without the note box or the archive button.
- */
+// A record's story (issue 42): the timeline shows edits, notes and archive/Undo; converting links
+// or creates a customer; a technician reads it without note box or archive button.
 
 /** A phone number no demo record has, as its digits. */
 const uniqueDigits = () => `9${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;

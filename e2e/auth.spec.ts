@@ -3,7 +3,9 @@ import { API_HEADERS, demoUser, screenshotBoth, signIn, signInError, signOut } f
 
 const nav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Main" });
 
-test("a signed-out visitor is sent to sign-in, and back to the page after signing in", async ({ page }) => {
+test("a signed-out visitor is sent to sign-in, and back to the page after signing in @smoke", async ({
+  page,
+}) => {
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fsettings$/);
   await expect(page.getByRole("heading", { name: "Sign in to FieldCRM" })).toBeVisible();

@@ -11,11 +11,8 @@ import {
 } from "./helpers";
 import { apiGet, expectCard, exportCsv, money } from "./report-helpers";
 
-/*
- * Knock to cash (extensions.md E7): the page shows GET /api/reports/field-activity's numbers for
- * its filters. The test asks the API itself with the page's session and compares, so no number
- * is written down here; that the API's numbers add up to the other reports' is its own test.
- */
+// Knock to cash (E7): the page shows the API's numbers for its filters, compared with the API
+// asked with the page's session, so no number is written down here.
 
 interface Numbers {
   knocks: number;

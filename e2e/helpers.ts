@@ -62,9 +62,8 @@ const WIDTHS = [
 ] as const;
 
 /**
- * Full-page screenshots of the current page at desktop (1440 px) and phone (390 px) width:
- * test-results/screenshots/<spec>-<name>-<width>.png. The viewport is restored afterwards.
- * `fullPage: false` for an open dialog (a modal covers the viewport, not the whole page).
+ * Screenshots at desktop (1440 px) and phone (390 px) width to test-results/screenshots/, restoring
+ * the viewport. `fullPage: false` for an open dialog, which covers the viewport only.
  */
 export async function screenshotBoth(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   const spec = path.basename(test.info().file).replace(/\.spec\.ts$/, "");

@@ -1,11 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, demoUser, expectNoPageScrollX, screenshotBoth, signIn, unique } from "./helpers";
 
-/*
- * The map as the field team's tool (issue 43, extensions.md E5): a knock logged at a tapped point
- * or at the device's location, a door's history and a new outcome, moving a pin, knocks kept on
- * the device without a connection and sent once, and a lead made from a door.
- */
+// The map as the field team's tool (issue 43, E5): logging knocks, door history, moving pins,
+// offline knocks sent once, and a lead made from a door.
 
 interface PinType {
   id: string;

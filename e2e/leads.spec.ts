@@ -1,11 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
 
-/*
- * The leads pages as a sales rep uses them: create, find (name substring, phone digits), edit
- * with tags merged, "new" leads that match an existing one, the archived filter, and a view
- * that survives a reload because it lives in the URL.
- */
+// The leads pages as a sales rep uses them: create, find, edit with merged tags, matching "new"
+// leads, the archived filter, and a view that survives reload via the URL.
 
 const table = (page: Page) => page.getByRole("table", { name: "Leads" });
 const total = (page: Page) => page.getByTestId("table-total");
@@ -30,7 +27,9 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, "sales_rep");
 });
 
-test("create a lead, find it by name and phone digits, edit it and see tags merged", async ({ page }) => {
+test("create a lead, find it by name and phone digits, edit it and see tags merged @smoke", async ({
+  page,
+}) => {
   const id = unique();
   const name = `Pat Prospect ${id}`;
   const phone = uniquePhone();

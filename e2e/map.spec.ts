@@ -1,11 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, screenshotBoth, signIn } from "./helpers";
 
-/*
- * The map draws its pins on a canvas (clustered), so what it holds is published in data
- * attributes: data-rendered-pins on the map (pins in the map layer, i.e. of the visible types)
- * and data-count / data-visible on each legend entry. The test compares them with the API.
- */
+// The map draws pins on a canvas, so it publishes what it holds in data attributes
+// (data-rendered-pins, data-count, data-visible), which the test compares with the API.
 
 interface PinType {
   id: string;
@@ -29,7 +26,7 @@ async function expectRendered(page: Page, count: number) {
   await expect(map).toHaveAttribute("data-rendered-pins", String(count));
 }
 
-test("the map shows every pin the API lists for the filters, and the legend hides a type", async ({
+test("the map shows every pin the API lists for the filters, and the legend hides a type @smoke", async ({
   page,
 }) => {
   test.setTimeout(180_000);

@@ -2,11 +2,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, demoUser, screenshotBoth, signIn, unique } from "./helpers";
 
-/*
- * Lead owners: a sales rep lands on their own leads, the owner is chosen in the lead form, the
- * list filters by owner (me, unassigned, a user), and the bulk bar assigns many leads at once,
- * confirmed in a dialog, with Undo.
- */
+// Lead owners: reps land on their own leads, the form picks an owner, the list filters by owner,
+// and the bulk bar assigns many at once with confirmation and Undo.
 
 const table = (page: Page) => page.getByRole("table", { name: "Leads" });
 const settled = (page: Page) => expect(page.locator('[aria-busy="true"]')).toHaveCount(0);

@@ -10,12 +10,8 @@ import {
   type DemoRole,
 } from "./helpers";
 
-/*
- * The dashboard on a phone (390 × 844): the leads and customers lists are cards (name, a
- * tap-to-call phone, stage or status …) from the same query as the table, selection and sorting
- * work on them, long values are cut with their whole text in a title, and no page scrolls
- * sideways. At 1440 px the table is back, unchanged.
- */
+// The dashboard on a phone (390 × 844): lists as cards with selection and sorting, long values cut
+// with a title, no sideways scroll; at 1440 px the table is back.
 
 test.use({ viewport: { width: 390, height: 844 } });
 const DESKTOP = { width: 1440, height: 900 };

@@ -1,11 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
 
-/*
- * Pin types in settings (admins): add, recolor, reorder with the keyboard, remove; the order is
- * what the field team sees; two colors too close to tell apart are flagged; a type in use cannot
- * be removed (409 PIN_TYPE_IN_USE, shown in the form).
- */
+// Pin types in settings: add, recolor, keyboard reorder, remove; too-close colors are flagged and
+// a type in use cannot be removed (409 PIN_TYPE_IN_USE).
 
 interface PinType {
   id: string;

@@ -8,11 +8,8 @@ import {
   unique,
 } from "./helpers";
 
-/*
- * The lead pipeline: an admin edits it in settings (add, rename, reorder by keyboard, a stage in
- * use cannot go); a sales rep picks stages in the lead form, and moves leads on the board by
- * drag and drop and by keyboard, with the table's filters; a sales rep cannot edit the pipeline.
- */
+// The lead pipeline: an admin edits it (a stage in use cannot go); a rep picks stages and moves
+// leads on the board by drag and keyboard, but cannot edit the pipeline.
 
 const saved = (page: Page) =>
   page.getByRole("region", { name: "Notifications" }).getByText("Pipeline saved").last();

@@ -2,11 +2,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, screenshotBoth, signIn } from "./helpers";
 import { apiGet, expectCard, exportCsv, money } from "./report-helpers";
 
-/*
- * The report pages show the API's numbers: every total on the page is compared with what the
- * report endpoint answers for the same filters (the test asks the API itself, with the page's
- * session), before and after a filter changes; the CSV export holds the filtered set.
- */
+// The report pages show the API's numbers, compared with the endpoint asked with the page's
+// session before and after a filter change; the CSV export holds the filtered set.
 
 interface PlanReport {
   plan_count: number;

@@ -1,11 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
 
-/*
- * "New lead" / "New customer" whose phone matches an existing record (in another format): the
- * form asks first, with the existing record beside what the update would make of it. Update,
- * create a separate record, or go back; an update offers Undo, which restores the old values.
- */
+// "New lead" / "New customer" matching an existing phone: the form asks first, showing both
+// records; update, create separately, or go back; an update offers Undo.
 
 /** A phone number no demo record has, as its digits. */
 const uniqueDigits = () => `9${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;

@@ -10,13 +10,8 @@ import {
   unique,
 } from "./helpers";
 
-/*
- * Territories (issue 43 point 6, extensions.md E6): a manager draws one on the map with Geoman
- * (clicks on the map, the first corner again to close), names it, assigns a rep and saves; edits
- * it; the map's and the leads list's territory filters narrow to it; the rep sees it outlined as
- * theirs, a technician sees it but no editor; it is deleted. Outlines are SVG paths carrying
- * data-territory-id, so the test reads what the map draws.
- */
+// Territories (issue 43, E6): draw, name, assign, save, edit, filter, see as rep or technician,
+// delete. Outlines are SVG paths with data-territory-id, so the test reads what the map draws.
 
 interface ApiTerritory {
   id: string;

@@ -23,9 +23,8 @@ const envSchema = z.object({
   /** HTTP port of `npm run dev` / `npm start` (as in Next.js). */
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /**
-   * Server processes of `npm start` (the common name for it): a positive whole number, or "auto"
-   * for one per core (resolved by scripts/cluster.ts: this module is also bundled for pages).
-   * Above 1 it needs PostgreSQL; unset or empty: 1, a single process.
+   * Server processes of `npm start`: a positive whole number or "auto" (one per core, resolved
+   * by scripts/cluster.ts since pages bundle this module). Above 1 needs PostgreSQL; unset: 1.
    */
   WEB_CONCURRENCY: z
     .string()

@@ -20,9 +20,8 @@ function encodeRandom(length: number): string {
 }
 
 /**
- * A new record id: `<prefix>_` + 10 characters of time + 16 random characters (ULID-like,
- * lower-case Crockford base32). Ids made later sort after earlier ones, which keeps the
- * `created_at desc, id desc` order and its indexes stable.
+ * A new record id: `<prefix>_`, 10 time and 16 random characters (ULID-like), so later ids sort
+ * after earlier ones and the `created_at desc, id desc` indexes stay stable.
  */
 export function newId(prefix: string): string {
   return `${prefix}_${encodeTime(Date.now())}${encodeRandom(16)}`;

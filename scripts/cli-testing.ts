@@ -36,9 +36,8 @@ export function runScript(name: string, args: string[], databaseUrl: string): Pr
 }
 
 /**
- * A migrated database that a child process can open: a fresh PostgreSQL database when the run
- * targets PostgreSQL, otherwise an embedded one in a temporary directory. The embedded database
- * serves one process at a time, so `withDatabase` opens it for the test and closes it again.
+ * A migrated database a child process can open: a fresh PostgreSQL database, or an embedded one
+ * in a temp directory, which serves one process at a time (`withDatabase` opens and closes it).
  */
 export async function createCliDatabase(): Promise<{
   url: string;

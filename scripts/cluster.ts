@@ -1,14 +1,5 @@
-// `npm start` with WEB_CONCURRENCY > 1. One Node process computes on one core, and Next's own
-// CPU per request caps it, so the server runs in several worker
-// processes (node:cluster). The primary applies the migrations once and forks the workers; each
-// runs the production server of scripts/server.ts on the same port (the primary holds the socket
-// and hands the connections to the workers in turn). The primary restarts a worker that dies, gives
-// up when they keep dying at start-up, and on SIGTERM/SIGINT stops them all gracefully.
-//
-// PostgreSQL only: the embedded database can be opened by one process at a time. Everything the
-// server keeps between requests (sessions, API-key quotas, the sign-in throttle) is in the
-// database; what a process keeps in memory is derived and read-only (the parsed settings, the
-// OpenAPI document, prepared statements, formatters), so the workers need to share nothing else.
+// `npm start` with WEB_CONCURRENCY > 1 (PostgreSQL only): one process is capped by one core, so the
+// primary migrates once and forks workers on one port; all shared state lives in the database.
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import { getDatabase, openDatabase } from "@/lib/db/client";

@@ -1,6 +1,5 @@
-// npm run dev – the development server. On first start (an empty database) it applies the
-// migrations and loads the demo data, prints the URL, the demo sign-ins and the demo key, then
-// runs `next dev`.
+// npm run dev – on an empty database, migrates and loads the demo data, printing the URL, demo
+// sign-ins and key; then runs `next dev`.
 import { eq } from "drizzle-orm";
 import { openDatabase } from "@/lib/db/client";
 import { DirectoryInUseError } from "@/lib/db/directory-lock";

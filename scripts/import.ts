@@ -1,10 +1,6 @@
-// npm run db:import -- file.json – imports a JSON file (contract section 10) into DATABASE_URL's
-// database: all-or-nothing, idempotent; a refused file lists every problem and exits 1.
-// Files of any size: from 64 MiB on, the file is streamed rather than read into one string.
-//
-// Environment (a script, not the app: it reads process.env directly):
-//   FCRM_IMPORT_STREAM_THRESHOLD  bytes from which the file is streamed (default 64 MiB; tests
-//                                 set it low to run the streaming reader on small files)
+// npm run db:import -- file.json – imports a file (contract section 10), all-or-nothing and
+// idempotent; a refused file lists every problem and exits 1. Large files are streamed.
+//   FCRM_IMPORT_STREAM_THRESHOLD  bytes from which the file is streamed (default 64 MiB)
 import { openDatabase } from "@/lib/db/client";
 import { env, parseDatabaseUrl } from "@/lib/env";
 import {

@@ -1,9 +1,5 @@
-// The production HTTP server (`npm start` runs it after the migrations, in the same process, or in
-// each worker process with WEB_CONCURRENCY > 1: scripts/cluster.ts): Next's request handler on
-// node:http, with the graceful shutdown that `next start` lacks. On SIGTERM or SIGINT it stops
-// accepting connections, lets the requests in flight finish (up to a time limit), closes the
-// database cleanly — on the embedded engine this is what makes the next start quick and safe —
-// and exits 0.
+// The production HTTP server: Next's handler on node:http, with the graceful shutdown `next start`
+// lacks, which closes the database cleanly so the embedded engine's next start is quick and safe.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";

@@ -1,9 +1,5 @@
-// npm start – the production server (after `npm run build`): applies pending migrations, then
-// serves the app on PORT (default 3000) from this same process (scripts/server.ts), so the
-// embedded database is opened once and held until the server stops. SIGTERM or SIGINT stops it
-// gracefully: requests in flight finish, the database is closed, the exit status is 0.
-// WEB_CONCURRENCY > 1 (PostgreSQL only) runs that server in several worker processes instead
-// (scripts/cluster.ts): this file is then also what each worker runs.
+// npm start – applies pending migrations, then serves on PORT in this same process, so the
+// embedded database is opened once; with WEB_CONCURRENCY > 1 each worker runs this file.
 import cluster from "node:cluster";
 import { getDatabase } from "@/lib/db/client";
 import { DirectoryInUseError } from "@/lib/db/directory-lock";

@@ -17,16 +17,8 @@ import {
   type ServerProcess,
 } from "./harness";
 
-/*
- * `npm start` with WEB_CONCURRENCY (scripts/cluster.ts), on the production build.
- * PostgreSQL: two worker processes answer the requests (each worker's CPU time, read from /proc,
- * grows under a burst of requests: no test-only header or route is needed to tell them apart);
- * a worker killed with SIGKILL is replaced, and the replacement answers too; SIGTERM lets the
- * requests in flight on both workers finish and exits 0. A port that is taken makes every worker
- * die at start-up: the primary gives up after a few, with back-off, and exits 1.
- * Embedded engine: WEB_CONCURRENCY=2 is refused with a clear message and exit status 1.
- * Both engines: values other than a positive whole number or "auto" are refused.
- */
+// `npm start` with WEB_CONCURRENCY on the production build: workers share the load, are replaced,
+// and stop gracefully; the embedded engine and invalid values are refused.
 
 let db: FreshDatabase;
 let key = "";

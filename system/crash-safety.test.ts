@@ -14,14 +14,8 @@ import {
   waitForOutput,
 } from "./harness";
 
-/*
- * Crash safety (issue #7.4), on the production server as `npm start` runs it:
- * - SIGKILL in the middle of concurrent writes, restart on the same database: every write that
- *   was answered 201 is there with all its fields, and no record is half written;
- * - SIGTERM: the requests in flight finish with their 2xx, new connections are refused, the
- *   database is closed cleanly and the process exits 0.
- * On the embedded engine (a PGlite directory on disk) and on PostgreSQL (TEST_DATABASE_URL).
- */
+// Crash safety (issue #7.4) on both engines: after SIGKILL mid-write every answered 201 is whole
+// on restart; SIGTERM finishes in-flight requests, closes the database and exits 0.
 
 let db: FreshDatabase;
 let key: string;

@@ -10,12 +10,8 @@ import { parseDatabaseUrl } from "@/lib/env";
 import { API_VERSION } from "@/lib/schemas/auth";
 import { createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 
-/*
- * Real server processes for the system tests: a fresh database (embedded on disk, or a new
- * PostgreSQL database when TEST_DATABASE_URL is set, like the rest of the suite), and the
- * production server started the way `npm start` starts it (scripts/start.ts), in one process
- * whose pid is the server's, so SIGKILL and SIGTERM reach exactly it. Ports 3600–3699.
- */
+// Real server processes for the system tests: a fresh database per engine, and the server started
+// as `npm start` does in one process, so signals reach exactly it. Ports 3600–3699.
 
 export const ROOT = path.resolve(__dirname, "..");
 export const engine: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
@@ -68,9 +64,8 @@ export async function freshDatabase(): Promise<FreshDatabase> {
 }
 
 /**
- * A fresh database with one company and an API key of it (limit high enough for any test), for
- * the tests that only need to call the API; opened from the test process and closed again, as
- * the embedded database serves one process: the server's.
+ * A fresh database with a company and an API key, opened and closed again by the test process,
+ * since the embedded database serves one process: the server's.
  */
 export async function freshDatabaseWithKey(): Promise<{ db: FreshDatabase; key: string }> {
   const db = await freshDatabase();

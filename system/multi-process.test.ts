@@ -10,13 +10,8 @@ import {
   type ServerProcess,
 } from "./harness";
 
-/*
- * Two production server processes on one database (issue #7.3, contract sections 1 and 3).
- * PostgreSQL: a key with N requests left, hit by N + 20 parallel requests spread over both
- * processes, answers exactly N successes and 20 × 429 — the count lives in the database.
- * Embedded engine: a directory serves one process at a time, so the second server is refused at
- * start with a clear "in use" error, and the first keeps serving.
- */
+// Two server processes on one database (issue #7.3): on PostgreSQL a key's quota holds exactly
+// across both; the embedded engine refuses the second server with a clear "in use" error.
 
 let db: FreshDatabase;
 let companyId: string;

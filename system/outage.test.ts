@@ -14,15 +14,8 @@ import {
   type ServerProcess,
 } from "./harness";
 
-/*
- * Outages on the production server (issue 40, item 5): while its database is down, missing
- * (renamed) or refusing us, the API answers a JSON 503 SERVICE_UNAVAILABLE and the dashboard's
- * pages answer the 503 outage page, never a 500, and both serve again once the database is back,
- * without a restart. On PostgreSQL the server reaches its database through a TCP proxy the test
- * cuts, and the test renames the database away and back. The embedded database lives inside the
- * server process and cannot fail from outside: there the pages' normal answers and the outage
- * page itself are checked.
- */
+// Outages (issue 40): while PostgreSQL is down, missing or refusing, the API answers 503 and pages
+// the outage page, recovering without restart; the embedded engine cannot fail from outside.
 
 let db: FreshDatabase;
 let server: ServerProcess | undefined;

@@ -9,11 +9,8 @@ import {
   type ServerProcess,
 } from "./harness";
 
-/*
- * The sign-in page's `next` on the production server (issue #40.3): a signed-in visit to
- * /sign-in is redirected to `next` only when it is a path of this site; anything a browser could
- * read as another origin (`/\t/host` is `//host` once the tab is dropped) goes to the start page.
- */
+// The sign-in page's `next` (issue #40.3): a signed-in visit to /sign-in follows `next` only to a
+// path of this site; anything a browser could read as another origin goes to the start page.
 
 let db: FreshDatabase;
 let server: ServerProcess | undefined;

@@ -13,12 +13,8 @@ import {
   type ServerProcess,
 } from "./harness";
 
-/*
- * Web security on the real production server (issue #7.6): security headers on pages and API
- * answers, cookie-authenticated writes refused cross-site, sign-in throttled, and no secret —
- * API key, password, their hashes, session tokens — in any response or any line the server
- * logs, over a run that signs in, creates keys and users, and fails on purpose.
- */
+// Web security on the production server (issue #7.6): headers, cross-site writes refused, sign-in
+// throttled, and no secret in any response or log line.
 
 let db: FreshDatabase;
 let server: ServerProcess | undefined;

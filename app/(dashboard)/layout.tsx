@@ -9,9 +9,8 @@ import { Providers } from "@/lib/query/providers";
 import { PATH_HEADER, UNAVAILABLE_PATH } from "@/proxy";
 
 /**
- * Every dashboard page is behind this check: no valid session, back to sign-in with the page to
- * return to. (proxy.ts already redirects requests without a cookie; this also catches expired,
- * revoked and deactivated sessions.) The session is handed to the client shell.
+ * Every dashboard page checks the session here: proxy.ts only sees whether a cookie exists, so
+ * expired, revoked and deactivated sessions go back to sign-in from here.
  */
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;

@@ -4,7 +4,7 @@ import { DocsNav } from "@/components/docs/docs-nav";
 import { EndpointSection } from "@/components/docs/endpoint-section";
 import { GuideSectionView } from "@/components/docs/guide-section";
 import { RichText } from "@/components/docs/rich-text";
-import { getOpenApiDocument } from "@/lib/openapi/document";
+import { getOpenApiDocument } from "@/app/api/routes";
 import { buildReference } from "@/lib/openapi/reference";
 
 export const metadata: Metadata = {

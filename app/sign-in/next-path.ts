@@ -7,11 +7,8 @@ function isRefused(pathname: string): boolean {
 }
 
 /**
- * Where to go after signing in (`?next=`): a path of this site only, otherwise the start page.
- * Browsers drop tabs and newlines and read `\` as `/`, so `/\t/host` and `/\host` are `//host`,
- * another origin: any control character or backslash refuses the value. What is left is resolved
- * as the browser would and must stay on this origin; the answer is that resolved path, so the
- * browser is handed exactly what was checked (`/.//host` resolves to `//host` and is refused).
+ * Where to go after sign-in (`?next=`): a path of this site, else "/". Browsers drop control
+ * characters and read `\` as `/`, so those are refused, and the browser-resolved path is returned.
  */
 export function safeNextPath(next: string | null | undefined): string {
   if (typeof next !== "string" || !next.startsWith("/")) return "/";

@@ -112,10 +112,8 @@ async function dropSecondaryIndexes(db: RawDb): Promise<void> {
 }
 
 /**
- * Fills the bench database for a scale, unless a previous run already did (bench.meta marker with
- * the same generator version). Rows are made by INSERT … SELECT over generate_series in batches,
- * with foreign-key triggers off (the data is consistent by construction) and secondary indexes
- * built once at the end; then VACUUM ANALYZE, as a long-lived database would be.
+ * Fills a scale's bench database unless a run of the same generator version did. INSERT … SELECT
+ * with foreign-key triggers off and indexes built at the end, then VACUUM ANALYZE.
  */
 export async function generate(
   db: RawDb,
@@ -194,10 +192,8 @@ export async function generate(
     for (const t of triggers) await db.query(`alter table "${t.tbl}" enable trigger "${t.name}"`);
   }
   progress.finish("rows written");
-  // The triggers updated rows just written (the job totals) and folded the kept counters and sums
-  // of every statement into one row a tuple, leaving the rows they replaced dead (~800,000 in
-  // job_report_totals at the large scale): rewrite the tables compactly, as a restored database
-  // would be, before the indexes are built.
+  // The triggers left dead rows behind the folded counters and sums: rewrite the tables compactly,
+  // as a restored database would be, before the indexes are built.
   for (const table of VACUUMED_TABLES) await db.query(`vacuum (full) ${table}`);
 
   const [pending] = await db.query<{ n: number }>(`select count(*)::int as n from bench.dropped_indexes`);

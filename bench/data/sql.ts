@@ -1,11 +1,7 @@
 import type { Weighted } from "./vocabulary";
 
-/**
- * SQL expression builders of the generator. Every value of every row is a pure function of the
- * row's number `n` (through bench.h, a hash), so the data is the same on every run and on both
- * engines, and a row can name another row (a job's customer, a pin's author) by recomputing the
- * other row's id instead of joining.
- */
+// SQL builders of the generator. Every value is a pure function of the row number `n`, so the
+// data is the same on every run and engine, and rows name each other by recomputing ids.
 
 /** The newest generated record is created just before this instant; the oldest three years earlier. */
 export const ANCHOR_MS = Date.UTC(2026, 10, 1);

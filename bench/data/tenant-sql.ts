@@ -278,9 +278,8 @@ export class TenantSql {
   }
 
   /**
-   * The per-job values every job statement shares (status, visits, totals), as columns of a
-   * subquery over jobs lo..hi. Plan jobs (70%) are numbered next to their plan, so a plan's jobs
-   * are created when it is sold, as a scheduler would make them.
+   * The values every job statement shares, as columns of a subquery over jobs lo..hi. Plan jobs
+   * are numbered next to their plan, so they are created when it is sold, as a scheduler would.
    */
   private jobValues(lo: number, hi: number): string {
     const s = this.size;

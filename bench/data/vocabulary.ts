@@ -1,9 +1,5 @@
-/**
- * Word lists of the generated data. Stages, sources and service types are the app's own
- * (components/leads/lead-options.ts), so the dashboard's filters find the bench data. Weights are percentages (or any relative numbers): they set
- * the selectivity of the filters the cases load, so a stage filter or a tag filter returns
- * roughly the share a real pipeline would.
- */
+// Word lists of the generated data, using the app's own stages, sources and service types so the
+// dashboard's filters find them; weights set the cases' filter selectivity.
 
 /** A list written as words separated by white space. */
 const words = (text: string): readonly string[] => text.trim().split(/\s+/);

@@ -2,11 +2,8 @@ import type { ComponentProps } from "react";
 import type { Legend, Tooltip } from "recharts";
 import { formatMoney } from "@/lib/format";
 
-/**
- * What the money charts share: a series' description, the box shown when there is nothing to
- * draw, and the tooltip, legend and money axis settings. Recharts finds its parts by their own
- * components, so these are props to spread onto them, not wrappers.
- */
+// What the money charts share. Recharts finds its parts by their own component types, so these
+// are props to spread onto them, not wrappers.
 
 /** One bar per row and series: the row's field, its name in the legend, its colour. */
 export interface MoneySeries<K extends string> {

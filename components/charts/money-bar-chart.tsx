@@ -10,11 +10,8 @@ import {
   seriesLegendProps,
 } from "./chart-parts";
 
-/**
- * Bars of money per category (frequency, service type, sales rep), one bar per series (e.g. sale
- * value and received). `layout="horizontal"` puts the categories down the side, which suits long
- * names and leaderboards. Amounts go through lib/format, like everywhere else.
- */
+// Bars of money per category, one bar per series; `layout="horizontal"` puts categories down the
+// side for long names and leaderboards.
 
 export type MoneyRow<K extends string> = { name: string } & Record<K, number>;
 

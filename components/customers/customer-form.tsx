@@ -31,14 +31,8 @@ import { CUSTOMER_CHANGE_FIELDS, customerView } from "./customer-changes";
 import { customerName } from "@/lib/values/customer-name";
 import { CUSTOMER_SOURCES, SERVICE_FREQUENCIES, STATUS_OPTIONS } from "./customer-options";
 
-/**
- * Create-or-update form of a customer, posting to POST /api/customers (the edit sends the id),
- * checked with the API's own zod schema first. "Billing same as property" hides the billing
- * fields: the API then copies the property address into the billing address.
- *
- * New: only filled fields are sent. Edit: only changed fields (absent fields are kept by the
- * API; an emptied field is sent as "" and stored as null). Tags are only added (merged).
- */
+// A customer's create-or-update form, checked with the API's own zod schema. New sends filled
+// fields, edit only changed ones ("" clears); "Billing same as property" lets the API copy it.
 
 const PROPERTY_FIELDS = addressFieldNames("property");
 const BILLING_FIELDS = addressFieldNames("billing");

@@ -20,12 +20,8 @@ import { useServicePlans, type ServicePlan } from "@/lib/query/service-plans";
 import { useServicedJobs, type JobPayment, type ServicedJob } from "@/lib/query/serviced-jobs";
 import { useHasScope } from "@/lib/query/session";
 
-/**
- * The customer page's money: the customer's service plans, jobs, payments and refunds, and
- * their totals, all from the API's own lists and reports filtered by `customer_id` (the totals
- * are the reports', computed by the database over every plan and job, never summed here). A
- * section the role cannot read is left out; nothing here edits.
- */
+// The customer page's money, all from the API's lists and reports filtered by `customer_id`, so
+// totals are the database's, never summed here. Sections the role cannot read are left out.
 
 /** Rows per list: a customer's plans and jobs fit in one request; more is said, not hidden. */
 const LIST_LIMIT = 1000;

@@ -20,26 +20,8 @@ import type { CardLayout } from "./types";
 import { useColumnVisibility } from "./use-column-visibility";
 
 /**
- * The shared table of the dashboard (leads, customers, reports): TanStack Table v8 in "manual"
- * mode — the server pages and sorts, the table renders what it is given.
- *
- * What it does for every page that uses it:
- * - server-side pagination with a page-size choice (up to 1000) and the total count;
- * - sorting *display* (aria-sort and an arrow); clickable headers when `onSortingChange` is given;
- * - a loading skeleton on the first load, a busy bar while the next page loads (the previous
- *   rows stay, see `placeholderData` in lib/query), an empty state and an error state with Retry;
- * - a "Columns" menu; the choice is remembered in localStorage under `storageKey`;
- * - a sticky header, and horizontal scrolling inside the table on narrow screens;
- * - with `cardLayout`, a card per row instead on phones (below 640 px), with "Sort by" and the
- *   leading column's "select all" above the cards.
- *
- * Columns are ordinary TanStack `ColumnDef`s; `meta` (see ./types.ts) adds `label` (name in the
- * Columns menu), `align: "right"` for numbers, `cellClassName` and `alwaysVisible`.
- *
- *   <DataTable label="Leads" columns={leadColumns} data={query.data?.data}
- *     isLoading={query.isPending} isFetching={query.isFetching} error={query.error}
- *     onRetry={() => query.refetch()} storageKey="leads" rowHref={(l) => `/leads/${l.id}`}
- *     pagination={{ page, pageSize, total: query.data?.pagination.total, onChange }} />
+ * The dashboard's shared table: TanStack Table v8 in manual mode, since the server pages and sorts.
+ * Adds paging, sort display, loading/empty/error states, a Columns menu, and phone cards (`cardLayout`).
  */
 export interface DataTableProps<TData> {
   /** Accessible name of the table (read by screen readers as its caption). */
@@ -72,9 +54,8 @@ export interface DataTableProps<TData> {
   /** Filters and actions, shown above the table beside the Columns menu; they wrap on phones. */
   toolbar?: ReactNode;
   /**
-   * Rows that open to show more below them (e.g. a job's line items): which rows can, and what
-   * the opened part shows. A cell toggles it with `row.getToggleExpandedHandler()`; the opened
-   * cell's id is `row-details-<row id>` for the toggle's aria-controls.
+   * Rows that open to show more below them. A cell toggles with `row.getToggleExpandedHandler()`;
+   * the opened cell's id is `row-details-<row id>` for the toggle's aria-controls.
    */
   getRowCanExpand?: (row: Row<TData>) => boolean;
   renderExpandedRow?: (row: Row<TData>) => ReactNode;
@@ -342,11 +323,7 @@ export function DataTable<TData>({
               </tfoot>
             ) : null}
           </table>
-          {/*
-          Empty and error states sit under the table, not in a cell spanning it: on a phone the
-          table is wider than the screen, and a block here keeps to the visible width (sticky
-          left while the header scrolls sideways).
-        */}
+          {/* Under the table, not in a spanning cell, so on a phone it keeps to the visible width. */}
           {emptyOrError}
         </div>
       )}

@@ -12,9 +12,8 @@ export interface DebouncedInputProps extends Omit<InputProps, "value" | "onChang
 }
 
 /**
- * A text input for table filters that applies its value after a pause in typing, so a search
- * box does not fire one request per keystroke. When the applied value changes from outside
- * (Back button, "Clear filters") the box follows it.
+ * A filter input applied after a pause in typing, so a search does not fire a request per key.
+ * It follows outside changes to the value (Back, "Clear filters").
  */
 export function DebouncedInput({
   value,

@@ -1,8 +1,6 @@
 /**
- * The DataTable props that come from a TanStack Query list result (`{ data, pagination }` of
- * the API): the rows, the loading and error states and Retry. Pagination stays with the page.
- *
- *   <DataTable label="Jobs" columns={columns} {...listQueryProps(jobs)} pagination={…} />
+ * DataTable props from a TanStack Query list result: rows, loading and error states and Retry.
+ * Pagination stays with the page: `<DataTable … {...listQueryProps(jobs)} pagination={…} />`.
  */
 export function listQueryProps<T>(query: {
   data: { data: T[] } | undefined;

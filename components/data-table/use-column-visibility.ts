@@ -3,14 +3,8 @@
 import type { Updater, VisibilityState } from "@tanstack/react-table";
 import { useCallback, useMemo, useState, useSyncExternalStore } from "react";
 
-/**
- * Which columns are shown, remembered per table in localStorage (`storageKey`), so a rep who
- * hides "Created" keeps it hidden on the next visit. Without a key the choice lasts only for
- * the page's lifetime.
- *
- * useSyncExternalStore keeps server and first client render equal (the server snapshot is the
- * default), then switches to the stored choice: no hydration mismatch.
- */
+// Shown columns, remembered per table in localStorage (`storageKey`), else for the page's life.
+// useSyncExternalStore renders the default on server and first client render: no hydration mismatch.
 const PREFIX = "fcrm:columns:";
 const memory = new Map<string, string>();
 const listeners = new Set<() => void>();

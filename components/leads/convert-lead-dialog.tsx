@@ -12,11 +12,8 @@ import type { Lead } from "@/lib/query/leads";
 import type { CustomerDetail } from "@/lib/schemas/customers";
 import { splitLeadName } from "@/lib/schemas/lead-convert";
 
-/**
- * "Convert to customer" (E4): the customer form prefilled from the lead. Saving asks the API
- * first (?dry_run=true); when the lead's phone or email matches an existing customer, the user
- * links the lead to it (as it is) or creates a new customer. Then the customer's page opens.
- */
+// "Convert to customer" (E4): a dry run first, so when the lead matches an existing customer the
+// user can link it or create a new one; then the customer's page opens.
 
 /** The form's starting values: what the API carries over from the lead (customerOfLead). */
 export function customerValuesOfLead(lead: Lead) {

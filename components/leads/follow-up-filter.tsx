@@ -5,10 +5,8 @@ import { Button } from "@/components/ui";
 import { useUrlState } from "@/lib/query/url-state";
 
 /**
- * The leads' follow-up views: all leads, those due today and those overdue (a follow-up date
- * before today), "today" being the user's local day. In the URL as `due=today|overdue`; each is a
- * follow-up range of GET /leads (follow_up_from, follow_up_to), soonest first unless the user
- * sorts otherwise.
+ * The follow-up views (`due=today|overdue` in the URL), "today" being the user's local day; each
+ * is a follow-up range of GET /leads, soonest first unless sorted otherwise.
  */
 export type FollowUpView = "" | "today" | "overdue";
 

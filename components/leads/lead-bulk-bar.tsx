@@ -14,11 +14,8 @@ import {
 } from "@/lib/query/lead-owners";
 import { ROLE_LABELS } from "@/lib/schemas/session";
 
-/**
- * The bulk bar of the leads table: what is selected (ticked rows of the page, or every lead
- * matching the filters), the actions (assign, change stage, add tag, archive, unarchive), each
- * confirmed in a dialog that says how many leads it changes; after it, a notice with Undo.
- */
+// The leads table's bulk bar: ticked rows or every lead matching the filters, each action
+// confirmed with its count, then a notice with Undo.
 
 type ActionKind = "assign" | "set_stage" | "add_tags" | "archive" | "unarchive";
 

@@ -37,15 +37,8 @@ import { LEAD_CHANGE_FIELDS } from "./lead-changes";
 import { OwnerField } from "./lead-owner";
 import { LEAD_SOURCES, PRIORITY_OPTIONS, SERVICE_TYPES } from "./lead-options";
 
-/**
- * Create-or-update form of a lead. Both "New lead" and the edit form on a lead's page post to
- * POST /api/leads (the edit sends the id). The body is checked with the API's own zod schema
- * before it is sent, and the API's `details` land next to their fields when it refuses.
- *
- * New: only filled fields are sent. Edit: only changed fields are sent (the API keeps absent
- * fields; an emptied field is sent as "" which the API stores as null). Tags are only ever
- * added — the API merges them — so the edit form shows the current tags and takes new ones.
- */
+// A lead's create-or-update form, checked with the API's own zod schema. New sends filled fields,
+// edit only changed ones ("" clears); tags are only added, since the API merges them.
 
 const TEXT_FIELDS = [
   "name",

@@ -1,7 +1,6 @@
 /**
- * Suggested values for the lead form. `source` and `service_type` are free strings in the API
- * (interface.md); any other value still shows and saves. Stages come from the company's pipeline
- * (GET /api/pipeline).
+ * Suggested values for the lead form: `source` and `service_type` are free strings in the API, so
+ * any other value still shows and saves. Stages come from the company's pipeline.
  */
 export const LEAD_SOURCES = [
   "Website",

@@ -8,11 +8,8 @@ import { type AssignableUser, useAssignableUsers } from "@/lib/query/lead-owners
 import type { Lead } from "@/lib/query/leads";
 import { ROLE_LABELS } from "@/lib/schemas/session";
 
-/**
- * A lead's owner (`assigned_to`) in the dashboard: the select of the lead form, the Owner column
- * and the owner filter of the leads list. Users come from GET /api/users (active users only); an
- * owner no longer in it (deactivated) is still shown, as "Former user".
- */
+// A lead's owner in the form, column and filter. Users come from GET /api/users (active only), so
+// a deactivated owner still shows, as "Former user".
 
 function userOptions(users: readonly AssignableUser[] | undefined, current?: string | null): SelectOption[] {
   const options = (users ?? []).map((u) => ({ value: u.id, label: `${u.name} (${ROLE_LABELS[u.role]})` }));

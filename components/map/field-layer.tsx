@@ -6,11 +6,8 @@ import { useMap } from "react-leaflet";
 import type { PendingKnock } from "@/lib/query/pin-outbox";
 import type { FieldMode, LatLng } from "./use-field-map";
 
-/**
- * The field team's marks on the map, above the pins: the knock being logged (draggable), a pin
- * being moved (draggable), the selected pin's ring and the knocks waiting to be sent. Taps on the
- * map place the knock or the moved pin; otherwise they do nothing, so no pin is dropped by accident.
- */
+// The field team's marks above the pins. Map taps only place a knock or a moved pin, so no pin is
+// dropped by accident.
 
 export interface FieldLayerProps {
   mode: FieldMode;

@@ -7,12 +7,8 @@ import { useMap } from "react-leaflet";
 import { formatNumber } from "@/lib/format";
 import type { Pin } from "@/lib/query/pins";
 
-/**
- * Draws tens of thousands of pins without slowing the map down: the pins go into a supercluster
- * index, and on every move only what the view needs is drawn — nearby pins merged into a
- * cluster (a ring split by pin type, with the count), single pins as canvas circles in their
- * type's color. So the work per move depends on the screen, not on the number of pins.
- */
+// Tens of thousands of pins via a supercluster index: each move draws only what the view needs
+// (clusters, canvas circles), so the work depends on the screen, not the number of pins.
 
 interface PointProps {
   /** Index into the pins array the index was built from. */

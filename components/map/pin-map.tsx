@@ -9,11 +9,8 @@ import { PinClusterLayer } from "@/components/map/pin-cluster-layer";
 import { TerritoryLayer, type TerritoryLayerProps } from "@/components/map/territory-layer";
 import type { Pin } from "@/lib/query/pins";
 
-/**
- * The Leaflet map itself (browser only: the page loads it with next/dynamic, ssr: false).
- * Tiles come from a configurable URL; where they cannot be loaded (no network) the map keeps a
- * plain neutral background and the pins still show.
- */
+// The Leaflet map (browser only: loaded with next/dynamic, ssr: false). Without tiles (no network)
+// it keeps a neutral background and the pins still show.
 
 export const DEFAULT_TILE_URL = "https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png";
 const OSM_ATTRIBUTION =

@@ -1,8 +1,5 @@
-/**
- * Territory shapes between the API and Leaflet: the API speaks GeoJSON (a closed ring of
- * [longitude, latitude]), Leaflet and Geoman speak [latitude, longitude] corners without the
- * closing repetition. Pure functions, so the conversions are unit-tested.
- */
+// Territory shapes between the API's GeoJSON ([longitude, latitude], closed ring) and Leaflet's
+// [latitude, longitude] corners; pure functions so the conversions are unit-tested.
 
 /** [latitude, longitude], as Leaflet takes a corner. */
 export type LatLngTuple = [number, number];
@@ -60,9 +57,8 @@ export function polygonBounds(polygon: TerritoryPolygon): [LatLngTuple, LatLngTu
 }
 
 /**
- * The colors a territory can take: dark enough for a 3:1 outline on light map tiles and for white
- * text, and far apart from each other; seven, so their 44 px swatches fit one row on a phone. A
- * name for each, since a color alone tells nothing to a screen reader.
+ * Territory colors: 3:1 against light tiles and white text, far apart, seven so 44 px swatches fit
+ * a phone's row. Named, since a color alone tells a screen reader nothing.
  */
 export const TERRITORY_COLORS = [
   { value: "#2563eb", name: "Blue" },

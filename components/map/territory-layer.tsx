@@ -9,13 +9,8 @@ import { escapeHtml } from "@/lib/format";
 import type { Territory } from "@/lib/query/territories";
 import { latLngsToPolygon, polygonToLatLngs, type TerritoryPolygon } from "./territory-geometry";
 
-/**
- * Territories on the map (inside Leaflet): every territory outlined in its color with its name as
- * a tooltip (the signed-in user's own drawn heavier), and for admins and managers the drawing and
- * the shape being edited, through Geoman's documented API (map.pm.enableDraw, layer.pm.enable,
- * pm:create, pm:edit). Drawing and editing need Geoman loaded (./geoman): the map of a user who
- * cannot edit shows the outlines only.
- */
+// Territories on the map, outlined in their colors; drawing and editing go through Geoman's
+// documented API, so users who cannot edit (no Geoman loaded) see outlines only.
 
 export type TerritoryEditMode =
   | { kind: "off" }

@@ -3,11 +3,8 @@
 import { useCallback, useState } from "react";
 import type { PendingKnock } from "@/lib/query/pin-outbox";
 
-/**
- * What the field team is doing on the map: logging a knock (finding the device's location, or
- * waiting for a tap), looking at a pin, or moving a pin. The map layer (inside Leaflet) and the
- * sheet (outside it) both read this state.
- */
+// What the field team is doing on the map (logging a knock, viewing or moving a pin), shared by
+// the layer inside Leaflet and the sheet outside it.
 
 export type LatLng = [number, number];
 

@@ -3,11 +3,8 @@ import { LEAD_CHANGE_FIELDS } from "@/components/leads/lead-changes";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { RecordKind } from "./record-kind";
 
-/**
- * An activity entry's changes as the timeline reads them: each field by its label ("Stage"),
- * each value formatted the way the record's page shows it (money, dates, stage labels, owner
- * names), empty as "—", and a tag list as the tags added and removed.
- */
+// An activity entry's changes as the timeline shows them: labels and values formatted as on the
+// record's page, empty as "—", tag lists as tags added and removed.
 
 /** Fields the forms do not edit, by the record's kind; the others take their form's label. */
 const OTHER_LABELS: Record<RecordKind, Record<string, string>> = {

@@ -23,9 +23,8 @@ import { type ChangeLine, type ValueNames, changeText, describeChange } from "./
 import { RECORD_WORDS, type RecordKind, recordHref } from "./record-kind";
 
 /**
- * The "Activity" card of a lead's and a customer's page (E3): its history newest first (who,
- * when, what changed), "Show older" for long histories, and a note box for those who may write
- * the record. The page refreshes it after each of its own saves (useInvalidateActivity).
+ * The "Activity" card of a lead or customer page (E3): history newest first and a note box for
+ * writers. The page refreshes it after each of its own saves (useInvalidateActivity).
  */
 export function ActivityTimeline({
   kind,

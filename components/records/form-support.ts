@@ -2,11 +2,8 @@ import type { z } from "zod";
 import { parseTagList } from "@/lib/domain/normalize";
 import { ApiClientError } from "@/lib/query/api-client";
 
-/**
- * Small helpers shared by the lead and customer forms: what a create-or-update sends, turning
- * zod issues and the API's `details` into one message per form field, and the date conversions
- * of a date input.
- */
+// Helpers shared by the lead and customer forms: building bodies, mapping zod issues and API
+// `details` to one message per field, and date input conversions.
 
 export type FieldErrors = Record<string, string>;
 
@@ -61,10 +58,8 @@ export function isFormDirty<F extends string>(
 }
 
 /**
- * Finishes a create-or-update body: adds the typed tags (only ever added: the API merges them)
- * and checks the body with the API's own schema. The fields the form found wrong itself come
- * first (the first error is focused); where the schema objects to the same field, its message
- * is the one shown. The body is sent as typed: the API applies the schema's transforms.
+ * Adds the typed tags and checks the body with the API's schema; the form's own errors come first
+ * (the first is focused) unless the schema objects to the same field. The API applies transforms.
  */
 export function checkedBody<Body>(
   schema: z.ZodType,

@@ -1,8 +1,5 @@
-/**
- * What an update of a lead or customer changes, field by field, and the one request that writes
- * the previous values back (Undo). Records are compared in a flat view (each form's `viewOf`):
- * the get-by-id record and the create-or-update answer name some fields differently.
- */
+// What an update changes, field by field, and the request that undoes it. Records are compared in
+// a flat view, since get-by-id and upsert answers name some fields differently.
 
 /** A field the comparison shows: its key in the flat view, its label, its create-or-update body name. */
 export interface ChangeField {
@@ -59,9 +56,8 @@ export function displayValue(value: unknown): string {
 }
 
 /**
- * The create-or-update body that undoes `changes` on the record `id`: each changed field back to
- * its previous value (null clears it). Tags are merged on update (contract section 6), so tags
- * the update added are taken out with `remove_tags`, which restores the previous list and order.
+ * The upsert body that undoes `changes` on record `id` (null clears). Updates merge tags, so the
+ * added ones go through `remove_tags`, which restores the previous list and order.
  */
 export function undoBody(id: string, changes: readonly FieldChange[]): Record<string, unknown> {
   const body: Record<string, unknown> = { id };

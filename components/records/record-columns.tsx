@@ -7,11 +7,8 @@ import { formatDate } from "@/lib/format";
 import { ContactLink } from "./record-detail";
 import { type RecordKind, recordHref } from "./record-kind";
 
-/**
- * The columns the leads and the customers tables share (email, phone, tags, created), and the
- * link to a record that their name column holds. Each table keeps its own name cell and the
- * columns of its own fields.
- */
+// Columns the leads and customers tables share, and the record link their name column holds; each
+// table keeps its own name cell and fields.
 
 interface ContactRow {
   email?: string | null;
@@ -23,9 +20,8 @@ interface ContactRow {
 const dash = <EmptyCell />;
 
 /**
- * A link to the record's page, for the name column (rows open on click; keyboards need a link).
- * A long name is cut to the column's width with an ellipsis; the whole of it is in its title
- * and on the record's page.
+ * A link to the record's page, since keyboards cannot click rows. A long name is cut with an
+ * ellipsis; the whole of it is in its title.
  */
 export function RecordLink({
   kind,

@@ -29,9 +29,8 @@ export function useRecordBack(kind: RecordKind) {
 }
 
 /**
- * The page while the record loads, or when it cannot be shown ("not found" has no Retry):
- *
- *   if (!query.isSuccess) return <RecordQueryState kind="lead" query={query} />;
+ * The page while the record loads or cannot be shown ("not found" has no Retry):
+ * `if (!query.isSuccess) return <RecordQueryState kind="lead" query={query} />;`
  */
 export function RecordQueryState({
   kind,

@@ -12,12 +12,8 @@ import {
   unplacedErrors,
 } from "./form-support";
 
-/**
- * What the lead and customer create-or-update forms share: their state (the values as loaded,
- * as typed, the tags to add, the errors), the save flow, and the sections whose fields are the
- * same in both (email and phone, an address, tags, notes, the buttons). Each form keeps its own
- * fields, labels and rules.
- */
+// What the lead and customer forms share: state, the save flow, and the sections with the same
+// fields in both; each form keeps its own fields, labels and rules.
 
 /** A form's text values and errors, as its field components read and change them. */
 export interface FormBinding<F extends string> {
@@ -49,9 +45,8 @@ export function useRecordForm<F extends string>(valuesOf: () => Record<F, string
   const err = (field: string) => errors[field];
 
   /**
-   * Shows the errors that stop the body being sent, or sends it; the API's errors land next to
-   * their fields. Either way the first field with an error gets the focus. Resolves with the
-   * save's result, or null when nothing was saved.
+   * Shows the errors that stop the body being sent, or sends it, focusing the first field in
+   * error either way. Resolves with the save's result, or null when nothing was saved.
    */
   async function submit<Body, Result>(
     form: HTMLFormElement,

@@ -16,12 +16,8 @@ import { MAX_PAGE_SIZE } from "@/lib/schemas/common";
 import { type RecordKind, RECORD_WORDS, recordHref, recordListHref, rememberListView } from "./record-kind";
 import { SaveOutcome, type SaveOutcomeProps } from "./save-outcome";
 
-/**
- * The list page of leads and of customers: search, one select filter (a lead's stage, a
- * customer's status), tags and "Show archived" over the table, "New …" in a dialog, the outcome
- * of the last save above it; the whole view lives in the URL. Each page brings its own columns,
- * filter, query and form.
- */
+// The leads and customers list page: search, filters and table, "New …" in a dialog, the last
+// save's outcome; the whole view lives in the URL. Each page brings its own columns and form.
 
 type ViewKey = "page" | "limit" | "search" | "tags" | "archived" | "sort";
 /** A change of the view; `filter` is the page's select filter, null puts a value back to its default. */
@@ -154,9 +150,8 @@ export function RecordList<T extends { id: string }, Result>({
     update({ search: null, filter: null, tags: null, archived: null, page: null });
     extraFilters?.clear();
   };
-  // The headers of the fields the API sorts by are buttons; a click sorts on the server.
-  // The column of the default order starts the other way on its first click (else the click
-  // would clear the sort, back to the very same order).
+  // API-sortable headers are buttons. The default order's column starts the other way, else its
+  // first click would clear the sort back to the same order.
   const sortableColumns = columns.map((column) => ({
     ...column,
     enableSorting: view.sortFields.includes(column.id ?? ""),

@@ -12,15 +12,8 @@ import {
 } from "./record-changes";
 import { RECORD_WORDS, type RecordKind } from "./record-kind";
 
-/**
- * The save flow of the lead and customer forms (extensions E1, issue #41):
- * - "New": a dry run first (POST …?dry_run=true). When it matches an existing record by phone or
- *   email, a dialog shows that record beside what the update would make of it, and asks: update
- *   it, create a separate record (`match: "none"`), or go back to the form (input kept). When
- *   nothing matches, the record is saved at once.
- * - Every update made here (the dialog's, and the edit form's) then shows a toast of what changed
- *   with an Undo button; Undo writes the previous values back in one request.
- */
+// The save flow of the lead and customer forms (E1, issue #41): "New" dry-runs first and asks what
+// to do on a phone or email match; every update then offers a one-request Undo.
 
 export interface DryRunAnswer {
   matched_on: "id" | "phone" | "email" | null;

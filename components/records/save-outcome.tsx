@@ -22,9 +22,8 @@ export interface SaveOutcomeProps {
 }
 
 /**
- * What a create-or-update did: created a record, updated the one being edited, or — for a "new"
- * record — updated an existing one because its phone or email matched (the API answers 200
- * instead of 201). The resulting tags are shown because the API merges them.
+ * What an upsert did: created, updated, or (for "new") updated a phone or email match (the API's
+ * 200). The resulting tags are shown because the API merges them.
  */
 export function SaveOutcome({ kind, result, showLink = true, onDismiss, className }: SaveOutcomeProps) {
   const noun = RECORD_WORDS[kind].One;

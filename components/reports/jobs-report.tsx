@@ -27,12 +27,8 @@ import { useServicedJobs, type ServicedJobFilterValues } from "@/lib/query/servi
 import { parseIntParam, useUrlState } from "@/lib/query/url-state";
 import { SERVICED_JOB_SORT_FIELDS } from "@/lib/schemas/serviced-jobs";
 
-/**
- * Jobs report: completed only (the API's default) or all jobs, a service date range; headline
- * numbers, money over time and column sums from GET /api/reports/serviced-jobs; the jobs from
- * GET /api/serviced-jobs a page at a time, sorted by a click on a header (the API's `sort`, kept
- * in the URL), each row opening to its line items and payments.
- */
+// Jobs report: totals, charts and column sums from GET /api/reports/serviced-jobs; the jobs a page
+// at a time from GET /api/serviced-jobs, sorted by the API's `sort` kept in the URL.
 
 const URL_DEFAULTS = {
   only_completed: "true",

@@ -28,9 +28,8 @@ export type FilterControl = (
 };
 
 /**
- * The API's refusal of the filters (a 400 VALIDATION_ERROR naming them), for people: one text per
- * parameter. A range that runs backwards is named by its end (extensions.md E7), which a date
- * picker can still be typed into, or a link can carry.
+ * The API's 400 about the filters as one text per parameter. A backwards range is named by its end
+ * (extensions.md E7), which a date picker can still be typed into.
  */
 export function filterErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiClientError) || error.code !== "VALIDATION_ERROR") return {};

@@ -10,9 +10,8 @@ import { isActivePath, navItemsFor } from "./nav-items";
 import { UserMenu } from "./user-menu";
 
 /**
- * The dashboard frame: a sidebar on desktop, a collapsible menu on phones, the company name and
- * the user menu in the header, and the page in <main>. Navigation shows only what the role may
- * use; the session comes from the server layout (seeded into the query cache).
+ * The dashboard frame: sidebar or phone menu, header and <main>. Navigation shows only what the
+ * role may use; the session is seeded into the query cache by the server layout.
  */
 export function AppShell({ children }: { children: React.ReactNode }) {
   const { data: session } = useSession();

@@ -40,9 +40,8 @@ export function useDialogCloseGuard(guard: DialogCloseGuard) {
 const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-2xl" };
 
 /**
- * A modal dialog on the native <dialog> element: showModal() makes the rest of the page inert
- * (focus stays inside), Esc closes, and focus returns to the opener on close. The first
- * focusable element (or the one with data-autofocus) receives focus when it opens.
+ * A modal on the native <dialog>: showModal() makes the page inert, Esc closes and focus returns
+ * to the opener. The first focusable (or data-autofocus) element gets focus.
  */
 export function Dialog({
   open,

@@ -46,9 +46,8 @@ export interface FieldProps {
 const NEAR_LIMIT = 0.8;
 
 /**
- * A labelled form control with optional hint and error text, wired for screen readers. A text
- * control's `maxLength` is shown, not enforced by the browser, which would cut pasted text without
- * a word: near the limit the field counts the characters, past it it says so and is invalid.
+ * A labelled control with hint and error, wired for screen readers. `maxLength` is shown, not
+ * enforced, since the browser would silently cut pasted text; past it the field is invalid.
  */
 export function Field({ label, children, error, hint, required, id, className }: FieldProps) {
   const autoId = useId();

@@ -31,18 +31,8 @@ function firstField(form: HTMLFormElement | null): HTMLElement | null {
 }
 
 /**
- * Asks "Discard changes?" (Discard / Keep editing) before a dirty form's input is lost:
- * - the dialog around the form closing: Esc, its close button, the backdrop (through the
- *   dialog's close guard), and the form's own Cancel (wrap it in `confirmDiscard`);
- * - a click on a link of this app: the App Router has no way to block a route change, so the
- *   click is caught (capture phase, on window) before Next's Link sees it, and replayed on Discard;
- * - browser Back: while dirty, a copy of the current history entry lies on top, so Back only
- *   steps off it (same address, nothing leaves); Keep editing puts it back, Discard goes back;
- * - reload, closing the tab, a typed address: the browser's own beforeunload question.
- * Keep editing puts the focus back in the form. A clean form is never asked about.
- *
- *   const { bindForm, confirmDiscard, discardDialog } = useUnsavedChangesGuard(dirty);
- *   <form ref={bindForm}> … <Button onClick={() => confirmDiscard(onCancel)}> … {discardDialog}</form>
+ * Asks "Discard changes?" before a dirty form's input is lost: dialog close, in-app links (caught
+ * before Next's Link, since the App Router cannot block), browser Back, and beforeunload.
  */
 export function useUnsavedChangesGuard(dirty: boolean) {
   // A callback ref (state): the hook's result is read during render, which a ref object may not be.
@@ -159,13 +149,8 @@ export function useUnsavedChangesGuard(dirty: boolean) {
 type Confirm = (proceed: () => void, keep?: () => void) => void;
 
 /**
- * Browser Back while `dirty`: a copy of the current history entry is pushed (same address, Next's
- * own state copied by its pushState patch), so Back steps off the copy without leaving, and the
- * popstate asks. Keep editing pushes the copy again; Discard goes back for real. Once clean (saved,
- * or the form closes) the copy is taken off again. `release(then)` takes it off before leaving by
- * a link, so the link's entry replaces it rather than stacking on it.
- *
- * Limit: after a reload of a dirty page the copy stays in the history (one Back with no visible change).
+ * Browser Back while dirty: a copy of the current entry is pushed, so Back steps off it and asks.
+ * Limit: after reloading a dirty page the copy stays (one Back with no visible change).
  */
 function useBackGuard(dirty: boolean, leaving: React.RefObject<boolean>, confirm: Confirm) {
   // "pushed": the copy is the current entry; "popping": our history.back() is on its way.

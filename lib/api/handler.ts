@@ -23,6 +23,7 @@ import {
 import { readJsonObjectBody } from "./body";
 import { ApiError, INTERNAL_ERROR_MESSAGE, type ErrorBody } from "./errors";
 import { logError, logRequest } from "./log";
+import type { RouteDocs } from "./route-docs";
 import { quotaResetInfo, rateLimitHeaders } from "./rate-limit";
 import { parseOrThrow, searchParamsToObject, validationError } from "./validation";
 
@@ -61,6 +62,8 @@ interface BaseConfig<Q extends Schema, B extends Schema, P extends Schema> {
    * an unreachable or stuck database answers 503 as fast as on any other route.
    */
   deadlineMs?: number;
+  /** Its OpenAPI entry's summary, examples and responses (lib/openapi builds the document from it). */
+  docs?: RouteDocs;
 }
 
 export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends Schema> extends BaseConfig<

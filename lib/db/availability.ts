@@ -3,10 +3,8 @@ import { getDb } from "./client";
 import { isDatabaseUnavailable } from "./errors";
 
 /**
- * Whether the process's database answers a trivial statement now: false when it is down,
- * unreachable, missing or refusing us (isDatabaseUnavailable), within the pool's connection
- * timeout. For answers that must know before they start (a page's 503 status cannot be set once
- * rendering has begun); any other failure is a fault and is thrown.
+ * Whether the database answers now, for pages that must pick their 503 status before rendering.
+ * False when it is unavailable (isDatabaseUnavailable); any other failure is thrown.
  */
 export async function isDatabaseReachable(): Promise<boolean> {
   try {

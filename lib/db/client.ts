@@ -96,18 +96,14 @@ async function openPglite(
 }
 
 /**
- * The startup options every PostgreSQL session of the API begins with. No JIT compilation: the
- * server would compile, at every request, each plan whose cost passes `jit_above_cost`, as a report
- * over a large tenant's plans would, and compiling costs more than it saves on those statements.
- * A startup option, as the statement timeout is: no round trip.
+ * Startup options of every API session: JIT off, since compiling large report plans at every
+ * request costs more than it saves. A startup option costs no round trip.
  */
 export const POSTGRES_SESSION_OPTIONS = "-c jit=off";
 
 /**
- * A pool's connection string and startup options for a PostgreSQL URL. node-postgres lets a URL's
- * own `options` parameter replace the pool's whole, so a URL that carries one gets ours put before
- * its own in the URL itself: both apply, and the URL's wins where it sets the same parameter (the
- * server applies a startup's `-c` settings in order), an operator's explicit choice.
+ * node-postgres lets a URL's own `options` replace the pool's, so ours go first inside the URL:
+ * both apply, and the operator's later `-c` settings win.
  */
 export function postgresConnection(url: string): { connectionString: string; options: string } {
   if (!/[?&]options=/.test(url)) return { connectionString: url, options: POSTGRES_SESSION_OPTIONS };
@@ -148,10 +144,8 @@ async function openPostgres(
     engine: "postgres",
     target,
     async migrate() {
-      // On a connection of its own, without the pool's statement and query timeouts: those are
-      // the API's (answer 503 within 5 s), and a migration's index build or backfill on a large
-      // tenant takes longer. The advisory lock serializes concurrent migrators (several processes
-      // starting at once); it goes with the connection.
+      // Own connection without the API's timeouts: an index build on a large tenant outlasts them.
+      // The advisory lock, held by this connection, serializes processes migrating at once.
       const client = new pg.Client({ connectionString: target.url, application_name: "fieldcrm-migrate" });
       await client.connect();
       try {
@@ -210,10 +204,8 @@ export async function closeDatabase(): Promise<void> {
 }
 
 /**
- * The embedded engine runs no autovacuum, and the list counters (drizzle/0006) leave a dead row
- * for every delta they fold: without a vacuum now and then their table only grows. The server
- * vacuums it when it opens the database (a small table). PostgreSQL's autovacuum
- * does this by itself.
+ * The embedded engine has no autovacuum, and folding list counts leaves dead rows, so the server
+ * vacuums that small table when it opens the database.
  */
 async function vacuumListCounts(database: Database): Promise<void> {
   await database.db.execute(sql`vacuum (analyze) list_counts`);

@@ -1,8 +1,6 @@
 /**
- * SQLSTATEs that say the database cannot serve us right now, whatever we sent: it is down,
- * restarting, out of resources, or not there for us (renamed or dropped, our role or password
- * refused). An operator or the server itself fixes them, so the API answers 503 and recovers by
- * itself; an error in our own statement (syntax, constraint, type) stays a 500.
+ * SQLSTATE classes meaning the database cannot serve us whatever we send (down, out of resources,
+ * gone, credentials refused): a 503 that recovers by itself; our own statement's errors stay 500.
  */
 const UNAVAILABLE_CLASSES = [
   "08", // connection exception

@@ -9,9 +9,8 @@ import { TcpProxy } from "@/lib/testing/tcp-proxy";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { proxy as pageProxy } from "@/proxy";
 
-// Contract section 2: a database that is unreachable or not answering gives 503
-// SERVICE_UNAVAILABLE within 5 s, no hang, and the service recovers by itself. Dashboard pages
-// (proxy.ts) answer the 503 outage page instead of failing while they render (a 500).
+// Contract section 2: an unreachable database gives 503 within 5 s and the service recovers;
+// dashboard pages answer the outage page instead of a 500.
 
 let database: Database;
 beforeAll(async () => {

@@ -69,9 +69,8 @@ describe(`search_grams (migrations 0011, 0012) on ${testEngine()}`, () => {
   });
 
   it("gives exactly 0011's grams since 0012 replaced its body, so the indexes built by 0011 stay valid", async () => {
-    // 0012 replaced the body of an IMMUTABLE function that two indexes hold, without rebuilding
-    // them: that is sound only if every text gives the same array, element by element, as the
-    // set-returning body 0011 built them with (written out here).
+    // 0012 replaced an IMMUTABLE function two indexes use without rebuilding them: sound only if
+    // every text yields the same array as 0011's set-returning body (written out here).
     const texts = ["", "a", "ab", "abc", "abcd", "😀", "😀é", "😀éa", ...seededTexts(300)];
     const rows = (
       await database.db.execute<{ same: boolean; text: string }>(sql`select t.text,

@@ -11,10 +11,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-// No statement of the API is JIT-compiled: JIT would compile, at every request, each plan whose
-// cost passes jit_above_cost (a report over a larger tenant's plans), which costs more than it
-// saves. PostgreSQL's sessions start with `jit = off`
-// (lib/db/client.ts); the embedded engine is built without a JIT compiler.
+// No API statement is JIT-compiled (costs more than it saves): PostgreSQL sessions start with
+// `jit = off` (lib/db/client.ts); the embedded engine has no JIT compiler.
 describe(`the API's sessions (${testEngine()})`, () => {
   it("compile no plan, on every session of the pool, even past every JIT threshold", async () => {
     // More sessions than one: the setting comes with each session, not with the first.

@@ -27,9 +27,8 @@ import {
   testEngine,
 } from "@/lib/testing/test-database";
 
-// The list totals read from list_counts (lib/domain/list-counts.ts, drizzle/0006_list_counts.sql,
-// 0007_tag_set_counts.sql) must equal count(*) after any writes: through the domain functions and
-// raw SQL, concurrent writers, compaction, TRUNCATE and the migrations' backfills.
+// List totals read from list_counts must equal count(*) after any writes: domain functions, raw
+// SQL, concurrent writers, compaction, TRUNCATE and the migrations' backfills.
 
 let database: Database;
 beforeAll(async () => {
@@ -157,9 +156,8 @@ const PIN_TYPES = ["pt_a", "pt_b", "pt_c"];
 const JOB_STATUSES = ["Unscheduled", "Scheduled", "In Progress", "Completed", "Cancelled"];
 
 /**
- * Service dates around the day boundaries a range can cut: a midnight, the last microsecond of a
- * day (after a bare end date's 23:59:59.999), the first after a midnight, an early year, and the
- * infinities (sorted before and after every day).
+ * Service dates at the day boundaries a range can cut, an early year, and the infinities (which
+ * sort before and after every day).
  */
 const SERVICE_DATES = [
   "2026-03-01T00:00:00Z",
@@ -193,9 +191,8 @@ const SERVICE_DATE_QUERIES = {
 };
 
 /**
- * Tags that a canonical form written as text could get wrong: commas, quotes, braces, spaces,
- * backslashes, unicode (composed and decomposed é), case, the words NULL and null, the empty
- * string. Raw rows also get null elements and random ASCII strings.
+ * Tags a text-written canonical form could get wrong: separators, quotes, escapes, unicode forms,
+ * case, NULL, the empty string. Raw rows also get null elements and random strings.
  */
 const AWKWARD_TAGS = [
   "vip",

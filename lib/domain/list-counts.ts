@@ -5,24 +5,8 @@ import { timestampParam } from "@/lib/domain/reports/sql";
 import { textArray } from "@/lib/domain/lists/sql-fragments";
 
 /**
- * Exact list totals from the counters of list_counts (lib/db/schema/list-counts.ts, kept by the
- * triggers of drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql and 0008_job_day_counts.sql,
- * whose per-tuple fold is one function since 0009_list_counts_fold.sql).
- * A list whose request filters only by the columns the counters are kept by reads its total here:
- * sum(n) over a few rows of the tenant, instead of count(*) over up to every row of the tenant.
- * The tag filters of leads and customers read theirs with
- * listTagCountTotal, the job list's service-date range the days splitIntoDays reads from the
- * counters with jobDayCountSql. Other filters (search, creation dates, seller, creator) still count
- * the matching rows.
- *
- * The dimensions, as the triggers fill them (undefined: any value):
- * - leads: flag = archived, key1 = stage
- * - customers: flag = archived, key1 = status
- * - service_plans: flag = active, key1 = frequency, key2 = service_type
- * - jobs (never quotes nor archived ones): key1 = status
- * - pins: key1 = pin_type_id
- * - lead_tags, customer_tags: read by listTagCountTotal (TagCountFilter)
- * - job_days: read by jobDayCountSql (JobDayCountFilter)
+ * Exact list totals from the list_counts counters (dimensions: lib/db/schema/list-counts.ts), so a
+ * filter on counted columns sums a few rows instead of count(*); search and dates still count rows.
  */
 export interface ListCountFilter {
   companyId: string;
@@ -76,20 +60,16 @@ export interface TagCountFilter {
 }
 
 /**
- * The total of the records having any of the tags (exact, case-sensitive), as `{ total }` in one
- * row. Each record with tags is counted once, under its whole canonical tag set (key1, the text
- * of a sorted text[]), so the records matching "any of T" are exactly those of the sets that
- * overlap T: sum(n) over those rows, each read back with key1::text[]. Its cost grows with the
- * tenant's number of (archived, stage, set) tuples, not with the number of matching records.
+ * Total of records having any of the tags: each record counts once under its whole tag set, so
+ * it is sum(n) over sets overlapping the tags, costing per set rather than per record.
  */
 export function listTagCountTotal(db: DbOrTx, filter: TagCountFilter) {
   return countersTotal(db, filter, sql`${listCounts.key1}::text[] && ${textArray(filter.tags)}`);
 }
 
 /**
- * The listed jobs (never quotes nor archived) whose service date falls on a whole UTC day from
- * `from` (its midnight, included) to `to` (a midnight, excluded); a bound left out leaves that
- * side open (days and infinite dates alike). With `status`, those of that status only.
+ * Listed jobs with a service date on whole UTC days from `from` (included) to `to` (excluded);
+ * a missing bound leaves that side open. With `status`, that status only.
  */
 export interface JobDayCountFilter {
   companyId: string;
@@ -104,10 +84,8 @@ export const dayKey = (day: Date) => sql`job_day_key(${timestampParam(day)})`;
 export const DAY_MS = 86_400_000;
 
 /**
- * The whole UTC days of a service-date range from `start` to `end` (both included; a bound left
- * out leaves that side open): from the first midnight at or after the start (included) to the
- * last midnight at or before the end (excluded: a bare end date ends at 23:59:59.999, so its day
- * is a part).
+ * The whole UTC days of a range: from the first midnight at or after `start` to the last at or
+ * before `end` (a bare end date ends at 23:59:59.999, so its own day is partial).
  */
 export function wholeDays(start?: Date, end?: Date): { from?: Date; to?: Date } {
   return {
@@ -117,19 +95,8 @@ export function wholeDays(start?: Date, end?: Date): { from?: Date; to?: Date } 
 }
 
 /**
- * How a service-date range from `start` to `end` (both included; a bound left out leaves that
- * side open) is read from numbers kept per UTC day (the day counters, the job report's sums):
- * those of the days from `firstDay` (its midnight, included) to `lastDay` (excluded; undefined:
- * open), plus the jobs whose service date meets one of `added`, less those meeting one of `taken`.
- * Each condition is on `j.service_date`, within one day, and carries its own bounds: it goes
- * beside the other filters, never the range's bounds.
- *
- * Each end that falls inside a day reads whichever is less: up to half a day, the jobs of its
- * part of the day (added to the whole days); more, the whole day less the jobs of the rest of it
- * (taken). A bare end date ends at 23:59:59.999: its day less the jobs after that instant, almost
- * always none. A range within one day is read the same way as a whole: up to half a day, its
- * jobs; more, its day less the jobs before and after it. Undefined when no day is worth reading
- * (a range of at most half a day, or an empty one): the caller reads the range's jobs.
+ * A service-date range read from per-day numbers: whole days `firstDay` to `lastDay`, plus jobs
+ * meeting `added`, less those meeting `taken`; undefined when no whole day is worth reading.
  */
 export interface DaySplit {
   firstDay?: Date;
@@ -192,10 +159,8 @@ function jobDayRows(
 }
 
 /**
- * The number of jobs matching the filter, as a scalar SQL expression (bigint): sum(n) over the
- * tenant's job_days rows of those days, one row per (day, status) folded by every write, so a
- * month is ~30 rows a status. The days are key1, compared as keys (job_day_key, drizzle/
- * 0008_job_day_counts.sql): an index range.
+ * Matching job count as a scalar SQL expression: sum(n) over the tenant's job_days rows, which
+ * are folded per (day, status), so a month is an index range of ~30 rows per status.
  */
 export function jobDayCountSql(filter: JobDayCountFilter): SQL {
   const where = jobDayRows(filter, dayKeyRange(listCounts.key1, filter));
@@ -214,10 +179,8 @@ export interface JobDaysFilter {
 }
 
 /**
- * The days that hold jobs matching the filter, as a subquery of one row per day: `day`, the day
- * key (job_day_key), and `whole`, whether the whole day lies within the range (wholeDays: its
- * jobs need no other bound); the days are those whose counters sum to more than zero, from the
- * day of `start` to the day of `end`.
+ * Days holding matching jobs, one row per day: `day` (job_day_key) and `whole`, whether the range
+ * covers the whole day so its jobs need no other bound.
  */
 export function jobDaysSql(filter: JobDaysFilter): SQL {
   const where = jobDayRows(filter, [

@@ -3,13 +3,8 @@ import type { DbOrTx } from "@/lib/db/client";
 import { toNumber } from "@/lib/domain/reports/sql";
 
 /**
- * A list's total (exact), in one of two ways:
- * - `kept`: read from the kept counters (lib/domain/list-counts.ts), a few rows (a job list's
- *   service-date range adds a count of at most a day's jobs at each end). It is read by the
- *   page's own statement, a scalar subquery that PostgreSQL runs once (totalColumn): the list is
- *   then one statement, not two.
- * - `counted`: a count of the matching rows, which can take as long as the page; it runs beside
- *   the page, on a second connection.
+ * A list's exact total: `kept` reads the counters inside the page's own statement (one statement,
+ * not two); `counted` counts matching rows beside the page on a second connection.
  */
 export type ListTotal<Counted extends PromiseLike<{ total: unknown }[]> = PromiseLike<{ total: unknown }[]>> =
   { kept: CountQuery } | { counted: Counted };
@@ -38,9 +33,8 @@ export function totalColumn(total: ListTotal | undefined): SQL {
 }
 
 /**
- * A list's page and its total. With a kept total, the page's rows carry it (totalColumn); a page
- * without rows (past the last one, or nothing matches) carries none, and the counters are then
- * read on their own. With a counted total, the page and the count run at the same time.
+ * A list's page and total. A kept total rides on the page's rows, so an empty page reads the
+ * counters on their own; a counted total runs alongside the page.
  */
 export async function pageAndTotal<R extends object>(
   page: PromiseLike<R[]>,

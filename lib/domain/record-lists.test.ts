@@ -23,9 +23,8 @@ afterAll(async () => {
 });
 
 /**
- * Characters whose lower case is not plain ASCII, or is written differently in JavaScript and
- * PostgreSQL (İ, ẞ, final sigma), LIKE's own wildcards and escape, and runs of letters for terms
- * to find in more than one record.
+ * Characters whose lower case differs between JavaScript and PostgreSQL or is not ASCII, LIKE's
+ * wildcards and escape, and letter runs so terms hit more than one record.
  */
 const ALPHABET = [..."martMART son SON ΣσςΟΔ İıßẞéÉĲ字😀@.-'%_\\5"];
 
@@ -35,9 +34,8 @@ function text(random: Random, min: number, max: number): string | null {
 }
 
 /**
- * Search terms: a run of 1–6 characters of a random record's field, as stored or upper-cased, and
- * random runs of the alphabet. Terms of phone characters are left out (they add the normalized
- * phone's digits, checked elsewhere), and so are terms holding the fields' separator.
+ * Search terms: runs of a record's field, as stored or upper-cased, and random runs. Phone-like
+ * terms (checked elsewhere) and terms holding the field separator are left out.
  */
 function terms(random: Random, fieldTexts: (string | null)[][]): string[] {
   const found: string[] = [];

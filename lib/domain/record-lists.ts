@@ -81,9 +81,8 @@ export interface RecordListFilter {
 }
 
 /**
- * The list's WHERE clause. Each predicate is written with the very expression of its index
- * (lib/db/schema/leads.ts, customers.ts) so PostgreSQL can use it: `not archived` (partial
- * index), the key (`stage =`, `status =`), `tags &&` (GIN), and a search (searchCondition).
+ * The list's WHERE clause, each predicate spelled with its index's very expression (partial
+ * `not archived`, key equality, GIN `tags &&`, search) so PostgreSQL can use it.
  */
 export function recordListWhere<T extends ListedRecordTable, R extends object>(
   list: RecordList<T, R>,
@@ -101,15 +100,8 @@ export function recordListWhere<T extends ListedRecordTable, R extends object>(
 }
 
 /**
- * A search (contract section 5): the term in any searched field, case-insensitive, or, for a
- * term of phone characters, its digits in the normalized phone. Found by the grams of the term in
- * the tenant's search index (one index scan for every field), each candidate checked by LIKE field
- * by field; a term under a gram by LIKE on the search document:
- * - a match in the document is a match in one field, since the fields are separated by a
- *   character the term does not hold; a term that holds it is checked field by field;
- * - the normalized phone is a field of the document, so a term of digits alone finds it there
- *   (its digits are the term); other digits, such as `5551234` of `555-1234`, are looked up in
- *   the document and checked against the normalized phone.
+ * A search (contract section 5): the term in any field, case-insensitive, or a phone-like term's
+ * digits in the normalized phone. Candidates come from the gram index, then LIKE checks them.
  */
 function searchCondition<T extends ListedRecordTable, R extends object>(
   list: RecordList<T, R>,
@@ -121,12 +113,8 @@ function searchCondition<T extends ListedRecordTable, R extends object>(
     const lowered = text.toLowerCase();
     const pattern = containsPattern(lowered);
     const grams = hasSearchGrams(lowered);
-    // Field by field: the same test as the document's LIKE (lower() maps each character alone,
-    // and the separator is no letter) for a text without the separator, and cheaper on the grams'
-    // candidates: most match, in their first field, so the rest is not lowered or joined. A text
-    // shorter than a gram has no grams to look up: the tenant's rows are read (as a trigram index
-    // did for a term under three characters), most of them no match, where one LIKE on the
-    // document is cheaper than one per field.
+    // Grams' candidates are checked field by field: most match in their first field, so the rest
+    // is never lowered. A term shorter than a gram reads all rows, where one document LIKE is cheaper.
     const like =
       grams || text.includes(SEARCH_FIELD_SEPARATOR)
         ? (or(...searched.fields.map((field) => sql`${field} like ${pattern}`)) as SQL)
@@ -154,10 +142,8 @@ interface SearchSql {
 }
 
 /**
- * The statements of a lead or customer list request (newestList): its page, in its sort order or
- * newest first, and its total. Without a search the total is kept by the counters (archived and the key, or with tags
- * the tag sets'), read by the page's statement; a search too short to share its matches with the
- * page counts them beside it.
+ * A lead or customer list request's statements: its page and total. Without a search the total
+ * comes from the counters; a search too short to share matches with the page counts beside it.
  */
 export function recordListQueries<T extends ListedRecordTable, R extends object>(
   db: DbOrTx,

@@ -89,12 +89,8 @@ interface PendingRef {
 }
 
 /**
- * Checks what the shape alone cannot: duplicate ids, references to records of the file or of the
- * database that must exist in the same company, user emails and API keys that must be unique.
- * Sections come in the file's order, each whole or (a large one) in slices, so that a reference,
- * which always names a record of an earlier section, meets every record it could name. Runs
- * inside the import's transaction, so what it sees is what the writes will meet; `beforeQuery`
- * runs before each look-up (the writer lets its statement in flight finish).
+ * Checks what shape alone cannot: duplicate ids, same-company references, unique emails and keys.
+ * Runs in file order inside the import's transaction, so a reference meets every earlier record.
  */
 export class DocumentChecker {
   // (company, id) of every record of the file so far, by kind; invalid records count as present.

@@ -13,10 +13,8 @@ import {
 import { parseIsoDate } from "@/lib/schemas/common";
 
 /**
- * The import file (contract section 10), one zod schema per record kind. Lengths follow the API's
- * rules (contract section 6) so that imported records are records the API could have written.
- * A few optional fields beyond the contract (`created_at` on every kind but pin types, `active` on users,
- * `archived_at` on customers) let a file, and the demo data, be reproduced exactly.
+ * The import file (contract section 10), with the API's length rules so imports are writable by
+ * the API. Extra optional fields (`created_at`, `active`, `archived_at`) reproduce a file exactly.
  */
 
 const id = z.string().trim().min(1, "must not be empty").max(255);

@@ -7,10 +7,8 @@ import { ImportRefusedError, type ImportProblem } from "./problems";
 import { DocumentWriter, type ImportCounts } from "./write";
 
 /**
- * Sections validated, checked and written a slice at a time, so that the database writes one
- * slice while the next is validated. Their records are independent of one another (a reference
- * names a record of an earlier section). Users, API keys and jobs are checked as a whole (unique
- * emails and keys, job children that may move between jobs); companies and pin types are small.
+ * Sections written a slice at a time, so the database writes one slice while the next is checked.
+ * Users, API keys and jobs need whole-section checks; companies and pin types are small.
  */
 const SLICED: ReadonlySet<SectionName> = new Set(["pins", "customers", "leads", "service_plans"]);
 const RECORDS_PER_SLICE = 5_000;
@@ -44,15 +42,8 @@ function sortProblems(problems: ImportProblem[], sections: string[]): ImportProb
 }
 
 /**
- * Imports one document (contract section 10): validated, checked against the file and the
- * database, and written all-or-nothing in one transaction. Records are upserted by
- * (company_id, id), so importing the same document twice leaves the same data. Throws
- * ImportRefusedError listing every problem, having written nothing.
- *
- * Sections go in the file's order; each is written once it is checked and as long as the file
- * has shown no problem, so that on PostgreSQL writing (the database's work) overlaps validating
- * (this process's). A problem found later still refuses the whole file: the transaction rolls
- * back what was written.
+ * Imports one document (contract section 10) all-or-nothing, upserting by (company_id, id) so a
+ * re-import changes nothing. Throws ImportRefusedError listing every problem, having written nothing.
  */
 export async function importDocument(
   db: Db,

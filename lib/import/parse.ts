@@ -20,9 +20,8 @@ export interface ParsedRecords<S extends SectionName = SectionName> {
    */
   invalidRecords: { section: SectionName; companyId: string; id: string }[];
   /**
-   * Every record that names its company, with its fields (parsed, or as given for an invalid
-   * record, less the fields that failed): the references of invalid records are checked too, so
-   * that the file's every problem is listed at once.
+   * Every record that names its company, invalid ones too (less their failed fields), so the
+   * file's every problem is listed at once.
    */
   references: RecordReferences[];
   /** Records and job children: the size of the work, for progress reports. */
@@ -72,9 +71,8 @@ export function readSections(input: unknown): DocumentSections {
 }
 
 /**
- * Validates the shape of records `start` to `end` of a section, one record at a time so that
- * every problem of the file is listed (not only the first) and the valid records can still have
- * their references checked.
+ * Validates records `start` to `end` one by one, so every problem is listed and valid records
+ * still get their references checked.
  */
 export function parseRecords<S extends SectionName>(
   section: S,

@@ -5,11 +5,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidJsonError, JsonStreamParser, parseJsonBytes, readJsonFile } from "./read-json-file";
 
-/*
- * The streaming reader against JSON.parse: the same value for any valid JSON, whatever the chunk
- * boundaries (chunks of 1 to 7 bytes split every token, escape and UTF-8 character somewhere) and
- * whatever depth the records are cut at; and every invalid text refused, with its place.
- */
+// The streaming reader matches JSON.parse for any chunk boundaries and record depth, and refuses
+// every invalid text with its place.
 
 const FIXED_SEED = 20260611;
 

@@ -1,16 +1,8 @@
 import fs from "node:fs";
 
 /**
- * Reads a JSON file of any size into the value JSON.parse would give. A file below
- * STREAM_THRESHOLD is read whole and given to JSON.parse. A larger one may not fit in one string
- * (V8 strings stop at about 512 MiB): it is read in chunks and scanned as bytes, so a UTF-8
- * character split between chunks is never decoded in halves. The containers near the top (the
- * document object and its arrays) are built here; every value below them (a record) is cut out
- * as bytes and given to JSON.parse, so memory holds the records and one chunk, never the file.
- *
- * Invalid JSON is refused with its place: reason, line, column (in characters) and byte offset.
- * A UTF-8 byte order mark at the start is skipped on both paths (JSON.parse alone would refuse
- * it with an invisible character in the message; RFC 8259 lets a parser ignore it).
+ * Reads a JSON file of any size as JSON.parse would: large files exceed V8's string limit, so
+ * they are scanned as bytes and each record is parsed alone. Errors give their place; a BOM is skipped.
  */
 
 /** Files of at least this many bytes are streamed. */
@@ -141,10 +133,8 @@ function setMember(object: Record<string, unknown>, key: string, value: unknown)
 }
 
 /**
- * A JSON parser fed chunks of UTF-8 bytes (`write`), giving the value at `end`. It checks the
- * whole grammar byte by byte (so an error has its exact place); values are made by JSON.parse on
- * byte slices: property names and values of the containers near the top, and every value at
- * `recordDepth` and below as one slice.
+ * A byte-level JSON grammar checker fed UTF-8 chunks, so errors have exact places; values are
+ * made by JSON.parse on byte slices, each record at `recordDepth` as one slice.
  */
 export class JsonStreamParser {
   private state = BOM;

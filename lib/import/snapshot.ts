@@ -23,9 +23,8 @@ export const IMPORTED_TABLES = [
 export type TableSnapshot = Record<(typeof IMPORTED_TABLES)[number], Record<string, unknown>[]>;
 
 /**
- * Every row of the imported tables (of the given companies, or all), as JSON-comparable values:
- * what the idempotency and determinism checks compare. `omit` leaves out columns that are
- * expected to differ (salted password hashes).
+ * Every row of the imported tables as JSON-comparable values, for the idempotency checks. `omit`
+ * leaves out columns expected to differ (salted password hashes).
  */
 export async function snapshotTables(
   db: DbOrTx,

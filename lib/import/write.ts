@@ -92,12 +92,8 @@ function columnLiteral(rows: readonly Record<string, unknown>[], key: string): s
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * A batch of rows as `select ... from unnest($1::t1[], $2::t2[], ...)`: one array parameter per
- * column instead of one parameter per value. Building and sending millions of single parameters
- * cost more than the database's own work (100,000 leads: 3.5 million parameters); arrays keep the
- * import within its time budget on both engines. Array columns (tags) travel as arrays of array
- * literals and are cast back per row. Built a column at a time, yielding in between (see
- * StatementPipeline).
+ * Rows as `select ... from unnest($1::t1[], ...)`: one array parameter per column, since millions
+ * of single parameters cost more than the database's work. Built a column at a time, yielding.
  */
 async function columnArrays(
   columns: Record<string, PgColumn>,
@@ -121,10 +117,8 @@ async function columnArrays(
 }
 
 /**
- * At most one statement in flight, and the next one built meanwhile: on PostgreSQL the database
- * maintains the leads' indexes (most of an import's time) while this process validates and
- * prepares the next batch, so the two cores work at once. A statement's failure surfaces at the
- * next push or settle, before anything else is sent.
+ * One statement in flight while the next is built, so the database and this process work at
+ * once. A failure surfaces at the next push or settle, before anything else is sent.
  */
 class StatementPipeline {
   private inflight: Promise<void> | undefined;
@@ -169,11 +163,8 @@ interface StatementGroup {
 }
 
 /**
- * INSERT ... ON CONFLICT (company_id, id) DO UPDATE of one section, in batches. A row that is
- * already stored with the same values is left alone (the WHERE of the update), so importing a file
- * twice writes nothing the second time and `updated_at` moves only when something changed. Rows
- * are made as records arrive (a million leads never exist as rows all at once); rows with the same
- * soft columns share a statement.
+ * Upserts one section in batches; unchanged rows are skipped (the update's WHERE) so a re-import
+ * writes nothing and `updated_at` moves only on change. Rows are built as records arrive.
  */
 class SectionUpsert<S extends SectionName> {
   private readonly columns: Record<string, PgColumn>;
@@ -244,9 +235,8 @@ class SectionUpsert<S extends SectionName> {
   }
 
   /**
-   * `, logged as (…)`: a `created` or `updated` entry for each record the statement wrote (a row
-   * left as it was is not returned, so it gets none), by the import; an update's changed fields
-   * are not listed (the statement does not read the rows it replaces).
+   * `, logged as (…)`: an activity entry for each record the statement wrote; an update's changed
+   * fields are not listed, since the statement does not read the rows it replaces.
    */
   private logged(): SQL {
     const recordType = this.spec.activity;
@@ -616,14 +606,8 @@ function sectionTables(
 const SAVEPOINT = "import_write";
 
 /**
- * Writes checked records, section by section in the file's order, inside the import's
- * transaction. importDocument hands it each section's records once they are checked (a large
- * section in slices, so that writing overlaps validating the next slice) and only while the file
- * has shown no problem; a refused file is rolled back with the transaction.
- *
- * A write the database refuses does not end the import at once: the writer returns to its
- * savepoint and stops writing, the rest of the file is still checked (a refused file lists every
- * problem, as when nothing had been written), and `finish` then throws the database's error.
+ * Writes checked records in file order inside the import's transaction. A refused write rolls
+ * back to the savepoint but checking goes on, so every problem is listed before `finish` throws.
  */
 export class DocumentWriter {
   readonly counts: ImportCounts;

@@ -1,11 +1,12 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isMethodNotAllowedHandler, routeDeclarationOf } from "@/lib/api/handler";
-import { getOpenApiDocument } from "./document";
-import { RESOURCES } from "./resources";
+import { z } from "zod";
+import { API_OPERATIONS, getOpenApiDocument } from "@/app/api/routes";
+import { apiRoute, isMethodNotAllowedHandler, routeDeclarationOf } from "@/lib/api/handler";
+import { buildOpenApiDocument } from "./document";
 import type { JsonObject } from "./json-schema";
-import type { EndpointSpec } from "./types";
+import type { RouteDocs } from "./types";
 
 const API_DIR = path.join(process.cwd(), "app", "api");
 const VERBS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -28,27 +29,24 @@ function routeFiles(dir = API_DIR, segments: string[] = []): { file: string; pat
   return out;
 }
 
+/** The verbs the route files serve (405 answers aside), each with its module. */
 async function servedOperations() {
-  const operations: { key: string; handler: unknown }[] = [];
+  const operations: { key: string; module: object }[] = [];
   for (const { file, path: routePath } of routeFiles()) {
     const mod = (await import(file)) as Record<string, unknown>;
     for (const verb of VERBS) {
       if (typeof mod[verb] === "function" && !isMethodNotAllowedHandler(mod[verb])) {
-        operations.push({ key: `${verb} ${routePath}`, handler: mod[verb] });
+        operations.push({ key: `${verb} ${routePath}`, module: mod });
       }
     }
   }
   return operations;
 }
 
-function documentedOperations(): string[] {
-  const paths = getOpenApiDocument().paths as Record<string, JsonObject>;
-  return Object.entries(paths).flatMap(([p, item]) =>
-    Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
-  );
-}
+const operation = (method: string, p: string) =>
+  (getOpenApiDocument().paths as Record<string, Record<string, JsonObject>>)[p]![method.toLowerCase()]!;
 
-describe("OpenAPI route coverage", () => {
+describe("OpenAPI route index", () => {
   it("finds the route files, including the known ones", () => {
     const paths = routeFiles().map((r) => r.path);
     expect(paths).toContain("/auth/test");
@@ -57,55 +55,57 @@ describe("OpenAPI route coverage", () => {
     expect(paths.some((p) => p.includes("..."))).toBe(false);
   });
 
-  it("documents every route verb under app/api, and nothing that is not served", async () => {
-    const served = (await servedOperations()).map((o) => o.key).sort();
-    const documented = documentedOperations().sort();
-    expect({ undocumented: served.filter((k) => !documented.includes(k)) }).toEqual({ undocumented: [] });
-    expect({ notServed: documented.filter((k) => !served.includes(k)) }).toEqual({ notServed: [] });
+  it("lists every route verb under app/api once, with its own module, and nothing that is not served", async () => {
+    const served = await servedOperations();
+    const indexed = API_OPERATIONS.map(([method, p]) => `${method} ${p}`);
+    const servedKeys = served.map((o) => o.key);
+    expect({ missing: servedKeys.filter((k) => !indexed.includes(k)) }).toEqual({ missing: [] });
+    expect({ notServed: indexed.filter((k) => !servedKeys.includes(k)) }).toEqual({ notServed: [] });
+    expect({ twice: indexed.filter((k, i) => indexed.indexOf(k) !== i) }).toEqual({ twice: [] });
+    const wrongModule = API_OPERATIONS.filter(
+      ([method, p, mod]) => served.find((o) => o.key === `${method} ${p}`)?.module !== mod,
+    ).map(([method, p]) => `${method} ${p}`);
+    expect(wrongModule).toEqual([]);
   });
 
-  it("documents each verb with the auth, scopes, roles and zod schemas the route declares", async () => {
-    const specs = new Map<string, EndpointSpec>(
-      RESOURCES.flatMap((r) => r.endpoints).map((e) => [`${e.method} ${e.path}`, e]),
+  it("documents exactly the indexed verbs", () => {
+    const paths = getOpenApiDocument().paths as Record<string, JsonObject>;
+    const documented = Object.entries(paths).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
     );
-    const mismatches: string[] = [];
-    for (const { key, handler } of await servedOperations()) {
-      const spec = specs.get(key);
-      if (!spec) continue; // reported by the coverage test above
-      const declared = routeDeclarationOf(handler);
-      if (!declared) {
-        mismatches.push(`${key}: not an apiRoute`);
-        continue;
-      }
-      const auth = declared.auth ?? "both";
-      const scopes = "scopes" in declared ? (declared.scopes ?? []) : [];
-      const scopeNamed = "scopeNamed" in declared ? declared.scopeNamed : undefined;
-      const roles = "roles" in declared ? declared.roles : undefined;
-      const alsoScopes = "alsoScopes" in declared ? declared.alsoScopes : undefined;
-      const requireVersion = "requireVersion" in declared ? declared.requireVersion !== false : true;
-      const check = (what: string, documented: unknown, actual: unknown) => {
-        if (documented !== actual && JSON.stringify(documented) !== JSON.stringify(actual)) {
-          mismatches.push(
-            `${key}: ${what} documented ${JSON.stringify(documented)}, declared ${JSON.stringify(actual)}`,
-          );
-        }
-      };
-      check("auth", spec.auth ?? "both", auth);
-      check("scopes", [...(spec.scopes ?? [])], [...scopes]);
-      check("scope named in a 403", spec.scopeNamed ?? spec.scopes?.[0], scopeNamed ?? scopes[0]);
-      check(
-        "also scopes",
-        spec.alsoScopes ? [...spec.alsoScopes] : undefined,
-        alsoScopes ? [...alsoScopes] : undefined,
-      );
-      check("roles", spec.roles ? [...spec.roles] : undefined, roles ? [...roles] : undefined);
-      check("version header", spec.requireVersion !== false, requireVersion);
-      // The very same zod objects, so the document cannot describe other rules than the route runs.
-      if (spec.query !== declared.query) mismatches.push(`${key}: query schema is not the route's`);
-      if (spec.params !== declared.params)
-        mismatches.push(`${key}: path parameter schema is not the route's`);
-      if (spec.body?.schema !== declared.body) mismatches.push(`${key}: body schema is not the route's`);
+    expect(documented.sort()).toEqual(API_OPERATIONS.map(([method, p]) => `${method} ${p}`).sort());
+  });
+
+  it("documents each verb with the auth, roles and schemas its declaration has", () => {
+    for (const [method, p, mod] of API_OPERATIONS) {
+      const key = `${method} ${p}`;
+      const declared = routeDeclarationOf((mod as Record<string, unknown>)[method])!;
+      const op = operation(method, p);
+      expect(op["x-auth"], key).toBe(declared.auth ?? "both");
+      expect(op["x-roles"], key).toEqual("roles" in declared ? declared.roles : undefined);
+      expect(op.operationId, key).toBe(declared.docs?.operationId);
+      const parameters = (op.parameters as JsonObject[]).filter((param) => param.in !== undefined);
+      const names = (where: string) =>
+        parameters.filter((param) => param.in === where).map((param) => param.name);
+      const shape = (schema: unknown) => Object.keys((schema as z.ZodObject | undefined)?.shape ?? {});
+      expect(names("query"), key).toEqual(shape(declared.query));
+      expect(names("path"), key).toEqual(shape(declared.params));
+      const body = (op.requestBody as { content: Record<string, { schema: JsonObject }> } | undefined)
+        ?.content["application/json"]?.schema.$ref;
+      expect(body, key).toBe(declared.body ? `#/components/schemas/${declared.docs?.bodyName}` : undefined);
     }
-    expect(mismatches).toEqual([]);
+  });
+
+  it("refuses a route without docs, a body without a name and an unknown tag", () => {
+    const bare = { GET: apiRoute({ handler: async () => ({}) }) };
+    expect(() => buildOpenApiDocument([["GET", "/bare", bare]])).toThrow(/GET \/bare has no docs/);
+    const docs: RouteDocs = { tag: "Meta", operationId: "x", summary: "X", responses: [] };
+    const unnamed = {
+      POST: apiRoute({ body: z.object({ a: z.string() }), handler: async () => ({}), docs }),
+    };
+    expect(() => buildOpenApiDocument([["POST", "/x", unnamed]])).toThrow(/has a body but no docs.bodyName/);
+    const lost = { GET: apiRoute({ handler: async () => ({}), docs }) };
+    expect(() => buildOpenApiDocument([["GET", "/x", lost]], {})).toThrow(/unknown tag Meta/);
+    expect(() => buildOpenApiDocument([["GET", "/x", {}]])).toThrow(/GET \/x is not an apiRoute/);
   });
 });

@@ -4,10 +4,11 @@ import { ERROR_CODES } from "@/lib/api/errors";
 import { SCOPES } from "@/lib/auth/scopes";
 import { GET as getOpenApiJson } from "@/app/api/openapi.json/route";
 import { apiRequest, call } from "@/lib/testing/factories";
-import { buildOpenApiDocument, getOpenApiDocument } from "./document";
+import { getOpenApiDocument } from "@/app/api/routes";
+import { buildOpenApiDocument } from "./document";
 import { errorStatus, type DocumentedError } from "./errors";
 import type { JsonObject } from "./json-schema";
-import { named, type ResourceSpec } from "./types";
+import { named } from "./types";
 import { z } from "zod";
 
 type Operation = JsonObject & {
@@ -236,13 +237,16 @@ describe("OpenAPI document", () => {
   });
 
   it("refuses two different schemas under one component name", () => {
-    const twice: ResourceSpec = {
-      tag: "X",
-      description: "",
-      components: [named("Thing", z.object({ a: z.string() })), named("Thing", z.object({ b: z.string() }))],
-      endpoints: [],
+    const twice = {
+      X: {
+        description: "",
+        components: [
+          named("Thing", z.object({ a: z.string() })),
+          named("Thing", z.object({ b: z.string() })),
+        ],
+      },
     };
-    expect(() => buildOpenApiDocument([twice])).toThrow(/Two schemas are named Thing/);
+    expect(() => buildOpenApiDocument([], twice)).toThrow(/Two schemas are named Thing/);
   });
 });
 

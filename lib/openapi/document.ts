@@ -1,6 +1,6 @@
 import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { z } from "zod";
-import { VERSION_HEADER } from "@/lib/api/handler";
+import { routeDeclarationOf, VERSION_HEADER, type RouteDeclaration } from "@/lib/api/handler";
 import { API_VERSION } from "@/lib/schemas/auth";
 import { SCOPES, scopeNamedInRefusal, scopesAcceptedFromKeys } from "@/lib/auth/scopes";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
@@ -16,8 +16,15 @@ import {
   parameterSchema,
   type JsonObject,
 } from "./json-schema";
-import { RESOURCES } from "./resources";
-import type { EndpointExample, EndpointSpec, NamedSchema, ResourceSpec } from "./types";
+import { RESOURCES, type ResourceTag } from "./resources";
+import type {
+  ApiOperation,
+  EndpointAccess,
+  EndpointExample,
+  EndpointSpec,
+  NamedSchema,
+  ResourceSpec,
+} from "./types";
 
 export const DOCUMENT_TITLE = "FieldCRM API";
 /** The document describes this version of the interface (the service-api-version header). */
@@ -104,8 +111,78 @@ function withKeyScopes(resource: ResourceSpec): ResourceSpec {
   };
 }
 
-/** Builds the whole OpenAPI 3.1 document from the resource specs and their zod schemas. */
-export function buildOpenApiDocument(declared: readonly ResourceSpec[] = RESOURCES): JsonObject {
+/** Who may call a route, read from its declaration: the one place that knows its access fields. */
+export function accessOf(declaration: RouteDeclaration): EndpointAccess {
+  if (declaration.auth === "none") {
+    return { auth: "none", requireVersion: declaration.requireVersion !== false };
+  }
+  return {
+    auth: declaration.auth ?? "both",
+    scopes: declaration.scopes,
+    scopeNamed: declaration.scopeNamed,
+    alsoScopes: declaration.alsoScopes,
+    roles: declaration.roles,
+  };
+}
+
+/** A zod object schema of the declaration (query or path parameters), or none. */
+function objectSchema(schema: z.ZodType | undefined, what: string): z.ZodObject | undefined {
+  if (schema === undefined) return undefined;
+  if (!(schema instanceof z.ZodObject)) throw new Error(`${what} is not a zod object`);
+  return schema;
+}
+
+/** One operation of the route index as documented: its declaration's access and schemas, its docs. */
+function endpointOf([method, path, routeModule]: ApiOperation): { tag: string; endpoint: EndpointSpec } {
+  const key = `${method} ${path}`;
+  const declaration = routeDeclarationOf((routeModule as Record<string, unknown>)[method]);
+  if (!declaration) throw new Error(`${key} is not an apiRoute`);
+  const docs = declaration.docs;
+  if (!docs) throw new Error(`${key} has no docs`);
+  const { tag, bodyName, ...text } = docs;
+  if (declaration.body && !bodyName) throw new Error(`${key} has a body but no docs.bodyName`);
+  return {
+    tag,
+    endpoint: {
+      method,
+      path,
+      ...accessOf(declaration),
+      ...text,
+      params: objectSchema(declaration.params, `${key} params`),
+      query: objectSchema(declaration.query, `${key} query`),
+      ...(declaration.body && bodyName ? { body: { name: bodyName, schema: declaration.body } } : {}),
+    },
+  };
+}
+
+/** The groups of the reference with their endpoints, in the order of the tag table and the index. */
+function resourcesOf(
+  operations: readonly ApiOperation[],
+  tags: Readonly<Record<string, ResourceTag>>,
+): ResourceSpec[] {
+  const resources: ResourceSpec[] = Object.entries(tags).map(([tag, resource]) => ({
+    tag,
+    ...resource,
+    endpoints: [],
+  }));
+  for (const operation of operations) {
+    const { tag, endpoint } = endpointOf(operation);
+    const resource = resources.find((r) => r.tag === tag);
+    if (!resource) throw new Error(`${endpoint.method} ${endpoint.path} names the unknown tag ${tag}`);
+    resource.endpoints.push(endpoint);
+  }
+  return resources;
+}
+
+/**
+ * Builds the whole OpenAPI 3.1 document from the route index (app/api/routes.ts): each route's
+ * declaration and docs, grouped by the tag table, with their zod schemas.
+ */
+export function buildOpenApiDocument(
+  operations: readonly ApiOperation[],
+  tags: Readonly<Record<string, ResourceTag>> = RESOURCES,
+): JsonObject {
+  const declared = resourcesOf(operations, tags);
   const resources = declared.map(withKeyScopes);
   const endpoints = resources.flatMap((r) => r.endpoints.map((endpoint) => ({ endpoint, tag: r.tag })));
   const outputs: NamedSchema[] = [
@@ -163,13 +240,6 @@ export function buildOpenApiDocument(declared: readonly ResourceSpec[] = RESOURC
     "x-scopes": [...SCOPES],
     "x-guide": guide,
   };
-}
-
-let cached: JsonObject | undefined;
-/** The document of this server, built once per process. */
-export function getOpenApiDocument(): JsonObject {
-  cached ??= buildOpenApiDocument();
-  return cached;
 }
 
 function unique(schemas: NamedSchema[]): NamedSchema[] {

@@ -5,7 +5,7 @@ import { GET as listLeads, POST as upsertLead } from "@/app/api/leads/route";
 import { GET as getSession } from "@/app/api/auth/session/route";
 import { apiRequest, call, createApiKey, createCompany } from "@/lib/testing/factories";
 import { testEngine } from "@/lib/testing/test-database";
-import { getOpenApiDocument } from "./document";
+import { getOpenApiDocument } from "@/app/api/routes";
 import type { JsonObject } from "./json-schema";
 import { fileTestDatabase } from "@/lib/testing/file-database";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getOpenApiDocument } from "./document";
+import { getOpenApiDocument } from "@/app/api/routes";
 import { constraints, buildReference } from "./reference";
 
 describe("API reference view of the document", () => {

@@ -15,11 +15,8 @@ import type {
   convertLeadBodySchema,
 } from "@/lib/schemas/lead-convert";
 
-/**
- * A lead's or customer's activity (GET /api/{leads|customers}/{id}/activity, E3), its notes, and
- * the page actions that write activity: archive, unarchive and a lead's conversion (E4). Every
- * save on a record's page invalidates `activityKeys.record` so the timeline shows it.
- */
+// A record's activity (E3), its notes, and the page actions that write activity; every save on a
+// record's page invalidates `activityKeys.record` so the timeline shows it.
 
 export type { ActivityEntry, ActivityRecordType };
 /** The body of POST /leads/{id}/convert as the dialog sends it. */

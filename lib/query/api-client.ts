@@ -1,8 +1,5 @@
-/**
- * The dashboard's one way to call the API: same endpoints as integrations, with the session
- * cookie instead of a key, the version header on every request, and error bodies turned into
- * typed errors the pages can show (message, code, and per-field details for forms).
- */
+// The dashboard's one way to call the API: the integrations' endpoints with the session cookie,
+// the version header, and error bodies as typed errors (message, code, field details).
 import { API_VERSION } from "@/lib/schemas/auth";
 
 export { API_VERSION };

@@ -203,9 +203,8 @@ function pickExtras(record: Partial<CustomerRecord> | undefined): Partial<Custom
 }
 
 /**
- * The record shape (get-by-id) built from a create-or-update answer. Payment facts are not in
- * the answer: they are kept from the cached record, and a brand-new customer has none. An
- * updated customer without a cached record is left to load from the server.
+ * The get-by-id shape from an upsert answer. Payment facts are not in it, so they are kept from
+ * the cache; an updated customer not in the cache is left to load.
  */
 function recordFromUpsert(
   response: CustomerUpsertResponse,

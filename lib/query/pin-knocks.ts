@@ -5,11 +5,8 @@ import { apiFetch } from "@/lib/query/api-client";
 import { pinKeys, type Pin, type PinFilters, type PinSet } from "@/lib/query/pins";
 import type { GetPinResponse, PinAddress, PinUpsertResponse, PinWithVisits } from "@/lib/schemas/pins";
 
-/**
- * Knocks from the field (extensions.md E5): one pin's history (GET /pins/{id}), creating and
- * changing pins (POST /pins) and the pins of a lead. A saved pin is put into the map's cached
- * pin sets at once, so the map shows it without re-reading every page of pins.
- */
+// Knocks from the field (E5): pin history, pin writes and a lead's pins. Saved pins go straight
+// into the map's cached pin sets, so the map need not re-read every page.
 
 export type { PinAddress };
 /** A pin with E5's fields (address, notes, lead, visits count). */

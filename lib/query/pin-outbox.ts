@@ -5,11 +5,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { ApiClientError } from "@/lib/query/api-client";
 import { postPin, putPinInCaches, type PinAddress } from "@/lib/query/pin-knocks";
 
-/**
- * Knocks logged without a connection wait on the device (localStorage, per user) until they can
- * be sent. Each has a client_id made once when it is logged: the API answers a create with a
- * client_id it has seen with that pin, so a retry after a lost answer never makes two pins.
- */
+// Knocks logged offline wait in localStorage per user. Each has a client_id made once, which the
+// API answers with its existing pin, so a retry after a lost answer never makes two pins.
 
 export interface PendingKnock {
   client_id: string;

@@ -6,11 +6,8 @@ import { apiFetch } from "@/lib/query/api-client";
 import type { ListPinTypesResponse, PinType } from "@/lib/schemas/pin-types";
 import type { ListPinsResponse, Pin } from "@/lib/schemas/pins";
 
-/**
- * Pins and pin types for the map. The map needs every pin of the filtered set, not one page, so
- * the pins are read in pages of 1000 (the API's maximum), and the page shows how far it got
- * while the pins already read are on the map.
- */
+// Pins and pin types for the map, which needs every pin of the filtered set: read in pages of
+// 1000 (the API's maximum), drawn as they arrive.
 
 export type { Pin, PinType };
 export type PinUser = Pin["created_by"];
@@ -80,9 +77,8 @@ interface Partial {
 }
 
 /**
- * Every pin matching the filters. The first page gives the total; the other pages are read a
- * few at a time. While they arrive, `pins` holds what is in so far (the map draws it and the
- * page shows the progress); the finished set is cached by TanStack Query like any query.
+ * Every pin matching the filters, a few pages at a time after the first gives the total. `pins`
+ * holds what is in so far; the finished set is cached like any query.
  */
 export function useAllPins(filters: PinFilters): AllPinsState {
   const key = JSON.stringify(pinKeys.map(filters));

@@ -4,11 +4,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiFetch, type QueryValue } from "@/lib/query/api-client";
 import type { ListServicePlansResponse, ServicePlan } from "@/lib/schemas/service-plans";
 
-/**
- * TanStack Query hooks for the service plans report's table, over `GET /api/service-plans`.
- * The filters are the API's own parameter names, so the page, the report endpoint and the CSV
- * export all receive the very same query.
- */
+// Query hooks for the service plans table. Filters use the API's own parameter names, so the
+// page, report endpoint and CSV export all get the same query.
 
 export type { ServicePlan };
 

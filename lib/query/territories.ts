@@ -35,9 +35,8 @@ export function useTerritories(enabled = true) {
 }
 
 /**
- * Whether a cached pins, leads or report query filters by the territory: its shape changed (or it is
- * gone), so that list is stale; lists without the filter are not refetched (the map's pins are
- * many pages).
+ * Whether a cached pins, leads or report query filters by this territory, whose shape changed:
+ * only those are refetched, since the map's pins are many pages.
  */
 function filtersByTerritory(territoryId: string) {
   return (query: Query) => {

@@ -4,21 +4,8 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useSyncExternalStore } from "react";
 
 /**
- * View state (page, page size, filters, search) kept in the URL's search params, so a reload or
- * a shared link shows the same view.
- *
- * Every key has a string default; a value equal to its default is left out of the URL so links
- * stay short. Each change is a history entry (Back returns to the previous view); the changes of
- * one event, across the page's hooks, make one entry together. Updates go
- * through the native History API, which Next.js folds into its router without a server round
- * trip (router.replace would refetch the page's server components on every keystroke).
- *
- * The address bar is the source of truth: views read `window.location` at once on a change of
- * ours or on Back and Forward, instead of waiting for Next.js to apply them to
- * `useSearchParams` a moment later (a Back in that moment would otherwise show a stale view).
- *
- *   const [view, setView] = useUrlState({ page: "1", search: "", archived: "false" });
- *   setView({ search: "smith", page: null });  // null = back to the default; true if the URL changed
+ * View state in the URL, so a reload or shared link shows the same view. Writes use the History API
+ * (router.replace refetches server components); reads use `window.location`, as useSearchParams lags.
  */
 export type UrlStateDefaults = Record<string, string>;
 export type UrlStatePatch<D extends UrlStateDefaults> = Partial<

@@ -107,9 +107,8 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
- * The instants a date input may name: years 1 to 9999 in UTC. The database stores more, but a
- * date is sent to it as ISO 8601 text, which has four-digit years only (`9999-12-31T23:59:59-14:00`
- * is year 10000 in UTC).
+ * Date inputs are limited to years 1 to 9999 in UTC: dates reach the database as ISO 8601 text,
+ * which has four-digit years only.
  */
 const EARLIEST_DATE = new Date(0).setUTCFullYear(1, 0, 1);
 const LATEST_DATE = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -144,9 +143,8 @@ export function parseIsoDate(value: string, bound: "start" | "end" = "start"): D
 }
 
 /**
- * The one check of every date input, query or body (a zod transform's body): an ISO 8601 date or
- * date-time (a bare end date includes its whole UTC day) within years 1 to 9999 in UTC, else an
- * issue on its field.
+ * The one check of every date input: ISO 8601 date or date-time (a bare end date includes its
+ * whole UTC day), years 1 to 9999 in UTC, else an issue on its field.
  */
 export function toIsoDate(value: string, ctx: z.RefinementCtx, bound: "start" | "end" = "start"): Date {
   const date = readIsoDate(value, bound);
@@ -158,9 +156,8 @@ export function toIsoDate(value: string, ctx: z.RefinementCtx, bound: "start" | 
 }
 
 /**
- * A report's date range that runs backwards (its start after its end) is a 400 naming the end
- * bound (extensions.md E7); the lists answer such a range with an empty page instead. As a zod
- * check: `schema.superRefine(rangeInOrder("created_at_range_start", "created_at_range_end"))`.
+ * A report's backwards date range is a 400 naming the end bound (extensions.md E7); lists answer
+ * an empty page instead. Use as `schema.superRefine(rangeInOrder("start", "end"))`.
  */
 export function rangeInOrder<Start extends string, End extends string>(start: Start, end: End) {
   return (value: { [K in Start | End]?: Date }, ctx: z.RefinementCtx) => {
@@ -216,9 +213,8 @@ export interface SortItem<F extends string = string> {
 }
 
 /**
- * A list's `sort` (extensions.md E2): comma-separated fields of `fields`, each ascending or, with a
- * leading `-`, descending; `id` descending is always the final tie-break. An unknown, repeated or
- * empty item is a 400 naming `sort`.
+ * A list's `sort` (extensions.md E2): comma-separated fields, `-` for descending, `id` desc as the
+ * final tie-break. An unknown, repeated or empty item is a 400 naming `sort`.
  */
 export const sortQuery = <F extends string>(
   fields: readonly [F, ...F[]],

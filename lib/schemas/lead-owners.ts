@@ -3,9 +3,8 @@ import { ROLES } from "./session";
 import { SHORT_TEXT_MAX } from "./upsert-fields";
 
 /**
- * A lead's owner (extensions.md E2): `assigned_to` is a user id of the company or null. The schema
- * checks the shape; whether the user is one of the company's is checked by the rules
- * (lib/domain/leads/owners.ts), as a 400 naming the field as well.
+ * A lead's owner (extensions.md E2): a user id or null. Whether the user belongs to the company
+ * is checked by lib/domain/leads/owners.ts, also as a 400 naming the field.
  */
 export const assignedToInput = (description: string) =>
   z

@@ -2,11 +2,8 @@ import { z } from "zod";
 import { booleanQuery, toIsoDate } from "./common";
 
 /**
- * Body fields shared by the lead and customer create-or-update schemas (contract section 6):
- * short strings at most 255 characters, notes at most 10,000, at most 100 tags of at most 100
- * characters, email and ISO dates checked. An absent field keeps the stored value; `null` clears
- * a nullable field; an empty (or blank) string counts as `null`, so a form can clear a field by
- * emptying it.
+ * Body fields shared by lead and customer upserts (contract section 6). Absent keeps the stored
+ * value, `null` clears it, and a blank string counts as `null` so a form can clear a field.
  */
 export const SHORT_TEXT_MAX = 255;
 export const NOTES_MAX = 10_000;

@@ -1,10 +1,7 @@
 import fc from "fast-check";
 
-/*
- * Hostile inputs for the API fuzzer (lib/api/fuzz.test.ts): strings from every Unicode plane
- * (lone surrogates and NUL included), number-like strings, raw JSON number tokens that
- * JSON.stringify cannot write (1e309, -0), prototype-polluting keys, deep nesting, huge strings.
- */
+// Hostile inputs for the API fuzzer (lib/api/fuzz.test.ts): every Unicode plane, unwritable
+// number tokens, prototype-polluting keys, deep nesting, huge strings.
 
 /** Any code point of any plane, lone surrogates included (fc's "binary" unit leaves those out). */
 export const anyCodePoint = fc

@@ -16,11 +16,8 @@ import { apiRequest, call } from "@/lib/testing/factories";
 import { createPlanJobScenario, insertPin, insertPinType } from "@/lib/testing/plan-job-fixtures";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-/*
- * The edges of the API's input (issue #40): pages far past the data (an exact bigint offset, not
- * a 400), dates past year 9999 in UTC (a 400 naming the field, not a database error), and report
- * date ranges that run backwards (a 400 naming the end bound; the lists answer an empty page).
- */
+// The edges of the API's input (issue #40): pages far past the data, dates past year 9999, and
+// backwards report ranges answer cleanly, never a database error.
 
 type Handler = typeof listLeads;
 type Body = {

@@ -6,9 +6,8 @@ import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-// Inputs the fuzzer (lib/api/fuzz.test.ts) found answering 500, now refused cleanly by the
-// pipeline (lib/api/handler.ts): U+0000 in any text value (PostgreSQL text cannot store it), and
-// a session cookie with a malformed percent escape.
+// Inputs the fuzzer found answering 500, now refused cleanly: U+0000 in text (PostgreSQL cannot
+// store it) and a session cookie with a malformed percent escape.
 
 let database: Database;
 let key: string;

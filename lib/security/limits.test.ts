@@ -4,7 +4,7 @@ import { GET as listLeads, POST as upsertLead } from "@/app/api/leads/route";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
 import { apiRoute, MAX_QUERY_LENGTH, REQUEST_DEADLINE_MS } from "@/lib/api/handler";
 import { useDatabaseForTests, type Database } from "@/lib/db/client";
-import { getOpenApiDocument } from "@/lib/openapi/document";
+import { getOpenApiDocument } from "@/app/api/routes";
 import { MAX_PAGE_SIZE } from "@/lib/schemas/common";
 import { SHORT_TEXT_MAX } from "@/lib/schemas/upsert-fields";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";

@@ -7,12 +7,8 @@ import { resetEnvCache } from "@/lib/env";
 import { apiRequest, call } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-/*
- * An unexpected error is logged for operators (stderr) and answered as a bare 500. A failed
- * query's error (drizzle's "Failed query: … params: …") carries the statement's parameters —
- * key hashes, password hashes, session token hashes, personal data — so the log line must keep
- * the SQL and leave the parameters out.
- */
+// A failed query's error carries its parameters (hashes, personal data), so the logged line for
+// an unexpected 500 must keep the SQL and leave the parameters out.
 
 let database: Database;
 const previousLevel = process.env.LOG_LEVEL;

@@ -3,9 +3,8 @@ import { pathToFileURL } from "node:url";
 import type { NextConfig } from "next";
 
 /**
- * The headers next.config.mjs sets on every response (`source: "/:path*"`), read from the config
- * itself so that there is one list: Next adds them to its own answers only, and the production
- * server's answers in Next's place (lib/api/before-routing.ts) need them too.
+ * The headers next.config.mjs sets on every response, read from the config so there is one list:
+ * Next adds them only to its own answers, and lib/api/before-routing.ts needs them too.
  */
 export async function loadSecurityHeaders(dir: string): Promise<Record<string, string>> {
   const url = pathToFileURL(path.join(dir, "next.config.mjs")).href;

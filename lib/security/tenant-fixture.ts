@@ -16,11 +16,8 @@ import { importDocument, type ImportDocument } from "@/lib/import";
 import type { Stage } from "@/lib/schemas/pipeline";
 
 /**
- * A company with a record of every kind (users, API key, pin types, pins, leads and customers,
- * archived ones too, a service plan, jobs with visits, crew, line items and payments), written
- * through the import (lib/import) like real data, and a pipeline of its own (stored directly: the
- * import file has none). Every string it holds contains the company's
- * random `token`, and every phone is random, so a response can be scanned for any trace of it.
+ * A company with a record of every kind, written through the import like real data. Every string
+ * holds its random `token` and phones are random, so any response can be scanned for a leak.
  */
 export interface SeededCompany {
   companyId: string;

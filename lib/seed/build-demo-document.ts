@@ -712,10 +712,8 @@ class CompanyBuilder {
 }
 
 /**
- * The demo data as an import document (contract section 10): two companies in the Austin, TX
- * metro area, users of every role, the demo API key, pins, leads, customers, service plans of
- * every frequency and jobs with visits, crews, line items and payments. Built from a seeded
- * generator and a fixed anchor date, so every call returns the same document.
+ * The demo data as an import document (contract section 10): two Austin, TX companies with every
+ * kind of record. A seeded generator and fixed anchor date make every call return the same document.
  */
 export function buildDemoDocument(): Required<ImportDocument> {
   const doc: Required<ImportDocument> = {

@@ -4,9 +4,8 @@ import { escapeHtml } from "@/lib/format";
 export const RETRY_AFTER_SECONDS = 5;
 
 /**
- * The dashboard's answer while the database cannot be reached: a 503 page that says so, with a
- * link back to `retryPath` (a path on this site). Plain HTML with its own styles: it must not
- * depend on anything that needs the database or the app's rendering.
+ * The dashboard's 503 page while the database is unreachable, linking back to `retryPath`. Plain
+ * HTML with its own styles, since nothing that needs the database or the app may render it.
  */
 export function serviceUnavailablePage(retryPath: string): Response {
   const html = `<!doctype html>

@@ -1,13 +1,38 @@
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
 import { dryRunUpsertCustomer, listCustomers, upsertCustomer } from "@/lib/domain/customers";
-import { getCustomersQuerySchema, upsertCustomerBodySchema } from "@/lib/schemas/customers";
+import {
+  customerDryRunResponseSchema,
+  customerUpsertResponseSchema,
+  getCustomersQuerySchema,
+  listCustomersResponseSchema,
+  upsertCustomerBodySchema,
+} from "@/lib/schemas/customers";
 import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
+import { named } from "@/lib/api/route-docs";
+import { z } from "zod";
 
 // GET /api/customers – list customers
 export const GET = apiRoute({
   scopes: ["customers:read"],
   query: getCustomersQuerySchema,
   handler: ({ ctx, query }) => listCustomers({ ctx, input: query }),
+  docs: {
+    tag: "Customers",
+    operationId: "listCustomers",
+    summary: "List customers",
+    description:
+      "The company's customers, newest first (`created_at`, then `id`, descending), or in the order of " +
+      "`sort` (`sort=name`: by last name, then first name, then company name; `sort=status,-updated_at`; " +
+      "empty values last, ties by `id` descending). Archived customers are left out unless `archived=true`.",
+    responses: [
+      {
+        status: 200,
+        description: "A page of customers.",
+        schema: named("ListCustomersResponse", listCustomersResponseSchema),
+      },
+    ],
+    example: { query: { status: "active", tags: "quarterly", sort: "name" } },
+  },
 });
 
 // POST /api/customers – create or update a customer (201 created, 200 updated or dry run)
@@ -20,6 +45,76 @@ export const POST = apiRoute({
     if (query.dry_run) return dryRunUpsertCustomer({ ctx, input: body });
     const { created, customer } = await upsertCustomer({ ctx, input: body });
     return respond(customer, created ? 201 : 200);
+  },
+  docs: {
+    tag: "Customers",
+    operationId: "upsertCustomer",
+    summary: "Create or update a customer",
+    description: [
+      "Matching as for leads: `id` (an unknown id is a 404); else phone digits; else email " +
+        "(case-insensitive); several matches: the newest. A new customer needs a first name, last name, " +
+        "company name, email or phone (else 400) and is `active` unless `status` says otherwise.",
+      "On update, fields present overwrite, absent fields are kept and `null` clears a field; `tags` are " +
+        "merged. `billing_same_as_property: true` copies the property address to the billing address. " +
+        "The response is flat; its `status` is the customer's own (`active` or `inactive`).",
+      "`remove_tags` takes tags out after the merge (the way to undo an update's added tags).",
+      "`matched_on` says what the call matched: `id`, `phone` or `email`, or `null` when it created " +
+        'the customer. `match: "none"` always creates a new customer, even when the phone or email matches ' +
+        "(with an `id` it is a 400 naming `match`).",
+      "`?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 " +
+        'with `message: "Dry run"`, `matched_on`, `existing` (the matched customer as `GET /customers/{id}` ' +
+        "returns it, or `null`) and `result` (the answer the real call would give). Errors are those of " +
+        "the real call.",
+    ].join("\n\n"),
+    bodyName: "UpsertCustomerBody",
+    responses: [
+      {
+        status: 201,
+        description: "A new customer was created (`message`: Customer created).",
+        schema: named("CustomerUpsertResponse", customerUpsertResponseSchema),
+      },
+      {
+        status: 200,
+        description:
+          "An existing customer was updated (`message`: Customer updated), or, with `?dry_run=true`, what the " +
+          "call would do (`message`: Dry run; nothing written).",
+        schema: named(
+          "CustomerUpdatedOrDryRunResponse",
+          z
+            .union([customerUpsertResponseSchema, customerDryRunResponseSchema])
+            .describe("An updated customer, or a dry run's answer."),
+        ),
+      },
+    ],
+    notFound: "Customer",
+    example: {
+      body: {
+        first_name: "Sam",
+        last_name: "Rivera",
+        email: "sam@example.com",
+        phone: "512-555-0199",
+        property_street1: "12 Oak St",
+        property_city: "Austin",
+        property_state: "TX",
+        property_zip: "78701",
+        property_country: "US",
+        billing_same_as_property: true,
+        tags: ["quarterly"],
+      },
+    },
+    moreExamples: [
+      {
+        name: "dry_run",
+        summary: "Dry run: what would this call match and change?",
+        query: { dry_run: "true" },
+        body: { first_name: "Sam", phone: "(512) 555-0199", service_frequency: "monthly" },
+      },
+      {
+        name: "match_none",
+        summary: "Always create a new customer, even if the phone or email matches",
+        body: { first_name: "Sam", last_name: "Rivera", phone: "512.555.0199", match: "none" },
+      },
+    ],
   },
 });
 

@@ -37,11 +37,8 @@ export {
 const list = (values: readonly string[]) => `(${values.map((v) => `'${v}'`).join(", ")})`;
 
 /**
- * What happened to a lead or customer (extensions.md E3), written in the transaction of the change
- * itself. The id is a sequence, not a made-up text id like the records': set-based writers (bulk
- * changes, the import) insert thousands of entries in one statement, and the history reads newest
- * first by (at, id), which the sequence keeps in the order of writing. The actor is kept by kind
- * and id; a user's or key's name is read with the entry, so a renamed key shows its new name.
+ * A lead's or customer's history (extensions.md E3), written in the change's own transaction. A
+ * sequence id keeps bulk inserts in writing order; actor names are read live, so renames show.
  */
 export const recordActivity = pgTable(
   "record_activity",

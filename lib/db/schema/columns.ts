@@ -42,9 +42,8 @@ export const PROPERTY_ADDRESS_KEYS = [
 ] as const;
 
 /**
- * What separates the fields of a search document (searchDocument): U+0001. A search term without
- * it cannot match across two fields, whatever the fields hold; a term with it is also checked
- * field by field (lib/domain/record-lists.ts).
+ * Separates the fields of a search document (U+0001), so a term without it cannot match across
+ * two fields; a term with it is checked field by field (lib/domain/record-lists.ts).
  */
 export const SEARCH_FIELD_SEPARATOR = "\u0001";
 
@@ -55,20 +54,16 @@ export const searchField = (value: AnyPgColumn | SQL): SQL => sql`coalesce(${val
 const separatorSql = sql.raw(` || chr(${SEARCH_FIELD_SEPARATOR.codePointAt(0)}) || `);
 
 /**
- * The searched fields of a row as one lower-cased text, separated by SEARCH_FIELD_SEPARATOR: one
- * index over it (searchIndex) serves a search of every field with one index scan, where an index
- * per field takes one scan each. The list's predicate must be built
- * by this very function, so that its expression is the index's.
+ * A row's searched fields as one lower-cased text, so one index serves a search of every field.
+ * List predicates must be built by this function so their expression is the index's.
  */
 export function searchDocument(fields: readonly SQL[]): SQL {
   return sql`lower(${sql.join([...fields], separatorSql)})`;
 }
 
 /**
- * How many characters a search gram holds: `search_grams(tenant, text)` (migrations 0011, 0012) is the
- * set of every run of this many characters of the text, each hashed with the tenant into a
- * bigint. A text that contains a term holds every gram of the term, so `grams @> term's grams`
- * finds a superset of the matches, which the LIKE on the document then makes exact.
+ * Length of a search gram (migrations 0011, 0012): a text holds every gram of a term it contains,
+ * so `grams @> term's grams` finds a superset that the LIKE on the document makes exact.
  */
 export const SEARCH_GRAM_LENGTH = 3;
 
@@ -80,33 +75,23 @@ export const searchGrams = (companyId: AnyPgColumn | string, text: SQL | string)
   sql`search_grams(${companyId}, ${text})`;
 
 /**
- * The grams of a row's search document in the row's tenant: the search index's expression
- * (searchIndex). A search's predicate is built by this very function, so that the planner matches
- * it to the index.
+ * The search index's expression: a row's document grams in its tenant. Searches build their
+ * predicate with this function so the planner matches it to the index.
  */
 export const documentGrams = (companyId: AnyPgColumn, fields: readonly SQL[]): SQL =>
   searchGrams(companyId, searchDocument(fields));
 
 /**
- * A table's search index: the grams of its search document, by tenant (documentGrams), in a GIN
- * index. A term's grams are keys of its own tenant only, so a search reads the postings of its
- * grams in that tenant and nothing else: a trigram index by tenant (pg_trgm with btree_gin) read
- * the tenant's whole entry of company_id on every search, a posting per row of the tenant.
+ * A GIN index of document grams keyed by tenant, so a search reads only its own tenant's postings
+ * (a trigram index by tenant read every row's company_id entry).
  */
 export function searchIndex(name: string, companyId: AnyPgColumn, fields: readonly SQL[]) {
   return index(name).using("gin", documentGrams(companyId, fields));
 }
 
 /**
- * The indexes of a list's sort orders (extensions.md E2) under its default filter (`not archived`):
- * for each field's keys, one ascending and one descending, each `nulls last` and then `id desc`, as
- * the list orders (lib/domain/lists/newest-list.ts, listOrder). A key is written as the list's
- * query writes it (a column, or the same expression), so the planner reads the page from the index
- * instead of sorting the tenant's rows. `skip` names orders another index already serves;
- * `covering` the columns of a field's expressions, appended after `id` (which is unique, so the
- * order is the same) so that a deep page skips rows by the index alone (an index-only scan needs
- * the columns, not just the expression). `listed` replaces the default filter where a list has
- * another (jobs: never quotes nor archived), with the name it gives the indexes.
+ * Indexes for a list's sort orders (extensions.md E2), spelled as listOrder spells them. `skip`:
+ * orders served elsewhere; `covering`: columns after `id` for index-only deep pages; `listed`: filter.
  */
 export function sortIndexes(
   table: string,

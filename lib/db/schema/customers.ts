@@ -29,9 +29,8 @@ const property = addressColumns("property");
 const billing = addressColumns("billing");
 
 /**
- * The fields a customer search matches (contract section 5), in the order of its search document
- * (searchDocument) and its index: `first last` (first name, last name and both in one), the
- * company name, email, phone, and the phone's digits.
+ * Fields a customer search matches (contract section 5), in the order of its search document:
+ * `first last`, company name, email, phone and the phone's digits.
  */
 export function customerSearchFields(t: {
   firstName: AnyPgColumn;
@@ -54,9 +53,8 @@ export function customerSearchFields(t: {
 export const SORTED_NAME_LENGTH = 100;
 
 /**
- * The keys of each field GET /customers sorts by (extensions.md E2), for the list's ORDER BY and
- * its indexes (sortIndexes) alike: the name is the last name, then the first, then the company
- * name, each case-insensitive on its first SORTED_NAME_LENGTH characters.
+ * Sort keys of GET /customers (extensions.md E2), shared by ORDER BY and its indexes: the name
+ * sorts by last, first, then company name, case-insensitive on SORTED_NAME_LENGTH characters.
  */
 export function customerSortKeys(t: {
   createdAt: AnyPgColumn;

@@ -18,12 +18,9 @@ export const JOB_REPORT_TOTAL_KINDS = ["day", "assigned", "crew", "assigned_day"
 export type JobReportTotalKind = (typeof JOB_REPORT_TOTAL_KINDS)[number];
 
 /**
- * The job report's sums (GET /reports/serviced-jobs, contract section 7) over the listed jobs
- * (never quotes nor archived), per status, so that the report over all of a tenant's jobs reads
- * a few thousand rows instead of every job and crew row, and the report over a range of whole
- * days a few rows a day and technician instead of the range's jobs and every crew row. Kept by statement-level triggers on jobs (drizzle/
- * 0014_job_report_totals.sql; 0015 added the `_day` kinds); lib/domain/reports/
- * serviced-job-report.ts reads them:
+ * The job report's sums per status over listed jobs, so the report reads a few rows per day and
+ * technician instead of every job. Kept by triggers (drizzle/0014, 0015); read by
+ * lib/domain/reports/serviced-job-report.ts. Keys by kind (the migrations rely on this format):
  *
  * | kind         | key                                              | a job counts under it     |
  * | day          | job_day_key(service_date) (0008), '' without one | once                      |
@@ -34,16 +31,8 @@ export type JobReportTotalKind = (typeof JOB_REPORT_TOTAL_KINDS)[number];
  * | crew_day     | job_day_key(service_date) ':' a crew member's id | as under crew, when it    |
  * |              |                                                  | has a service date        |
  *
- * A `_day` key starts with its day's key (ten digits), so the keys of a range of days are a
- * range of keys in any collation.
- *
- * job_count, total, received and outstanding are the sums of 1, line_items_total,
- * total_received and greatest(line_items_total − total_received, 0) over those jobs.
- *
- * Delta rows as in list_counts (lib/db/schema/list-counts.ts): every write statement of jobs
- * folds the rows of the tuples (kind, key, status) it touched that no other transaction holds
- * into one row with their sum plus its change, so writers never wait on one another and a sum
- * over the rows is exact in any snapshot. Keyed by (company_id, id) like every table.
+ * A `_day` key starts with its ten-digit day key, so a range of days is a range of keys.
+ * Delta rows folded as in list_counts, so writers never wait on one another.
  */
 export const jobReportTotals = pgTable(
   "job_report_totals",

@@ -34,9 +34,8 @@ const statusRank = (status: AnyPgColumn | SQL): SQL =>
   sql`(case ${status} ${sql.raw(JOB_STATUSES.map((name, i) => `when '${name}' then ${i + 1}`).join(" "))} end)`;
 
 /**
- * The keys of each field GET /serviced-jobs sorts by, for the list's ORDER BY and the jobs' sort
- * indexes alike (a query must spell an expression as its index does): a status by its place in
- * the work, money as kept on the job row. Given columns, or the same columns under an alias.
+ * Sort keys of GET /serviced-jobs, shared by ORDER BY and the sort indexes (a query must spell an
+ * expression as its index does). Takes columns, or the same columns under an alias.
  */
 export function jobSortKeys(t: {
   createdAt: AnyPgColumn | SQL;
@@ -71,18 +70,14 @@ export const jobs = pgTable(
      */
     serviceDate: timestamp("service_date", { withTimezone: true }),
     /**
-     * Sum of the job's line items' total_price, and net received (succeeded payments minus
-     * succeeded refunds): kept by database triggers on job_line_items and job_payments
-     * (drizzle/0001_job_money.sql), so that reports over a million jobs read the job rows only.
-     * Writers never set them.
+     * Line item total and net received, kept by triggers (drizzle/0001_job_money.sql) so reports
+     * read job rows only. Writers never set them.
      */
     lineItemsTotal: money("line_items_total").notNull().default(0),
     totalReceived: money("total_received").notNull().default(0),
     /**
-     * The job_crew members' user ids, in crew order: kept by database triggers on job_crew
-     * (drizzle/0014_job_report_totals.sql), so that the job report's totals (job_report_totals),
-     * kept by the triggers on jobs, see a job's crew in its old and new rows, even when the job
-     * and its crew are deleted together. Writers never set it.
+     * Crew user ids, kept by triggers (drizzle/0014) so the report totals' triggers on jobs see
+     * the crew even when job and crew are deleted together. Writers never set it.
      */
     crewUserIds: text("crew_user_ids")
       .array()
@@ -124,10 +119,8 @@ export const jobs = pgTable(
     index("jobs_listed_service_date_idx")
       .on(t.companyId, t.serviceDate, t.createdAt, t.id, t.assignedTo, t.lineItemsTotal, t.totalReceived)
       .where(sql`not ${t.isQuote} and not ${t.archived}`),
-    // A date-bounded page, day by day: each UTC day of the service date (the day counters' key,
-    // job_day_key of migration 0008) in list order, so a page reads at most a page from each day
-    // instead of every job of the range. status and service_date
-    // trail the key so the page's filters are answered from the index alone.
+    // Date-bounded pages read day by day (job_day_key, 0008) instead of the whole range; status
+    // and service_date trail the key so filters are answered from the index alone.
     index("jobs_listed_day_created_idx")
       .on(
         t.companyId,
@@ -209,9 +202,8 @@ export const jobCrew = pgTable(
     foreignKey({ columns: [t.companyId, t.jobId], foreignColumns: [jobs.companyId, jobs.id] }).onDelete(
       "cascade",
     ),
-    // A crew row refers to its user without a cascade (users are deactivated, never deleted), so
-    // a company's deletion must delete its crews among its first cascades, with its users and
-    // jobs, not after them by the jobs' own cascade: by then the users' check has found the rows.
+    // Crew rows reference users without a cascade, so a company's deletion must cascade to crews
+    // early, before the users' foreign key check finds them.
     foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
     foreignKey({
       name: "job_crew_user_fk",

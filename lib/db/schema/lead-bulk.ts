@@ -16,9 +16,8 @@ import { createdAt, tenantKey } from "./columns";
 export type BulkRecordType = "lead" | "customer";
 
 /**
- * A bulk change of leads or customers (POST /leads/bulk, /customers/bulk), kept so that it can be
- * undone (POST …/bulk/{id}/undo): the records' kind, the action as given, who made it, how many
- * records it changed, and when it was undone (once at most).
+ * A bulk change of leads or customers (POST /leads/bulk, /customers/bulk), kept so it can be
+ * undone once (POST …/bulk/{id}/undo).
  */
 export const leadBulkOperations = pgTable(
   "lead_bulk_operations",
@@ -41,10 +40,9 @@ export const leadBulkOperations = pgTable(
 );
 
 /**
- * The values a bulk operation replaced, one row per record it changed: those of every column a
- * bulk action sets, so that its undo restores them exactly. `lead_id` holds the record's id (a
- * customer's for a customer operation, whose rows set archived alone). No foreign key to the
- * record: the undo joins the records anyway, and 10,000 key checks would slow every bulk change.
+ * The values a bulk operation replaced, one row per record (`lead_id` holds a customer's id for a
+ * customer operation), so undo restores them exactly. No foreign key: undo joins the records
+ * anyway, and 10,000 key checks would slow every bulk change.
  */
 export const leadBulkChanges = pgTable(
   "lead_bulk_changes",

@@ -44,9 +44,8 @@ export function leadSearchFields(t: {
 }
 
 /**
- * The keys of each field GET /leads sorts by (extensions.md E2), for the list's ORDER BY and its
- * indexes (sortIndexes) alike: a name case-insensitive, a priority by rank (low < medium < high),
- * a stage as text.
+ * Sort keys of GET /leads (extensions.md E2), shared by ORDER BY and its indexes: names
+ * case-insensitive, priority by rank (low < medium < high), stage as text.
  */
 export function leadSortKeys(t: {
   createdAt: AnyPgColumn;

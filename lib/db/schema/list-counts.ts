@@ -27,12 +27,9 @@ export const LIST_COUNT_ENTITIES = [
 export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
 
 /**
- * Row counts of the lists by their filter columns ("dimensions"), so that a list filtered only by
- * those reads its exact total as sum(n) over a few rows instead of counting up to a million.
- * Kept by statement-level triggers on the counted tables
- * (drizzle/0006_list_counts.sql, 0007_tag_set_counts.sql, 0008_job_day_counts.sql,
- * 0009_list_counts_fold.sql, 0019_lead_stage_sums.sql);
- * lib/domain/list-counts.ts reads them and names the dimensions:
+ * List row counts by filter dimensions, so a filtered total is sum(n) over a few rows. Kept by
+ * triggers (drizzle/0006–0009, 0019); lib/domain/list-counts.ts reads them. Dimensions (the
+ * migrations rely on this format):
  *
  * | entity        | rows counted               | flag     | key1               | key2         |
  * | leads         | all                        | archived | stage              | —            |
@@ -45,28 +42,9 @@ export type ListCountEntity = (typeof LIST_COUNT_ENTITIES)[number];
  * | job_days      | jobs of the list, with a   | false    | job_day_key(       | status       |
  * |               | service date               |          |  service_date)     |              |
  *
- * Delta rows, never updated: each write statement inserts one row per touched dimension tuple
- * with its change n (+/-), so concurrent writers of a tenant never wait on a shared counter row.
- * One statement in 32 that added rows then folds its tenant's rows of the list into one row per
- * tuple, skipping rows other transactions hold. A total is sum(n) over the matching rows, exact
- * in any snapshot. Every folded row is a dead tuple for VACUUM (autovacuum; the bench vacuums it).
- * Keyed by (company_id, id) like every table; id is a plain sequence (nobody refers to it).
- *
- * The tag lists count each record once under its whole tag set: its distinct non-null tags sorted
- * bytewise, as the text of that text[] (key1::text[] reads it back exactly), so "any of the tags
- * T" is sum(n) over the rows whose set overlaps T. A tenant has thousands of such tuples, so their
- * rows are folded by every write statement, and only the tuples it touched: it deletes their rows
- * no other transaction holds (SKIP LOCKED) and inserts one row with their sum and its change. A
- * tuple keeps one row plus one per concurrent writer; no write folds every tuple. The job_days
- * rows are folded the same way (a tenant has a tuple per day and status): a service-date range
- * sums its whole days, key1 being the day as a key that sorts as the days do (job_day_key). Both
- * fold through one function, list_counts_fold(list, deltas) (0009), given the statement's change
- * per touched tuple (type list_count_delta).
- *
- * The leads' rows ('leads', 'lead_tags') also keep `amount`, the summed projected_value of the
- * rows counted by n (0019_lead_stage_sums.sql, read by lib/domain/leads/stage-totals.ts): a
- * change of a lead's value alone writes a row of n = 0, so their rows are folded while n or
- * amount sums to something (the tag sets through list_counts_fold_sums).
+ * Delta rows (+/- n), never updated, so concurrent writers never wait on a shared counter; rows
+ * are folded per touched tuple (list_counts_fold, SKIP LOCKED). A tag set key is the sorted
+ * distinct tags as text[]. Lead rows also sum projected_value in `amount` (0019).
  */
 export const listCounts = pgTable(
   "list_counts",

@@ -4,9 +4,8 @@ import type { StageKind } from "@/lib/schemas/enums";
 import { companies } from "./companies";
 
 /**
- * A company's lead pipeline (extensions.md E2), one row per stage. A company without rows has the
- * default pipeline (lib/domain/pipeline). Keyed by (company_id, key): the key is what a lead's
- * `stage` stores, and stays when the stage is renamed or moved; `position` orders the stages.
+ * A company's lead pipeline (extensions.md E2); no rows means the default pipeline. A lead's
+ * `stage` stores the key, which survives renames and moves; `position` orders the stages.
  */
 export const pipelineStages = pgTable(
   "pipeline_stages",

@@ -44,11 +44,8 @@ export const servicePlans = pgTable(
     totalVisits: integer("total_visits"),
     pricePerVisit: money("price_per_visit").notNull().default(0),
     /**
-     * Sums over the plan's jobs (never quotes nor archived), kept by a statement-level trigger on
-     * jobs (drizzle/0003_plan_job_totals.sql) so that plan numbers never read the jobs table:
-     * jobs Completed; Scheduled, In Progress or Completed; not Cancelled; the line item total of
-     * the jobs not Cancelled; net received. Writers never set them; lib/domain/service-plans/numbers.ts
-     * turns them into the plan numbers.
+     * Sums over the plan's listed jobs, kept by a trigger (drizzle/0003) so plan numbers never
+     * read jobs; writers never set them (lib/domain/service-plans/numbers.ts reads them).
      */
     jobsCompleted: integer("jobs_completed").notNull().default(0),
     jobsScheduled: integer("jobs_scheduled").notNull().default(0),

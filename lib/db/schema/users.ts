@@ -66,10 +66,8 @@ export const sessions = pgTable(
 );
 
 /**
- * Failed sign-ins per account, to slow down password guessing: `subject` is `user:<company>:<id>`
- * for an account, `email:<normalized email>` for an email no account has. Per account, because an
- * email is unique only within a company: a sign-in to one company's account must not reset
- * another's count. A small global table (the company is not known before sign-in).
+ * Failed sign-ins per subject (`user:<company>:<id>` or `email:<email>`), to slow guessing. Per
+ * account, since an email is unique only within a company; global since sign-in has no tenant yet.
  */
 export const signInAttempts = pgTable("sign_in_attempts", {
   subject: text("subject").primaryKey(),

@@ -79,9 +79,8 @@ export async function addActivity(
 type RecordAnswer = Record<string, unknown>;
 
 /**
- * The fields that differ between two answers of the same record, in the answer's order: `from`
- * and `to` as the API gives them (a nested object's field as `parent.field`). Fields in `ignore`
- * (the id, times the write sets itself) are left out.
+ * The fields that differ between two answers of one record, in answer order, `from` and `to` as
+ * the API gives them (nested as `parent.field`); fields in `ignore` are left out.
  */
 export function changedFields(
   before: RecordAnswer,

@@ -28,9 +28,8 @@ export interface CreatedApiKey {
 const DEFAULT_DAILY_LIMIT = 1000;
 
 /**
- * A new API key for a company: the prefix `fcrm_live_` plus 32 random bytes in base62. Only the
- * SHA-256 of the key and its first characters (to tell keys apart) are stored. Used by
- * `npm run apikey:create` and the settings page.
+ * A new API key: `fcrm_live_` plus 32 random bytes in base62. Only its SHA-256 and first
+ * characters (to tell keys apart) are stored.
  */
 export async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const name = input.name.trim();

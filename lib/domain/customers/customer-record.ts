@@ -77,8 +77,7 @@ const ADDRESS_PARTS = ["Street1", "Street2", "City", "State", "Zip", "Country"] 
 
 /**
  * While billing_same_as_property is (or becomes) true, the billing address is the property
- * address as it stands after the call: given billing_* fields give way to it. A new customer:
- * the flag as given (default false).
+ * address after the call, overriding given billing_* fields. A new customer: the flag as given.
  */
 function billingOnCreate(values: CustomerValues): CustomerValues {
   const copy: CustomerValues = {};
@@ -156,11 +155,8 @@ export type ListedCustomerRow = RecordRow<typeof customers, (typeof LISTED_CUSTO
 export const DETAILED_CUSTOMER_FIELDS = recordFields(customers, DETAILED_CUSTOMER_KEYS);
 export type DetailedCustomerRow = RecordRow<typeof customers, (typeof DETAILED_CUSTOMER_KEYS)[number]>;
 
-/*
- * Customer responses leave out string fields without a value rather than sending null:
- * interface.md types them as plain strings (unlike the lead fields, which it marks nullable).
- * The `address` object is the exception it fixes: members "" when unknown, street2 left out.
- */
+// Customer responses omit valueless string fields instead of null, since interface.md types them
+// as plain strings; `address` is the exception: "" when unknown, street2 left out.
 
 /** Sets `key` when `value` has a value (a non-empty string). */
 function setText<T extends object, K extends keyof T>(
@@ -178,12 +174,8 @@ function present<T extends Record<string, string | null>>(fields: T): { [K in ke
   return out;
 }
 
-/*
- * A list answers up to 1,000 of these per request, so toCustomer and toAddress are written out
- * field by field, each object built in one order, without the throwaway objects that spreading
- * `present(...)` and conditional objects would make for every row. The JSON is the same, key for key and in order; the list's
- * API test checks a record's keys, in order, against customerSchema.
- */
+// A list answers up to 1,000 customers, so these are built field by field in one key order,
+// without throwaway spread objects; the list's API test checks the keys and their order.
 
 function toAddress(row: ListedCustomerRow): CustomerAddress {
   const address = { street1: row.property_street1 ?? "" } as CustomerAddress;

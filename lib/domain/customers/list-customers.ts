@@ -12,12 +12,8 @@ import {
 } from "./customer-record";
 
 /**
- * GET /customers: the company's customers, newest first (created_at, then id, descending), with
- * the exact number of matches. A request without a search reads its total from the kept counters
- * (lib/domain/list-counts.ts) in the page's own statement: those of archived and status, or with
- * tags those of the tag sets. A search of three characters or more finds its matches once, by the
- * search index, for the page and the total together; a shorter one counts them beside the page
- * (newestList).
+ * GET /customers: newest first, with the exact total, read from the kept counters without a search;
+ * a search shares its index matches with the page, or a short one counts beside it (newestList).
  */
 export async function listCustomers({
   ctx,

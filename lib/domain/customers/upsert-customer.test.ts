@@ -29,11 +29,8 @@ const property = {
 };
 const billing = { billing_street1: "PO Box 9", billing_city: "Shelbyville", billing_zip: "62565" };
 
-/*
- * billing_same_as_property on an update (contract section 6): the flag as given, else as stored.
- * While it is true the billing address is the property address after the update, whatever
- * billing_* fields say; while false the billing address is its own.
- */
+// billing_same_as_property on update (contract section 6): the flag as given, else as stored;
+// while true the billing address is the property address, whatever billing_* fields say.
 describe(`upsertCustomer: billing address (${testEngine()})`, () => {
   it("a stored flag makes given billing fields give way to the property address", async () => {
     const { id: companyId } = await createCompany(database.db);

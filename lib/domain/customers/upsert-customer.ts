@@ -27,12 +27,8 @@ import {
 } from "./customer-record";
 
 /**
- * POST /customers (contract section 6): update the customer with the given id (unknown: 404),
- * else the newest customer whose phone digits match, else the newest whose email matches
- * case-insensitively (archived customers too; they stay archived), else create one (status
- * active unless given); `match: "none"` always creates. Present fields overwrite, absent ones are
- * kept, null clears; tags are merged; while billing_same_as_property is true the billing address
- * is the property address. Matching, locking and writing: upsertRecord.
+ * POST /customers (contract section 6): upsert by id, phone or email as upsertRecord matches;
+ * present fields overwrite, null clears, tags merge, and a new customer is active unless given.
  */
 export async function upsertCustomer({
   ctx,

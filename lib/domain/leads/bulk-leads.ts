@@ -25,11 +25,8 @@ const UNKNOWN_IDS_LISTED = 100;
 const textArrayParam = (values: readonly string[]) => sql`${sql.param(values, leads.tags)}::text[]`;
 
 /**
- * POST /leads/bulk: one action on the leads selected by ids or by the list's filters, in one
- * transaction (all or nothing). The selected leads are locked; those the action changes have their
- * previous values saved (lead_bulk_changes) and are then updated by set-based statements, a chunk
- * each (updateSaved), so the kept counters (list_counts, by the leads' statement triggers) follow
- * as for any update.
+ * POST /leads/bulk: one action on the selected leads, all or nothing. Previous values are saved
+ * for undo, then set-based updates in chunks keep the counters' triggers firing as for any update.
  */
 export async function bulkChangeLeads({
   ctx,
@@ -143,11 +140,8 @@ export const BULK_UPDATE_CHUNK = 2000;
 export const BULK_WORK_MS = 20_000;
 
 /**
- * Updates the leads an operation saved (lead_bulk_changes, aliased `c` for `set`), a chunk at a
- * time in id order, in the caller's transaction; how many were updated. Each lead updated gets its
- * activity entry in the same statement: `archived` or `unarchived`, else `updated` with the owner,
- * stage and tags that changed (the leads are locked, so `o`, the row as the statement found it,
- * holds the values before).
+ * Updates an operation's saved leads a chunk at a time in id order, each with its activity entry
+ * in the same statement (the leads are locked, so `o` still holds the values before).
  */
 async function updateSaved(
   tx: DbOrTx,
@@ -271,9 +265,8 @@ function undoSet(action: BulkLeadAction): SQL {
 }
 
 /**
- * POST /leads/bulk/{id}/undo: the leads the operation changed get back the values it replaced
- * (only the fields its action sets), in one statement; whatever was written to those fields since
- * is replaced too. Once only: a second undo is a 409.
+ * POST /leads/bulk/{id}/undo: restores the fields the action set, in one statement, overwriting
+ * any later writes to them. Once only: a second undo is a 409.
  */
 export async function undoBulkChange({
   ctx,

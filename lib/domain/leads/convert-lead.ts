@@ -42,12 +42,8 @@ interface Conversion {
 }
 
 /**
- * POST /leads/{id}/convert (extensions.md E4): the lead's customer. A lead converted before keeps
- * its customer (nothing changes). Otherwise, unless `match: "none"`, a customer whose phone or
- * email matches the lead's (contract section 6's rule, with its identity locks) is linked as it
- * is; else a customer is made from the lead's fields and the body's. The lead gets `customer_id`
- * and the pipeline's first `won` stage, the customer `lead_id` (a customer keeps the first lead it
- * came from); both get a `converted` entry, a new customer its `created` one. One transaction.
+ * POST /leads/{id}/convert (extensions.md E4), one transaction: an already converted lead keeps
+ * its customer; else a matching customer is linked (unless `match: "none"`) or one is created.
  */
 export async function convertLead({
   ctx,

@@ -69,9 +69,8 @@ describe(`lead list plans (${testEngine()})`, () => {
         { tags: "roof", archived: "true" },
         { count: ["list_counts_entity_idx"], sorted: true },
       ],
-      // A term of grams (sharesMatches): page and total in one statement, the matches read once,
-      // every field by one scan of the search index; a phone's digits other than the term by a
-      // second scan of it; digits alone are the term.
+      // A gram term reads page and total in one statement with one index scan; a phone's digits
+      // other than the term take a second scan; digits alone are the term.
       [{ search: "person 2345" }, { count: [search], sorted: true }],
       [{ search: "555-0123" }, { count: [search, search], sorted: true }],
       [{ search: "0123" }, { count: [search], sorted: true }],

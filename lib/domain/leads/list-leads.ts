@@ -21,12 +21,8 @@ import {
 import { ownerCondition, withOwnerResolved } from "./owners";
 
 /**
- * GET /leads: the company's leads, newest first (created_at, then id, descending), with the exact
- * number of matches. A request without a search reads its total from the kept counters
- * (lib/domain/list-counts.ts) in the page's own statement: those of archived and stage, or with
- * tags those of the tag sets. A search of three characters or more finds its matches once, by the
- * search index, for the page and the total together; a shorter one counts them beside the page
- * (newestList).
+ * GET /leads: newest first, with the exact total, read from the kept counters without a search;
+ * a search shares its index matches with the page, or a short one counts beside it (newestList).
  */
 export async function listLeads({
   ctx,
@@ -71,9 +67,8 @@ export interface TerritoryResolved {
 }
 
 /**
- * The filters with the territory's ring read once, before the list's statements, which then test
- * each lead's point against it as a constant (lib/domain/territories/area.ts): an unknown
- * `territory_id` is a 404.
+ * Reads the territory's ring once, so the list's statements test each lead's point against a
+ * constant. An unknown `territory_id` is a 404.
  */
 export async function withTerritoryResolved<Q extends { territory_id?: string }>(
   ctx: Pick<LeadContext, "db" | "companyId">,
@@ -119,9 +114,8 @@ function noteConditions(input: LeadFilterInput): SQL[] {
 }
 
 /**
- * The follow-up date range (extensions.md E2), bounds inclusive (a bare end date is its whole UTC
- * day, as parsed); a reversed range matches nothing. Written as the follow_up_date sort indexes'
- * column, so the range is read from them.
+ * The follow-up date range (extensions.md E2), inclusive; a reversed range matches nothing.
+ * Spelled as the follow_up_date sort indexes' column so the range is read from them.
  */
 function followUpConditions(input: LeadFilterInput): SQL[] {
   const conditions: SQL[] = [];

@@ -6,9 +6,8 @@ import { ValidationError } from "@/lib/domain/errors";
 import { OWNER_ME, OWNER_NONE } from "@/lib/schemas/lead-owners";
 
 /**
- * A lead's owner (extensions.md E2): `assigned_to` is a user id of the company, or null. Any user
- * of the company, active or not: a lead read and written back unchanged keeps its owner even when
- * that user has been deactivated since.
+ * A lead's owner must be a user of the company, active or not, so a lead written back unchanged
+ * keeps an owner who has since been deactivated.
  */
 export async function checkAssignee(
   db: DbOrTx,

@@ -15,10 +15,8 @@ import {
 } from "@/lib/testing/test-database";
 import { leadFilter, leadStageTotals, stageTotalsFromCounters, upsertLead } from ".";
 
-// The board's per-stage counts and sums (GET /leads/stage-totals) must equal a GROUP BY over the
-// leads themselves after any writes: raw SQL, the domain's create-or-update, the import,
-// compaction, concurrent writers and the migration's backfill, whether they are read from the
-// kept counters and sums (drizzle/0019_lead_stage_sums.sql) or counted.
+// The board's per-stage counts and sums must equal a GROUP BY over the leads after any writes,
+// whether read from the kept sums (drizzle/0019) or counted.
 
 let database: Database;
 beforeAll(async () => {

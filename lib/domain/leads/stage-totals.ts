@@ -9,14 +9,8 @@ import { leadFilter, withTerritoryResolved, type TerritoryResolved } from "./lis
 import { withOwnerResolved } from "./owners";
 
 /**
- * GET /leads/stage-totals (the leads board): the leads matching the list's filters, counted and
- * their projected values summed per stage, exact. One statement either way:
- * - filtered by archived, stage and tags alone (the board as it opens), from the kept counters
- *   and sums of list_counts (the 'leads' rows, or with tags the 'lead_tags' rows: drizzle/
- *   0019_lead_stage_sums.sql), a few rows per stage whatever the number of leads;
- * - with any other filter (a search, and whatever filter the list gains), one GROUP BY over the
- *   matching leads, found by the list's own WHERE clause (leadFilter).
- * The total is the grouping set () of the same statement, so it is the exact sum of the rows.
+ * GET /leads/stage-totals: per-stage counts and projected-value sums, exact, in one statement.
+ * Archived, stage and tag filters read the kept sums (0019); any other filter groups the matches.
  */
 export async function leadStageTotals({
   ctx,

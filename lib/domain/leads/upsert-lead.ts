@@ -25,11 +25,8 @@ import {
 import { checkAssignee } from "./owners";
 
 /**
- * POST /leads (contract section 6): update the lead with the given id (unknown: 404), else the
- * newest lead whose phone digits match, else the newest whose email matches case-insensitively
- * (archived leads too; they stay archived), else create one; `match: "none"` always creates.
- * Present fields overwrite, absent ones are kept, null clears; tags are merged. Matching, locking
- * and writing: upsertRecord.
+ * POST /leads (contract section 6): upsert by id, phone or email as upsertRecord matches; present
+ * fields overwrite, absent ones are kept, null clears, tags merge.
  */
 export async function upsertLead({
   ctx,

@@ -26,10 +26,8 @@ export interface NewestListing<R extends object, T extends NewestListTable = New
 }
 
 /**
- * `created_at desc, id desc` spelled as the indexes are built (`desc nulls last`; drizzle's
- * `.desc()` in an index definition). A bare `desc` means `nulls first` in PostgreSQL, which the
- * planner cannot serve from those indexes, so it would sort the whole tenant instead. Both
- * columns are NOT NULL, so the order is the same.
+ * `created_at desc, id desc` spelled `desc nulls last` as the indexes are built: bare `desc`
+ * means `nulls first`, which the indexes cannot serve (both columns are NOT NULL anyway).
  */
 export function newestFirst(createdAt: AnyColumn | SQL, id: AnyColumn | SQL): SQL[] {
   return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];
@@ -42,10 +40,8 @@ export interface ListOrderKey {
 }
 
 /**
- * A list's ORDER BY: its keys, each `nulls last` (extensions.md E2), then `id desc`, the
- * tie-break that keeps pages from repeating or skipping a record. Spelled as the sort indexes are
- * built (lib/db/schema/leads.ts, customers.ts: drizzle's `.desc()` is `desc nulls last`, an
- * ascending key's default is `nulls last`), so that the planner reads a page from them.
+ * A list's ORDER BY: its keys `nulls last` (extensions.md E2), then `id desc` so pages never repeat
+ * or skip a record. Spelled as the sort indexes are built so the planner reads pages from them.
  */
 export function listOrder(keys: readonly ListOrderKey[], id: AnyColumn | SQL): SQL[] {
   return [
@@ -63,11 +59,8 @@ export const DEFERRED_PAGE_OFFSET = 2000;
 type Window = { limit: number; offset: number };
 
 /**
- * A page of the listing's rows matching `where`, newest first, each with the list's kept total when
- * there is one (a field of the page's statement; pageAndTotal reads it from the first row). A deep
- * page (DEFERRED_PAGE_OFFSET) is a "deferred join": the page's ids first, from the list's index
- * alone (an index-only scan passes over the earlier pages without reading their rows), then those
- * rows by primary key.
+ * A newest-first page, each row carrying the kept total if any. A deep page reads its ids from
+ * the index alone first (a deferred join), then fetches those rows by primary key.
  */
 function newestPage<R extends object>(
   db: DbOrTx,
@@ -103,10 +96,8 @@ function newestPage<R extends object>(
 }
 
 /**
- * The statements of a list request on the listing's table, newest first: with a search of grams
- * (sharesMatches), the page and the total in one statement (newestMatches); otherwise the page
- * (newestPage) and `total()`, the list's own total: its counters, read by the page's statement,
- * or a count(*) of the matches of a term under a gram beside it (lib/domain/list-page.ts).
+ * A list request's statements, newest first: a gram search gets page and total in one statement
+ * (newestMatches); otherwise the page plus its kept total or a count beside it.
  */
 export function newestList<R extends object>(
   db: DbOrTx,
@@ -127,11 +118,8 @@ export function newestList<R extends object>(
 }
 
 /**
- * Whether a search reads its page and total in one statement (newestMatches): a term with grams to
- * look up in the search index (hasSearchGrams). The planner cannot tell how many rows hold a
- * term's grams, so it reads every match for the page and sorts them: counting them apart would
- * find the same matches again. A term under a gram has no index to read: its page walks the
- * created_at index until it is full, and finding every match for it would cost more.
+ * Whether a search reads page and total in one statement: with grams, the planner reads every
+ * match anyway, so counting apart would find them twice; a shorter term has no index to share.
  */
 function sharesMatches(search: string | undefined): boolean {
   return search !== undefined && hasSearchGrams(search);
@@ -141,10 +129,8 @@ function sharesMatches(search: string | undefined): boolean {
 type MatchRow<R> = R & { total: unknown };
 
 /**
- * A page of the listing's rows matching `where`, newest first, and the number of all matches, in
- * one statement that finds the matches once: their keys (the CTE `matched`, read twice, so
- * PostgreSQL keeps it), counted, and the page's rows then fetched by key. An empty page is one row
- * with the total and null fields.
+ * A newest-first page and the match count in one statement that finds matches once (a CTE read
+ * twice). An empty page is one row with the total and null fields.
  */
 function newestMatches<R extends object>(
   db: DbOrTx,
@@ -192,9 +178,8 @@ function newestMatches<R extends object>(
 export type ListQueryTotal = ListTotal<CountQuery>;
 
 /**
- * The statements of a list request: a page and its total (read by the page's statement from the
- * counters, or counted beside it), or the page and the total in one statement that finds the
- * matches once (newestMatches, a search of grams).
+ * A list request's statements: a page with its total (kept or counted beside it), or both in one
+ * statement (newestMatches, a gram search).
  */
 export type ListQueries<R> =
   | { page: SQLWrapper & PromiseLike<R[]>; total: ListQueryTotal }

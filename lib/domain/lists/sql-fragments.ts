@@ -18,9 +18,8 @@ export function textArray(values: readonly string[]): SQL {
 const dialect = new PgDialect();
 
 /**
- * A fragment without parameters, rendered to its text once by Drizzle's dialect (`sql.raw`): for
- * the parts of a list's statements that no request changes (a search's fields and grams
- * expression), which would otherwise be rendered again on every request.
+ * Renders a parameterless fragment to text once (`sql.raw`), for the parts of list statements no
+ * request changes, which would otherwise be rendered again on every request.
  */
 export function renderedOnce(fragment: SQL): SQL {
   const { sql: text, params } = dialect.sqlToQuery(fragment);

@@ -18,10 +18,8 @@ export async function getPinTypeSettings({
 }
 
 /**
- * PUT /settings/pin-types: replaces the company's pin types as a whole, in one transaction under
- * a lock on the company row (two admins saving at once: one after the other). Given ids keep
- * their type (renamed, recolored, moved), types without one are new; the list's order is saved
- * as position. A type left out that pins or visits use refuses the whole change (409).
+ * PUT /settings/pin-types: replaces the pin types whole, under a lock on the company row so two
+ * saves serialize. Given ids keep their type; removing a type in use refuses all (409).
  */
 export async function replacePinTypes({
   ctx,

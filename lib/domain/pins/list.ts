@@ -9,12 +9,8 @@ import { insideArea, territoryArea } from "@/lib/domain/territories/area";
 import { pinColumns, pinJoins, toPin, type PinRow } from "./pin-record";
 
 /**
- * GET /pins: a page of the company's pins, newest first, with the exact total; the filters
- * combine. Filtered by pin type alone (or not at all) the total is read from the kept counters by
- * pin type (lib/domain/list-counts.ts), by the page's own statement (lib/domain/list-page.ts);
- * any other filter counts its pins with the same conditions beside the page (types × creators
- * would make too many counter rows). The place filters (bbox, territory) are written as
- * `point(longitude, latitude) <@ …` so that the GiST index pins_location_idx serves them.
+ * GET /pins: newest first with the exact total, from the counters when filtered by pin type alone
+ * (types × creators would be too many rows). Place filters use `<@` so the GiST index serves them.
  */
 export async function listPins({
   ctx,

@@ -9,10 +9,8 @@ import { pinColumns, pinJoins, toPin, type PinRow } from "./pin-record";
 type PinWriteContext = Pick<DomainContext, "db" | "companyId" | "principal">;
 
 /**
- * POST /pins (extensions.md E5): creates a pin, or updates the one named by `id` (unknown: 404).
- * A create and a change of pin type each record a visit, and the pin's visit_count and
- * last_visit_at move with it, in the same statement; an update that changes nothing writes
- * nothing.
+ * POST /pins (extensions.md E5): create, or update by `id` (unknown: 404). A create or a changed
+ * pin type records a visit in the same statement; an update that changes nothing writes nothing.
  */
 export async function upsertPin({
   ctx,
@@ -35,9 +33,8 @@ function knocker(ctx: PinWriteContext, input: UpsertPinBody): string | undefined
 }
 
 /**
- * A create. With a client_id the company has seen, the pin it made is answered and nothing is
- * written; two calls racing with the same new client_id meet at the unique index
- * pins_client_id_idx, where the second one waits for the first and then inserts nothing.
+ * A create; a known client_id answers its pin and writes nothing. Racing calls with a new
+ * client_id meet at the unique index, where the second waits and inserts nothing.
  */
 async function createPin(
   ctx: PinWriteContext,
@@ -107,9 +104,8 @@ interface StoredPin extends Record<string, unknown> {
 }
 
 /**
- * An update, in one transaction with the pin locked: the body's fields that differ from the
- * stored ones are written; a changed pin type adds a visit by the knocker (with a key and no
- * created_by: the pin's creator).
+ * An update with the pin locked: writes the fields that differ; a changed pin type adds a visit
+ * by the knocker (for a key, the pin's creator).
  */
 async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody): Promise<Pin> {
   return ctx.db.transaction(async (tx) => {

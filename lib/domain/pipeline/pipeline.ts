@@ -34,10 +34,8 @@ export async function getPipeline({ ctx }: { ctx: Pick<DomainContext, "db" | "co
 }
 
 /**
- * PUT /settings/pipeline: replaces the pipeline as a whole, in one transaction under a lock on the
- * company row (two admins saving at once: one after the other). Given keys are kept, a stage
- * without one gets a key from its label. A stage left out that a lead uses (archived included,
- * by key or by a value create-or-update would store as its key) refuses the whole change.
+ * PUT /settings/pipeline: replaces the pipeline whole, under a lock on the company row so two
+ * saves serialize. Given keys are kept; removing a stage any lead uses refuses all.
  */
 export async function replacePipeline({
   ctx,
@@ -99,9 +97,8 @@ function checkStages(stages: readonly Stage[]): void {
 }
 
 /**
- * 409 naming every removed stage some lead still holds. The stage values in use come from the
- * kept counters (list_counts, entity 'leads', archived or not): a few rows per value, whatever the
- * number of leads.
+ * 409 naming every removed stage a lead still holds, read from the kept counters: a few rows per
+ * stage, whatever the number of leads.
  */
 async function refuseRemovingUsedStages(
   tx: DbOrTx,

@@ -5,9 +5,8 @@ import type { Db } from "@/lib/db/client";
 type RecordTable = AnyPgTable & { companyId: AnyPgColumn; id: AnyPgColumn };
 
 /**
- * One record of a tenant by its id (its record fields, recordFields), or undefined. A Drizzle
- * prepared statement named `name`, prepared once per database: every get by id binds two values
- * to a plan PostgreSQL made once per connection.
+ * One tenant record by id, or undefined, as a named prepared statement so PostgreSQL plans it
+ * once per connection.
  */
 export function recordById<R>(
   table: RecordTable,

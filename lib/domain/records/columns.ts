@@ -25,9 +25,8 @@ interface Identities {
 }
 
 /**
- * The columns a record's fields set, through `columns`: with `absent: "kept"` only the fields
- * present (an update keeps the others), with `absent: "null"` every column, absent ones null (a
- * whole record: a create, an import). The email and the phone set their normalized forms too.
+ * The columns a record's fields set: `absent: "kept"` only present fields (an update), `absent:
+ * "null"` every column (a create or import). Email and phone set their normalized forms too.
  */
 export function columnsOfFields<V extends Identities, M extends FieldColumns<V>>(
   columns: M,

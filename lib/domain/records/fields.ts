@@ -15,10 +15,8 @@ export type RecordRow<T extends AnyPgTable, K extends ColumnKey<T> = ColumnKey<T
 };
 
 /**
- * What a resource's API record is made of: the columns `keys` of its table, as the fields of a
- * select (or of `returning`) keyed by their SQL names, the names its record mapping reads. The
- * list, get-by-id and create-or-update all select these fields, so each resource has one row
- * shape, read by Drizzle, and one mapping from it to its API record.
+ * A resource's record columns as select fields keyed by SQL name, shared by list, get-by-id and
+ * upsert so each resource has one row shape and one mapping to its API record.
  */
 export function recordFields<T extends AnyPgTable, K extends ColumnKey<T>>(
   table: T,

@@ -13,26 +13,8 @@ import type {
 import { csvLine, csvMoney, datedFilename, type CsvCell, type CsvExport } from "./csv";
 import { allOf, queryReportRows, timestampParam, toNumber } from "./sql";
 
-/*
- * GET /reports/field-activity (extensions.md E7): from knock to cash, per user. One statement
- * aggregates each source once, grouped by user (never a query per user):
- * - knocks: pin_visits in the range, read by pin_visits_at_idx (company, at, user, pin type);
- * - leads: the leads created in the range that are assigned to a user or made from a user's pin
- *   (pins.lead_id, pins.created_by), each (lead, user) once; won: now in a stage of kind won;
- *   customers: the distinct leads.customer_id of those leads. Assigned leads are counted in one
- *   pass, grouped by (user, customer): few groups, so the tenant's leads are hashed, never sorted
- *   nor kept. A pin adds its lead for its creator when someone else is assigned (a small set).
- *   The totals count each lead once: by its assignee, else once among its pins.
- * - sale_value: the plans sold (sold_by) created in the range, by the plan numbers of the plan
- *   report (lib/domain/service-plans/numbers.ts);
- * - collected: succeeded payments minus succeeded refunds dated in the range, on the listable
- *   jobs of the plans a user sold (the job money rule of lib/domain/serviced-jobs/money.ts): read
- *   from the payments in the range, or from the plans' kept totals less the payments outside it,
- *   whichever side holds fewer payments (CollectedFrom). A user whose money nets to zero gets
- *   no row for it.
- * With a territory: knocks at pins inside it, leads whose location is inside it, and the plans and
- * payments of customers whose property location is inside it.
- */
+// GET /reports/field-activity (extensions.md E7): knock to cash per user, each source aggregated
+// once in one statement, never a query per user; a territory narrows every source by location.
 
 interface Bounds {
   from?: Date;
@@ -53,10 +35,8 @@ const outsideRange = (column: SQL, { from, to }: Bounds): SQL => {
 };
 
 /**
- * Where the money collected is read from: the payments in the range, or the plans' kept totals
- * (service_plans.jobs_received: every succeeded payment on the plan's listable jobs) less the
- * payments outside the range. Both give the same sums; the second reads far fewer payments when
- * the range holds most of them (a year, the whole tenant).
+ * Collected money comes from the range's payments, or from the plans' kept totals less payments
+ * outside the range: same sums, and the second reads far fewer when the range holds most of them.
  */
 export type CollectedFrom = "payments" | "plan-totals";
 

@@ -15,12 +15,8 @@ import {
   testEngine,
 } from "@/lib/testing/test-database";
 
-// The job report's kept sums (job_report_totals and jobs.crew_user_ids, drizzle/
-// 0014_job_report_totals.sql) must equal what the jobs and their crews add up to after any
-// writes: of jobs, crews, line items and payments, by many-row statements, deletes that take a
-// job's children with it, a tenant's deletion, TRUNCATE, concurrent writers and the migration's
-// backfill. The report without a date bound reads them; it must answer what the same report
-// computed from the job rows answers.
+// The job report's kept sums (drizzle/0014) must equal what the jobs and crews add up to after
+// any writes, so the report from them answers as the report computed from job rows does.
 
 let database: Database;
 beforeAll(async () => {
@@ -232,12 +228,8 @@ async function staleCrews(db: DbOrTx, companyId: string): Promise<string[]> {
 }
 
 /**
- * Without a bound (the kept sums per day and technician); with bounds of whole days and parts of
- * a day at either end, open at either side (the kept sums per day and technician and day, and the
- * jobs of the parts: up to half a day added, more taken from the day's sums); one bare date (its
- * day's sums less the jobs after 23:59:59.999); within one day, after its midnight (22 hours:
- * the day's sums less the jobs before and after it); an empty range (the end before the start).
- * serviceDate puts the jobs in 2026-01-01 to 2026-01-28, now and then at midnight.
+ * Ranges covering every way the kept sums are read: none, whole days, part days added or taken at
+ * either end, open sides, a bare date, within one day, and empty. Jobs span 2026-01-01 to 01-28.
  */
 const REPORT_QUERIES = [
   {},
@@ -417,10 +409,8 @@ describe(`job report totals (${testEngine()})`, () => {
     const db = database.db;
     const t = await newTenant(db);
     const [a, b, c] = t.users as [string, string, string];
-    // A start at 15:00 adds its day's jobs from then on (9 hours) to the whole days' sums; a start
-    // at 06:00 takes its day's jobs before it (6 hours) from the day's sums. A bare end date takes
-    // its day's jobs after 23:59:59.999 from the day's sums; an end at noon adds its day's jobs.
-    // 04:00 to 19:00 of one day (15 hours) takes the jobs before and after it from its day's sums.
+    // Up to half a day at an end adds that part's jobs to the whole days; more takes the rest of
+    // the day's jobs from its sums. A range within one day takes the jobs outside it.
     const ranges = {
       withinDay: {
         service_date_range_start: "2026-01-04T04:00:00Z",

@@ -49,10 +49,8 @@ function totals(row: GroupRow | undefined): PlanTotals {
 }
 
 /**
- * The plan report's statement: the plan numbers (lib/domain/service-plans/numbers.ts) summed over
- * every plan matching the list's filters, and broken down by frequency, service type and seller,
- * in one statement: grouping sets over the plans' numbers, which are read from the plan rows
- * alone, so the report reads one row per plan.
+ * The plan report: plan numbers summed over matching plans and by frequency, service type and
+ * seller, as grouping sets over numbers kept on the plan rows, so it reads one row per plan.
  */
 function servicePlanReportSql(companyId: string, input: GetServicePlanReportQuery): SQL {
   return sql`with groups as (
@@ -82,14 +80,8 @@ function servicePlanReportSql(companyId: string, input: GetServicePlanReportQuer
 }
 
 /**
- * GET /reports/service-plans: servicePlanReportSql's rows as the report.
- *
- * The statement runs alone, outside queryReportRows' transaction (BEGIN, `SET LOCAL work_mem`,
- * COMMIT: round trips more, and our CPU). Its aggregation hashes into one row per frequency,
- * service type and seller, whatever the number of plans, so the default `work_mem` holds it, and a hashed aggregate that outgrew
- * it would spill to disk, not fail. JIT is off for every session of the pool (lib/db/client.ts),
- * so a tenant whose plans put the plan's cost past `jit_above_cost` is not compiled at every
- * request.
+ * GET /reports/service-plans. Runs outside queryReportRows' transaction: its hashed groups are
+ * few, so the default `work_mem` holds them and the extra round trips would gain nothing.
  */
 export async function getServicePlanReport({
   ctx,

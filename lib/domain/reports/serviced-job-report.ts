@@ -44,10 +44,8 @@ const truncUnit = (input: GetServicedJobReportQuery): SQL =>
   sql.raw(input.interval === "week" ? "'week'" : "'month'");
 
 /**
- * The report's rows from `report` (kind, period, user_id and the four sums), with the periods
- * formatted and the technicians' names and emails, in the order of the periods: ±infinity format
- * as null, like no service date, so the assembly's stable sort keeps them as they come
- * (−infinity, infinity, then no service date), whichever way `report` grouped its rows.
+ * Report rows with formatted periods and technician names, in period order. ±infinity format as
+ * null like no date, so the stable sort keeps them as they come whichever way rows were grouped.
  */
 function reportSelect(companyId: string, report: SQL): SQL {
   return sql`with report as (${report})
@@ -60,11 +58,8 @@ function reportSelect(companyId: string, report: SQL): SQL {
 }
 
 /**
- * The report's rows computed from the jobs matching the list's filters, in one statement:
- * - one pass over the jobs with grouping sets: the whole set, each period, each assigned user;
- * - the crew members' jobs, leaving out the job's assigned user (already counted); a user is on
- *   a job's crew at most once (unique index job_crew_member_idx), so a technician's numbers
- *   count each of their jobs exactly once.
+ * Report rows computed from the jobs: grouping sets over jobs, plus crew members' jobs leaving
+ * out the assignee; a unique crew index means each technician counts a job once.
  */
 async function reportRowsFromJobs(
   ctx: Pick<DomainContext, "db" | "companyId">,
@@ -122,11 +117,8 @@ function periodOfDayKey(key: SQL, input: GetServicedJobReportQuery): SQL {
 }
 
 /**
- * The report from rows of (kind: period, assigned or crew; period; user_id; job_count; total;
- * total_received; total_outstanding), kept sums and jobs alike: summed once per period and
- * technician (a tuple's sums may be several delta rows, those of concurrent writers; a job taken
- * away counts −1), a period or technician whose rows sum to no job being no row, as in the jobs'
- * report; and the whole set, the sum of the periods.
+ * The report from kept or computed rows, summed per period and technician since a tuple may have
+ * several delta rows; tuples summing to no job give no row, as in the jobs' report.
  */
 function summedReportSql(rows: SQL): SQL {
   return sql`with f (kind, period, user_id, job_count, total, total_received, total_outstanding) as (
@@ -146,9 +138,8 @@ function summedReportSql(rows: SQL): SQL {
 }
 
 /**
- * The report's rows without a service-date bound, from the sums the database keeps per day of
- * service, assigned user and crew member (job_report_totals, lib/db/schema/job-report-totals.ts):
- * a few thousand rows instead of every job and crew row of the tenant.
+ * Report rows without a date bound, from the sums kept per day, assignee and crew member
+ * (job_report_totals): a few thousand rows instead of every job and crew row.
  */
 async function reportRowsFromTotals(
   ctx: Pick<DomainContext, "db" | "companyId">,
@@ -172,19 +163,8 @@ async function reportRowsFromTotals(
 const ONE_STATEMENT_MAX_MS = 366 * DAY_MS;
 
 /**
- * The report's rows with a service-date bound, from the sums kept per day, per day and assigned
- * user and per day and crew member (kinds day, assigned_day and crew_day: a few rows a day and
- * technician, where a month of a large tenant is tens of thousands of jobs joined to every crew
- * row of the tenant), plus the jobs of the parts of a day added to them and less those
- * taken from them, as splitIntoDays (lib/domain/list-counts.ts) splits the range: an end inside a
- * day adds the jobs of its part up to half a day, else takes the rest of that day's (a bare end
- * date: the jobs after 23:59:59.999, if any). Undefined when no day's sums are read (a range of
- * at most half a day, or an empty one): its jobs answer.
- *
- * `oneStatement`: up to a year of days is read by the statement alone, without
- * queryReportRows' transaction, whose round trips (BEGIN, SET LOCAL, COMMIT) cost time and gain
- * nothing up to a year; more days, or an open end, read so many kept rows that the transaction's
- * memory keeps their aggregation off disk.
+ * Date-bounded report rows: whole days' kept sums plus or minus part-day jobs (splitIntoDays).
+ * `oneStatement`: up to a year needs no work_mem transaction, so its round trips are skipped.
  */
 function wholeDayReport(
   companyId: string,
@@ -232,13 +212,8 @@ function wholeDayReport(
 }
 
 /**
- * GET /reports/serviced-jobs: the job money (lib/domain/serviced-jobs/money.ts) summed over every
- * job matching the list's filters, per week or month of the service date, and per technician.
- * Without a service-date bound the kept sums answer; with one, the kept sums of its days and the
- * jobs of its parts of a day (wholeDayReport; a range of at most half a day: its jobs). With a
- * customer, that customer's jobs.
- * `from: "jobs"` reads the jobs whatever the filters: the reference the kept sums are tested
- * against (lib/domain/reports/job-report-totals.test.ts).
+ * GET /reports/serviced-jobs: job money per week or month and per technician, from the kept sums
+ * where it can. `from: "jobs"` reads the jobs: the reference the kept sums are tested against.
  */
 export async function getServicedJobReport({
   ctx,

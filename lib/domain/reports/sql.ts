@@ -1,11 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { type DbOrTx } from "@/lib/db/client";
 
-/*
- * Small SQL helpers shared by the plan, job and pin queries. Timestamps are formatted by the
- * database so that both drivers (pg and PGlite) hand back the same strings, whatever their
- * type parsers do with timestamptz.
- */
+// SQL helpers for the plan, job and pin queries. The database formats timestamps so pg and PGlite
+// return the same strings, whatever their timestamptz parsers do.
 
 /** A timestamptz as ISO 8601 in UTC with milliseconds (`2026-03-31T09:30:00.000Z`); null stays null. */
 export function isoUtc(expression: SQL): SQL {
@@ -23,9 +20,8 @@ export function timestampParam(date: Date | string): SQL {
 }
 
 /**
- * A date as timestamptz text. Inputs stop at years 1 to 9999, but a day's bound next to them
- * (the day after 9999-12-31, the day before 0001-01-01) is outside, where JavaScript writes
- * `+010000-…` and `0000-…`, which PostgreSQL refuses: it reads `10000-…` and `0001-… BC`.
+ * A date as timestamptz text. A day's bound next to years 1 or 9999 falls outside them, where
+ * JavaScript writes `+010000-…`/`0000-…`, which PostgreSQL reads as `10000-…`/`0001-… BC`.
  */
 function pgTimestampText(date: Date): string {
   const iso = date.toISOString();
@@ -45,10 +41,8 @@ export interface CreatedCursor {
 }
 
 /**
- * `created_at desc, id desc`, spelled as the indexes are built: drizzle writes `.desc()` as
- * DESC NULLS LAST while a bare DESC means NULLS FIRST, and PostgreSQL only walks an index for an
- * ORDER BY whose null placement matches (NOT NULL columns do not change that). Without this the
- * planner sorts the whole tenant to return 50 rows.
+ * `created_at desc, id desc` as the indexes are built (`desc nulls last`): PostgreSQL only walks
+ * an index whose null placement matches, else it sorts the whole tenant for 50 rows.
  */
 export function newestFirst(alias: string): SQL {
   return sql.raw(`${alias}.created_at desc nulls last, ${alias}.id desc nulls last`);
@@ -73,11 +67,8 @@ export function toNumber(value: unknown): number {
 }
 
 /**
- * Runs one report statement over a whole filtered set in its own transaction, with enough
- * memory for its sorts, hash aggregates and joins to stay off disk. SET LOCAL ends with the
- * transaction. `parallel: false` runs it without parallel workers. (JIT compilation, which costs
- * more than it saves on these one-off queries, is off for every session of the pool:
- * lib/db/client.ts.)
+ * Runs a report statement in its own transaction with enough work_mem for its sorts and hashes to
+ * stay off disk (SET LOCAL ends with it). `parallel: false` disables parallel workers.
  */
 export async function queryReportRows<T extends Record<string, unknown>>(
   db: DbOrTx,

@@ -52,9 +52,8 @@ export interface PlanWindow {
 }
 
 /**
- * The plans matching the filters, in the list order (created_at desc, id desc), one window of
- * them, each with its customer, seller and numbers (./numbers.ts, from the plan row alone). A kept
- * `total` is a column of every row (totalColumn).
+ * One window of matching plans in list order, each with customer, seller and numbers read from
+ * the plan row alone. A kept `total` is a column of every row (totalColumn).
  */
 export function plansWithNumbersSql(
   companyId: string,
@@ -108,10 +107,8 @@ export function toServicePlan(row: PlanRow): ServicePlan {
 }
 
 /**
- * GET /service-plans: a page of the company's plans, newest first, with the exact total. A request
- * filtered only by status, frequency and service type reads its total from the kept counters
- * (lib/domain/list-counts.ts) in the page's own statement; any other filter counts its plans
- * beside the page (lib/domain/list-page.ts).
+ * GET /service-plans: newest first with the exact total, from the counters when filtered only by
+ * status, frequency and service type; any other filter counts beside the page.
  */
 export async function listServicePlans({
   ctx,

@@ -3,8 +3,7 @@ import type { PlanFrequency } from "@/lib/db/schema/service-plans";
 import { ident } from "@/lib/domain/reports/sql";
 
 /**
- * The derived numbers of a service plan (contract section 7), the one place for these rules,
- * used by the plan list, the plan report and the CSV export:
+ * A service plan's derived numbers (contract section 7), the one place for these rules:
  * - planned visits: the plan's total_visits, or the frequency's count in one year;
  * - num_completed_jobs: its jobs with status Completed;
  * - num_scheduled_jobs: its jobs with status Scheduled, In Progress or Completed;
@@ -12,13 +11,7 @@ import { ident } from "@/lib/domain/reports/sql";
  * - sale_value: line item totals of its non-Cancelled jobs + max(planned visits − non-Cancelled
  *   jobs, 0) × price_per_visit;
  * - total_received: the sum of its jobs' received.
- * A job's line item total and received are those of lib/domain/serviced-jobs/money.ts.
- * Quotes and archived jobs are not the plan's jobs for any of these.
- *
- * The counts and sums over the plan's jobs are kept on the plan row (jobs_completed,
- * jobs_scheduled, jobs_not_cancelled, not_cancelled_line_items_total, jobs_received) by a
- * statement-level trigger on jobs (drizzle/0003_plan_job_totals.sql); this file turns them into
- * the numbers. numbers.test.ts checks the kept sums against the jobs after every kind of write.
+ * Quotes and archived jobs never count. The job sums are kept on the plan row by a trigger (0003).
  */
 
 /** Planned visits in one year when a plan does not give total_visits (Custom must give it). */
@@ -50,10 +43,8 @@ export function plannedVisitsSql(alias: string): SQL {
 }
 
 /**
- * The plan numbers of the plan row `alias` as SQL select items (num_completed_jobs,
- * num_scheduled_jobs, num_pending_jobs, sale_value, total_received). They read only the plan
- * row: its job sums are kept by a trigger on jobs (service_plans.jobs_*), so a page of plans and
- * a report over every plan of a tenant cost the same per plan.
+ * The plan numbers of plan row `alias` as SQL select items, reading only the plan row (its job
+ * sums are kept by a trigger), so a plan costs the same in a page as in a whole-tenant report.
  */
 export function planNumbersSql(alias: string): SQL {
   const p = ident(alias);

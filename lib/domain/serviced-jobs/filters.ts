@@ -4,11 +4,8 @@ import { allOf, ident, timestampParam } from "@/lib/domain/reports/sql";
 import { listableJob } from "./money";
 
 /**
- * The `where` of the job list, report and export (contract sections 5 and 7): the company,
- * never quotes nor archived jobs, `Completed` only unless only_completed=false, and the service
- * date (start of the first visit, kept on jobs.service_date) within the inclusive bounds (a job
- * without a visit has no service date and so falls out as soon as a bound is given), and the
- * customer when one is given.
+ * The `where` of the job list, report and export (contract sections 5, 7): listable jobs,
+ * Completed unless only_completed=false, inclusive service-date bounds (undated jobs drop out), customer.
  */
 export function jobFilterSql(companyId: string, filters: ServicedJobFilters, alias = "j"): SQL {
   const j = ident(alias);
@@ -23,9 +20,8 @@ export function jobFilterSql(companyId: string, filters: ServicedJobFilters, ali
 }
 
 /**
- * Whether the filters name a customer. The kept counters and sums (job_days, list_counts,
- * job_report_totals) are kept per status and day of service, not per customer, so such a request
- * reads the customer's few jobs (index jobs_customer_created_idx) instead.
+ * Whether the filters name a customer. The kept counters have no customer dimension, so such a
+ * request reads the customer's few jobs by index instead.
  */
 export function customerBound(filters: ServicedJobFilters): boolean {
   return filters.customer_id !== undefined;

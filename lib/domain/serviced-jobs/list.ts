@@ -79,12 +79,8 @@ function jobOrder(sort: readonly SortItem<ServicedJobSortField>[], columns: JobS
 }
 
 /**
- * The ids of one window in the order of `sort`. Without a date bound, or sorted by service date
- * first (its index holds the range in that order), the window is read by walking the order's
- * index (lib/db/schema/jobs.ts; with only_completed=true skipping the other jobs by its status).
- * With a date bound, walking another order's index would pass over every job outside the range,
- * so the range is read first, from the service-date index, and sorted (OFFSET 0 keeps the planner
- * from merging the two steps back into the walk).
+ * A window's ids in `sort` order, walking the order's index; with a date bound the range is read
+ * from the service-date index first and sorted (OFFSET 0 keeps the planner from merging the steps).
  */
 function sortedWindowKeysSql(
   companyId: string,
@@ -106,10 +102,8 @@ function sortedWindowKeysSql(
 }
 
 /**
- * The technicians of the job row `page`: the assigned user first, then the crew by position
- * (then crew row id), each user once, at the place of their first appearance. Each user is read by
- * key (LATERAL … LIMIT 1, which PostgreSQL cannot flatten into a join): as a plain join the
- * planner would hash the tenant's whole users table for every job of the page.
+ * A job's technicians: assignee first, then crew by position, each once. Users are read by key
+ * (LATERAL … LIMIT 1), since a plain join would hash the tenant's users for every job.
  */
 const techniciansSql = sql`(
   select coalesce(json_agg(json_build_object('email', u.email, 'name', u.name, 'user_id', u.id)
@@ -148,22 +142,8 @@ const paymentsSql = sql`(
 )`;
 
 /**
- * The ids of one window of the jobs matching the filters, in the list order (created_at desc,
- * id desc).
- *
- * Without a date bound, or for the keyset batches of an export, the window is read by walking the
- * created_at index. With a date bound, walking that index would skip every newer job outside the
- * range first (service dates follow creation dates, so a past month lies deep in the index, which
- * the planner cannot know), and reading the range from the service-date index means reading and
- * sorting every job of it (tens of thousands for a month of a large tenant). Instead the window
- * is read day by day: for each UTC day of the range that holds
- * matching jobs (the day counters name them, jobDaysSql), at most offset + limit of its jobs in
- * list order from jobs_listed_day_created_idx (keyed by the day, then the list order), and the
- * window is cut from their merge. Every job of the window is among its day's first offset +
- * limit, so the window is exact. The bounds are applied to the part-days at the range's ends
- * only: a whole day needs none, and a bound the service-date index could answer would draw the
- * planner to it. Deeper windows (offset + limit over DAY_BY_DAY_MAX_ROWS) read most of every
- * day anyway, and from the service-date index, read whole and sorted once, they are cheaper.
+ * A window's ids in list order. A date range lies deep in the created_at index, so the window is
+ * merged from each day's first offset + limit jobs; deeper windows read the range whole and sort.
  */
 function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: JobWindow): SQL {
   const offset = window.offset ?? 0;
@@ -209,10 +189,8 @@ function dayFilter(companyId: string, filters: ServicedJobFilters) {
 export const DAY_BY_DAY_MAX_ROWS = 500;
 
 /**
- * One window of the jobs matching the filters (see windowKeysSql), each with its customer,
- * technicians, line items, payments and money (kept on the job row, see ./money.ts). The window
- * is cut first, so everything else is read for its jobs only. A kept `total` is a column of every
- * row (totalColumn).
+ * One window of matching jobs with customer, technicians, line items, payments and money. The
+ * window is cut first so the rest is read for its jobs only; a kept `total` rides on every row.
  */
 export function jobsWithDetailsSql(
   companyId: string,
@@ -304,12 +282,8 @@ export function toServicedJob(row: JobRow): ServicedJob {
 }
 
 /**
- * GET /serviced-jobs: a page of the company's jobs, newest first or in the order of `sort`, with
- * the exact filtered total, from the kept counters (lib/domain/list-counts.ts), read by the
- * page's own statement (lib/domain/list-page.ts): without a service-date bound, those of the
- * listable jobs by status; with one, those of the days plus a count of the part-days
- * (dateRangeTotalSql). The order does not change the total. The counters know no customer: with
- * a customer, its jobs are counted beside the page.
+ * GET /serviced-jobs: a page in `sort` order with the exact total from the kept counters (with a
+ * date bound, the days plus part-day counts). Counters know no customer, so those count beside.
  */
 export async function listServicedJobs({
   ctx,
@@ -357,12 +331,8 @@ export async function listServicedJobs({
 }
 
 /**
- * The total of a request with a service-date bound, in one statement: the day counters of the
- * range's days (jobDayCountSql) plus a count(*) of the jobs of each part of a day added to them,
- * less a count of each part taken from them, as splitIntoDays (lib/domain/list-counts.ts) splits
- * the range: at most half a day's jobs at each end, where the counters replace a month's (a bare
- * end date: its day less the jobs after 23:59:59.999). A
- * range of at most half a day is counted as it is. (Exported so a test can check its plan.)
+ * A date-bounded total in one statement: the range's day counters, plus or minus counts of the
+ * part days as splitIntoDays splits it. Exported so a test can check its plan.
  */
 export function dateRangeTotalSql(companyId: string, filters: ServicedJobFilters): SQL {
   const { start, end, ...counters } = dayFilter(companyId, filters);

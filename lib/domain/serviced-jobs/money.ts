@@ -3,16 +3,12 @@ import { jobOutstanding } from "@/lib/db/schema/jobs";
 import { ident } from "@/lib/domain/reports/sql";
 
 /**
- * The money of a job (contract section 7):
+ * A job's money (contract section 7), kept on the job row by triggers (drizzle/0001) so reports
+ * skip the child rows:
  * - total: the sum of its line items' total_price               → jobs.line_items_total
  * - received: succeeded payments of type `payment` minus succeeded payments of type `refund`
  *   (pending and failed ones do not count)                       → jobs.total_received
  * - outstanding: total − received, never below 0                 → jobOutstandingSql
- *
- * The two sums are kept on the job row by statement-level triggers on job_line_items and
- * job_payments (drizzle/0001_job_money.sql), so that a report over a million jobs reads the job
- * rows (or a covering index) instead of three million child rows. Writers never set them; the
- * tests check them against the children after inserts, updates and deletes.
  */
 export function jobTotalSql(alias: string): SQL {
   return sql`${ident(alias)}.line_items_total`;

@@ -213,9 +213,8 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
 
   it("counts a service-date range's whole days from a key range of the counters' index, never a scan", async () => {
     const s = await createPlanJobScenario(database.db);
-    // Which jobs index counts the part-days is not checked: on a test-sized table the planner
-    // prices the service-date and creation-date indexes alike (one row either way); the bench's
-    // EXPLAIN shows the service-date index on the large tenant.
+    // Which index counts the part days is not checked: on test-sized tables the planner prices
+    // both alike.
     const queries = [
       "service_date_range_start=2026-01-18T09:00:00Z&service_date_range_end=2026-03-31",
       "only_completed=false&service_date_range_end=2026-03-31T12:00:00Z",
@@ -230,11 +229,8 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
   });
 
   it("pages a service-date range day by day exactly as one sort of the range, on random jobs after writes", async () => {
-    // The date-bounded window merges a page from each day (windowKeysSql), or for deep pages sorts
-    // the range: checked here against the filters computed by hand and the list order as the
-    // database sorts it, for ranges with and without part-days, open on either side, over jobs
-    // sharing creation instants, at midnights and the day's last millisecond, after updates and
-    // deletes moved them between days.
+    // The day-by-day window (windowKeysSql) against filters computed by hand, across part days,
+    // open sides, shared instants, midnights and jobs moved between days.
     const { companyId, key } = await createTenant(database.db);
     const customer = await insertCustomer(database.db, companyId);
     const random = new Random(0x10b5);

@@ -3,9 +3,8 @@ import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError } from "@/lib/domain/errors";
 
 /**
- * The `territory_id` filter of GET /pins and GET /leads (extensions.md E6): the territory's ring
- * is read first (an unknown id is a 404), then the list tests each row's point against it as a
- * constant, which the lists' GiST indexes on `(company_id, point(longitude, latitude))` serve.
+ * The `territory_id` filter (extensions.md E6): the ring is read once (unknown: 404) and tested
+ * as a constant, which the lists' GiST point indexes serve.
  */
 export async function territoryArea(
   ctx: Pick<DomainContext, "db" | "companyId">,

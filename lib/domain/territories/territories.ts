@@ -70,10 +70,8 @@ export async function listTerritories({
 }
 
 /**
- * POST /territories: creates a territory, or updates the one named by `id` (fields given replace
- * the stored ones). The ring is stored twice in the same row, as the API's GeoJSON and as the
- * native polygon the territory filters test points against; the assignees are replaced in the same
- * transaction.
+ * POST /territories: create, or update by `id`. The ring is stored as GeoJSON for the API and as a
+ * native polygon for the filters; assignees are replaced in the same transaction.
  */
 export async function upsertTerritory({
   ctx,

@@ -246,11 +246,8 @@ describe(`upsertRecord (${testEngine()})`, () => {
 });
 
 if (testEngine() === "postgres") {
-  /*
-   * A match changed by another transaction while the call waits for its row lock: the call then
-   * decides on the record as committed, exactly as if it had run after that transaction. A
-   * record that no longer has the phone is not a phone match, even if it still has the email.
-   */
+  // A match changed by another transaction while the call waits for its lock: the call decides on
+  // the committed record, so one that lost the phone is no phone match, even with the email.
   describe("matching while another transaction changes the match (PostgreSQL)", () => {
     let other: pg.Client;
     beforeAll(async () => {

@@ -8,11 +8,8 @@ import { newestFirst } from "@/lib/domain/lists/newest-list";
 import { mergedTags, withoutTags } from "@/lib/domain/normalize";
 import { DRY_RUN_MESSAGE } from "@/lib/schemas/upsert-fields";
 
-/**
- * Create-or-update of a lead or customer (contract section 6): matching by id, phone or email,
- * the identity locks that serialize concurrent calls, and the write. Each resource brings its own
- * values, validation and record fields.
- */
+// Create-or-update of a lead or customer (contract section 6): matching, identity locks and the
+// write; each resource brings its own values, validation and fields.
 
 /** What create-or-update needs of a table: tenant key, normalized identities, creation time, tags. */
 export type UpsertTable = AnyPgTable & {
@@ -83,18 +80,8 @@ export interface UpsertOutcome<R> {
 }
 
 /**
- * Create-or-update of one record (contract section 6): the record with keys.id (none: notFound),
- * else the newest of the company's records whose normalized phone matches, else the newest whose
- * normalized email matches (archived ones too), else a new one; with `match: "none"` always a new
- * one. An update sets spec.update and appends the new tags (merged in SQL: the stored row as it is
- * when written); a create inserts spec.create. The row returned holds spec.fields.
- *
- * Always one transaction, which also writes the record's activity entry (a creation, or the fields
- * an update changed): with a phone or an email, lockIdentities and one matching statement first;
- * then the matched record is read, locked, for its activity's "before"; then the update or the
- * insert. The identity lock has a statement of its own: a statement's snapshot is taken when it
- * starts, so a match in the locking statement would miss the record that the call it waited for
- * has just created.
+ * Create-or-update (contract section 6): by id, else newest phone match, else email, else create.
+ * Identity locks take their own statement, so the match's snapshot sees a waited-for call's record.
  */
 export async function upsertRecord<T extends UpsertTable, R = { id: string }>(
   db: Db,
@@ -147,9 +134,8 @@ export function matchOption(input: { id?: string | undefined; match?: "auto" | "
 class DryRunRollback extends Error {}
 
 /**
- * A dry run's transaction: `work` runs as the real call would, then everything it wrote (with
- * whatever the database's triggers did) is rolled back. Answers what `work` returned; its errors
- * are those of the real call.
+ * Runs `work` as the real call would, then rolls back everything it and the triggers wrote.
+ * Answers what `work` returned, with the real call's errors.
  */
 export async function inRolledBackTransaction<T>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
   let answer: { value: T } | undefined;
@@ -174,10 +160,8 @@ export interface DryRunAnswer<E, A> {
 }
 
 /**
- * A dry run of upsertRecord: the same matching and the same write (with its activity entry), in
- * a transaction that is then rolled back (inRolledBackTransaction). Answers what was matched, the
- * matched record as it was before the write (`existing`, spec.fields, as toExisting maps it; null
- * when none) and the call's answer (toResult).
+ * A dry run of upsertRecord, rolled back: answers what matched, the matched record before the
+ * write (`existing`, or null) and the call's answer.
  */
 export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
   db: Db,
@@ -202,9 +186,8 @@ const needsLocks = (spec: UpsertSpec<UpsertTable>) =>
   spec.match !== "none" && Boolean(spec.keys.phone || spec.keys.email);
 
 /**
- * The record the call updates and what it matched on, or undefined: it creates one. With a phone
- * or an email, takes the identity locks first (tx must be a transaction); an id is taken as given
- * (unknown: the update finds nothing and throws notFound).
+ * The record to update and what it matched on, or undefined to create. Phone or email take the
+ * identity locks first (tx must be a transaction); an id is taken as given.
  */
 async function findMatch(
   tx: DbOrTx,
@@ -252,9 +235,8 @@ async function insertRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>): Promi
 }
 
 /**
- * The update of the record with that id (locked by the caller's match, or by the update itself),
- * in one statement; nothing written and an error when there is no such record or the merged
- * tags would be too many.
+ * Updates the record with that id in one statement; nothing is written and it throws when there
+ * is no such record or the merged tags would be too many.
  */
 async function updateRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>, id: string): Promise<R> {
   const { companyId } = spec;
@@ -278,11 +260,8 @@ async function updateRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>, id: st
 }
 
 /**
- * Serializes create-or-update calls that could match or create the same record: one
- * transaction-scoped advisory lock per normalized identity (phone, then email: a fixed order, so
- * two calls never wait on each other in a cycle), taken before matching. Two concurrent calls
- * with the same new phone or email therefore run one after the other, and the second finds the
- * record the first created. Row locks are only taken after these, never before.
+ * One advisory lock per normalized identity (phone, then email: a fixed order, so no deadlock),
+ * so concurrent calls with the same new identity serialize and the second finds the first's record.
  */
 export async function lockIdentities(
   tx: DbOrTx,
@@ -302,9 +281,8 @@ export async function lockIdentities(
 const lockKey = (key: string) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
 
 /**
- * The id of the record a create-or-update call with these keys updates (locked until the end of
- * the transaction, `for update`), or undefined: it creates one (an unknown id: undefined too).
- * One statement.
+ * The id of the record these keys update, locked `for update`, or undefined to create (an unknown
+ * id too). One statement.
  */
 export async function findRecordToUpdate(
   tx: DbOrTx,
@@ -322,9 +300,8 @@ export async function findRecordToUpdate(
 }
 
 /**
- * The record a create-or-update with this phone and email would update, locked, and what it
- * matched on, or undefined; the identity locks are taken first (tx must be a transaction), so a
- * concurrent create-or-update of the same identity waits for this transaction.
+ * The locked record this phone and email would update, and what it matched on. The identity
+ * locks come first (tx must be a transaction), so a concurrent same-identity upsert waits.
  */
 export async function lockAndMatchIdentity(
   tx: DbOrTx,
@@ -356,13 +333,8 @@ async function matchByIdentity(
 }
 
 /**
- * `target as (…)` (and the CTEs it reads): the id of the record to update, locked, and what it
- * matched on (`on`), or no row. Archived records match. Phone and email are a CTE each:
- * `by_email` only runs when `by_phone` found nothing, so the phone match is chosen and locked
- * exactly as by a query of its own (the `for update` of a `limit 1` query re-checks a row changed
- * concurrently and then takes the next one; one query ordered "phone first" could return a row
- * that matched by phone when the snapshot was taken but only by email once locked:
- * upsert-record.test.ts shows it).
+ * `target as (…)`: the locked id to update and what matched. Phone and email are separate CTEs: one
+ * "phone first" query could lock a row that matches only by email once re-checked (see the test).
  */
 function targetDefinition(table: UpsertTable, companyId: string, keys: MatchKeys): SQL | undefined {
   const newest = (name: string, where: SQL) =>

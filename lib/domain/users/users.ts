@@ -48,9 +48,8 @@ export async function listUsers({ ctx }: { ctx: DomainContext }): Promise<UserLi
 }
 
 /**
- * Adds a user with an initial password. An email is unique within a company (any case); the
- * check and the insert run in one transaction under a lock on the company's users, so two
- * concurrent adds of one email cannot both succeed.
+ * Adds a user with an initial password. Emails are unique per company in any case; check and
+ * insert share a lock on the company's users, so two concurrent adds cannot both succeed.
  */
 export async function createUser({
   ctx,

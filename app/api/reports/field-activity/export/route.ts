@@ -1,13 +1,34 @@
 import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
 import { csvAttachment } from "@/lib/domain/reports/csv";
-import { exportFieldActivityCsv } from "@/lib/domain/reports/field-activity";
+import { exportFieldActivityCsv, FIELD_ACTIVITY_CSV_HEADER } from "@/lib/domain/reports/field-activity";
 import { getFieldActivityReportQuerySchema } from "@/lib/schemas/reports";
+import { CSV_EXPORT_HEADERS } from "@/lib/openapi/resources";
 
 // GET /api/reports/field-activity/export – the knock-to-cash report as a CSV file
 export const GET = apiRoute({
   scopes: ["reports:read"],
   query: getFieldActivityReportQuerySchema,
   handler: async ({ ctx, query }) => csvAttachment(await exportFieldActivityCsv({ ctx, input: query })),
+  docs: {
+    tag: "Reports",
+    operationId: "exportFieldActivity",
+    summary: "Export the knock-to-cash report as CSV",
+    description:
+      "The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` " +
+      "(no user id or email) with its totals; `knocks_by_pin_type` is a JSON object. RFC 4180, CRLF; " +
+      "money with two decimals.",
+    notFound: "Territory",
+    responses: [
+      {
+        status: 200,
+        description: "The CSV file.",
+        contentType: "text/csv",
+        csvColumns: FIELD_ACTIVITY_CSV_HEADER,
+        headers: CSV_EXPORT_HEADERS,
+      },
+    ],
+    example: { query: { from: "2026-03-01", to: "2026-03-31" } },
+  },
 });
 
 export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

@@ -1,6 +1,7 @@
 import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
 import { setUserActive } from "@/lib/domain/users/users";
-import { idParamsSchema } from "@/lib/schemas/settings";
+import { idParamsSchema, userRecordSchema } from "@/lib/schemas/settings";
+import { named } from "@/lib/api/route-docs";
 
 // POST /api/settings/users/{id}/activate – reactivate a user (they sign in again with their password)
 export const POST = apiRoute({
@@ -10,6 +11,18 @@ export const POST = apiRoute({
   handler: async ({ ctx, params }) => ({
     ...(await setUserActive({ ctx, input: { id: params.id, active: true } })),
   }),
+  docs: {
+    tag: "Settings",
+    operationId: "activateUser",
+    summary: "Reactivate a user",
+    description: "The user can sign in again with their password.",
+    paramDescriptions: { id: "The user's id." },
+    responses: [
+      { status: 200, description: "The reactivated user.", schema: named("User", userRecordSchema) },
+    ],
+    notFound: "User",
+    example: { params: { id: "usr_01jq8m2x4kd7w3a9c5v6r8t0ye" } },
+  },
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed("POST");

@@ -1,0 +1,113 @@
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import type { JsonObject } from "@/lib/openapi/json-schema";
+import type { ApiOperation } from "@/lib/openapi/types";
+import * as authSession from "./auth/session/route";
+import * as authSignIn from "./auth/sign-in/route";
+import * as authSignOut from "./auth/sign-out/route";
+import * as authTest from "./auth/test/route";
+import * as customerActivity from "./customers/[id]/activity/route";
+import * as customerArchive from "./customers/[id]/archive/route";
+import * as customerNotes from "./customers/[id]/notes/route";
+import * as customer from "./customers/[id]/route";
+import * as customerUnarchive from "./customers/[id]/unarchive/route";
+import * as customersBulk from "./customers/bulk/route";
+import * as customers from "./customers/route";
+import * as leadActivity from "./leads/[id]/activity/route";
+import * as leadArchive from "./leads/[id]/archive/route";
+import * as leadConvert from "./leads/[id]/convert/route";
+import * as leadNotes from "./leads/[id]/notes/route";
+import * as lead from "./leads/[id]/route";
+import * as leadUnarchive from "./leads/[id]/unarchive/route";
+import * as leadsBulkUndo from "./leads/bulk/[id]/undo/route";
+import * as leadsBulk from "./leads/bulk/route";
+import * as leads from "./leads/route";
+import * as leadStageTotals from "./leads/stage-totals/route";
+import * as openApiJson from "./openapi.json/route";
+import * as pinTypes from "./pin-types/route";
+import * as pin from "./pins/[id]/route";
+import * as pins from "./pins/route";
+import * as pipeline from "./pipeline/route";
+import * as fieldActivityExport from "./reports/field-activity/export/route";
+import * as fieldActivityReport from "./reports/field-activity/route";
+import * as servicePlansExport from "./reports/service-plans/export/route";
+import * as servicePlanReport from "./reports/service-plans/route";
+import * as servicedJobsExport from "./reports/serviced-jobs/export/route";
+import * as servicedJobReport from "./reports/serviced-jobs/route";
+import * as servicePlans from "./service-plans/route";
+import * as servicedJobs from "./serviced-jobs/route";
+import * as apiKeyRevoke from "./settings/api-keys/[id]/revoke/route";
+import * as apiKeys from "./settings/api-keys/route";
+import * as pinTypeSettings from "./settings/pin-types/route";
+import * as pipelineSettings from "./settings/pipeline/route";
+import * as userActivate from "./settings/users/[id]/activate/route";
+import * as userDeactivate from "./settings/users/[id]/deactivate/route";
+import * as settingsUsers from "./settings/users/route";
+import * as territory from "./territories/[id]/route";
+import * as territories from "./territories/route";
+import * as users from "./users/route";
+
+/**
+ * Every served verb with its path and route module, in the order of the reference. The OpenAPI
+ * document is built from their declarations; lib/openapi/coverage.test.ts keeps the list complete.
+ */
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  ["GET", "/auth/test", authTest],
+  ["POST", "/leads", leads],
+  ["GET", "/leads", leads],
+  ["GET", "/leads/stage-totals", leadStageTotals],
+  ["GET", "/leads/{id}", lead],
+  ["POST", "/leads/bulk", leadsBulk],
+  ["POST", "/leads/bulk/{id}/undo", leadsBulkUndo],
+  ["GET", "/leads/{id}/activity", leadActivity],
+  ["POST", "/leads/{id}/notes", leadNotes],
+  ["POST", "/leads/{id}/archive", leadArchive],
+  ["POST", "/leads/{id}/unarchive", leadUnarchive],
+  ["POST", "/leads/{id}/convert", leadConvert],
+  ["GET", "/pipeline", pipeline],
+  ["POST", "/customers", customers],
+  ["GET", "/customers", customers],
+  ["GET", "/customers/{id}", customer],
+  ["GET", "/customers/{id}/activity", customerActivity],
+  ["POST", "/customers/{id}/notes", customerNotes],
+  ["POST", "/customers/{id}/archive", customerArchive],
+  ["POST", "/customers/{id}/unarchive", customerUnarchive],
+  ["POST", "/customers/bulk", customersBulk],
+  ["GET", "/service-plans", servicePlans],
+  ["GET", "/serviced-jobs", servicedJobs],
+  ["POST", "/pins", pins],
+  ["GET", "/pins", pins],
+  ["GET", "/pins/{id}", pin],
+  ["GET", "/pin-types", pinTypes],
+  ["GET", "/territories", territories],
+  ["POST", "/territories", territories],
+  ["DELETE", "/territories/{id}", territory],
+  ["GET", "/users", users],
+  ["GET", "/reports/service-plans", servicePlanReport],
+  ["GET", "/reports/service-plans/export", servicePlansExport],
+  ["GET", "/reports/serviced-jobs", servicedJobReport],
+  ["GET", "/reports/serviced-jobs/export", servicedJobsExport],
+  ["GET", "/reports/field-activity", fieldActivityReport],
+  ["GET", "/reports/field-activity/export", fieldActivityExport],
+  ["POST", "/auth/sign-in", authSignIn],
+  ["POST", "/auth/sign-out", authSignOut],
+  ["GET", "/auth/session", authSession],
+  ["GET", "/settings/api-keys", apiKeys],
+  ["POST", "/settings/api-keys", apiKeys],
+  ["POST", "/settings/api-keys/{id}/revoke", apiKeyRevoke],
+  ["GET", "/settings/users", settingsUsers],
+  ["POST", "/settings/users", settingsUsers],
+  ["POST", "/settings/users/{id}/deactivate", userDeactivate],
+  ["POST", "/settings/users/{id}/activate", userActivate],
+  ["GET", "/settings/pipeline", pipelineSettings],
+  ["PUT", "/settings/pipeline", pipelineSettings],
+  ["GET", "/settings/pin-types", pinTypeSettings],
+  ["PUT", "/settings/pin-types", pinTypeSettings],
+  ["GET", "/openapi.json", openApiJson],
+];
+
+let cached: JsonObject | undefined;
+/** The document of this server, built once per process. */
+export function getOpenApiDocument(): JsonObject {
+  cached ??= buildOpenApiDocument(API_OPERATIONS);
+  return cached;
+}
