@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bulkUndoLinkSchema, undoBulkResponseSchema } from "./lead-bulk";
 import { idParamsSchema, SHORT_TEXT_MAX } from "./upsert-fields";
 
 /** Most customers one bulk request may name: a table's selection, several pages of it. */
@@ -28,12 +29,7 @@ export const bulkCustomersResponseSchema = z
     changed: z.number().int().describe("Customers the action changed (one already so is left as it was)."),
     changed_ids: z.array(z.string()).describe("The customers changed."),
     id: z.string().describe("The bulk operation's id, to undo it."),
-    undo: z
-      .object({
-        method: z.literal("POST"),
-        path: z.string().describe("POST here to undo the operation."),
-      })
-      .describe("How to undo it: restores the changed customers' previous archived and archived_at."),
+    undo: bulkUndoLinkSchema("the changed customers' previous archived and archived_at"),
   })
   .describe("The outcome of a bulk change of customers.");
 export type BulkCustomersResponse = z.output<typeof bulkCustomersResponseSchema>;
@@ -42,11 +38,5 @@ export const customerBulkOperationIdParamsSchema = idParamsSchema(
   "The bulk operation's id (the id of POST /customers/bulk).",
 );
 
-export const undoBulkCustomersResponseSchema = z
-  .object({
-    status: z.literal("success"),
-    id: z.string().describe("The bulk operation's id."),
-    restored: z.number().int().describe("Customers whose previous values were restored."),
-  })
-  .describe("The outcome of an undo.");
+export const undoBulkCustomersResponseSchema = undoBulkResponseSchema("Customers");
 export type UndoBulkCustomersResponse = z.output<typeof undoBulkCustomersResponseSchema>;
