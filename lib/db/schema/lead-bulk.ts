@@ -40,9 +40,8 @@ export const leadBulkOperations = pgTable(
 );
 
 /**
- * The values a bulk operation replaced, one row per record (`lead_id` holds a customer's id for a
- * customer operation), so undo restores them exactly. No foreign key: undo joins the records
- * anyway, and 10,000 key checks would slow every bulk change.
+ * The values a bulk operation replaced, one row per record (`lead_id` holds a customer's id too),
+ * for an exact undo. No foreign key: undo joins the records, and key checks slow bulk changes.
  */
 export const leadBulkChanges = pgTable(
   "lead_bulk_changes",

@@ -16,9 +16,8 @@ import type {
 const textArrayParam = (values: readonly string[]) => sql`${sql.param([...values], customers.tags)}::text[]`;
 
 /**
- * POST /customers/bulk: archive or unarchive the named customers, all or nothing. As a bulk change
- * of leads, the operation is kept with the values it replaces (lead_bulk_operations and
- * lead_bulk_changes, record_type 'customer'), so that POST /customers/bulk/{id}/undo restores them.
+ * POST /customers/bulk: archive or unarchive the named customers, all or nothing, keeping the
+ * values replaced (record_type 'customer') as a leads' bulk change does, so its undo restores them.
  */
 export async function bulkChangeCustomers({
   ctx,
@@ -75,9 +74,8 @@ export async function bulkChangeCustomers({
 }
 
 /**
- * POST /customers/bulk/{id}/undo: the customers the operation changed get back the archived and
- * archived_at it replaced, whatever was written since, each with its activity entry. Once only,
- * as the leads' undo: a second undo is a 409, another company's or a leads' operation a 404.
+ * POST /customers/bulk/{id}/undo: restores the archived and archived_at the operation replaced,
+ * once (then 409), as the leads' undo; another company's or a leads' operation is a 404.
  */
 export async function undoBulkChangeCustomers({
   ctx,
