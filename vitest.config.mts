@@ -2,8 +2,17 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const root = path.dirname(fileURLToPath(import.meta.url));
+
 export default defineConfig({
-  resolve: { alias: { "@": path.dirname(fileURLToPath(import.meta.url)) } },
+  resolve: {
+    alias: {
+      "@": root,
+      // `server-only` throws outside React's react-server condition; tests run server modules
+      // directly, so it is the package's empty module here (as Next's Jest guide maps it).
+      "server-only": path.join(root, "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     environment: "node",
     include: ["**/*.test.ts"],

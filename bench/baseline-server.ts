@@ -4,7 +4,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { CapturedStatement } from "./capture";
-import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
+import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/values/normalize";
 import { newId } from "@/lib/ids";
 import { DEFAULT_PIPELINE, storedStage, type Stage } from "@/lib/schemas/pipeline";
 

@@ -1,7 +1,7 @@
 // Where our CPU per request goes: the cases through our real route handlers in-process, with V8's
 // sampling profiler. Not part of `npm run bench`; run it on a quiet machine.
 //
-//   npx tsx bench/cpu-profile.ts --cases leads-default,lead-by-id [--requests 2000]
+//   npx tsx --conditions=react-server bench/cpu-profile.ts --cases leads-default,lead-by-id [--requests 2000]
 //     [--concurrency 8] [--top 25] [--scale large]
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";

@@ -1,9 +1,9 @@
 // The framework floor: what a request costs in Next.js and plain node:http when neither does any
 // work, i.e. the CPU no change in our code can remove. Modes:
 //
-//   npx tsx bench/floor.ts [--duration s] [--connections n] [--our-config]
-//   npx tsx bench/floor.ts --get-by-id [--rounds n] [--our-config]  # least GET /leads/{id} route
-//   npx tsx bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]  # baseline in Next
+//   npx tsx --conditions=react-server bench/floor.ts [--duration s] [--connections n] [--our-config]
+//   npx tsx --conditions=react-server bench/floor.ts --get-by-id [--rounds n] [--our-config]  # least GET /leads/{id} route
+//   npx tsx --conditions=react-server bench/floor.ts --replay leads-page-1000,jobs-default [--rounds n]  # baseline in Next
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

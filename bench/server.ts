@@ -237,7 +237,7 @@ export function startOurs(options: {
     return startProcess(
       name,
       process.execPath,
-      ["--import", "tsx", path.join(ROOT, "scripts", "start.ts")],
+      ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "start.ts")],
       { ...env, WEB_CONCURRENCY: String(workers) },
       options.port,
       new RegExp(ready),
@@ -261,7 +261,7 @@ export function startBaseline(options: {
   return startProcess(
     "baseline server",
     bin("tsx"),
-    [path.join(ROOT, "bench", "baseline-server.ts")],
+    ["--conditions=react-server", path.join(ROOT, "bench", "baseline-server.ts")],
     {
       ...process.env,
       NODE_ENV: "production",

@@ -1,8 +1,8 @@
 // CPU and statements per create-or-update call, in-process, calling upsertLead and upsertCustomer
 // directly on a fresh tenant; a tool for comparing data-layer versions, not part of `npm run bench`.
 //
-//   npx tsx bench/upsert-cpu.ts                      # PGlite in memory
-//   npx tsx bench/upsert-cpu.ts postgres://postgres@127.0.0.1:5432/postgres  # own temp database
+//   npx tsx --conditions=react-server bench/upsert-cpu.ts                      # PGlite in memory
+//   npx tsx --conditions=react-server bench/upsert-cpu.ts postgres://postgres@127.0.0.1:5432/postgres  # own temp database
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import pg from "pg";

@@ -20,7 +20,7 @@ export function runScript(name: string, args: string[], databaseUrl: string): Pr
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [TSX, path.join("scripts", `${name}.ts`), ...args],
+      [TSX, "--conditions=react-server", path.join("scripts", `${name}.ts`), ...args],
       {
         cwd: process.cwd(),
         env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", NO_COLOR: "1" },

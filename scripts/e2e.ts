@@ -174,8 +174,8 @@ async function main(): Promise<number> {
   try {
     log(`fresh ${database.label}`);
     const dbEnv = { ...baseEnv, DATABASE_URL: database.url };
-    await mustRun("migrate", bin("tsx"), ["scripts/migrate.ts"], dbEnv);
-    await mustRun("seed the demo data", bin("tsx"), ["scripts/seed.ts"], dbEnv);
+    await mustRun("migrate", bin("tsx"), ["--conditions=react-server", "scripts/migrate.ts"], dbEnv);
+    await mustRun("seed the demo data", bin("tsx"), ["--conditions=react-server", "scripts/seed.ts"], dbEnv);
 
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;

@@ -221,7 +221,7 @@ export interface StartOptions {
 /** Starts `scripts/start.ts` (migrations, then the production server) as its own process. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  const child = spawn(process.execPath, ["-C", "react-server", "--import", "tsx", "scripts/start.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,

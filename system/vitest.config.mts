@@ -8,7 +8,10 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 export default defineConfig({
   root,
-  resolve: { alias: { "@": root } },
+  resolve: {
+    // `server-only` as in vitest.config.mts: the harness imports server modules directly.
+    alias: { "@": root, "server-only": path.join(root, "node_modules/server-only/empty.js") },
+  },
   test: {
     environment: "node",
     include: ["system/**/*.test.ts"],

@@ -137,7 +137,7 @@ export class TenantSql {
     return `insert into pin_types (company_id, id, label, color) values ${values.join(", ")}`;
   }
 
-  /** Phone parts of row n: the formatted phone (5% none) and its digits, as lib/domain/normalize.ts makes them. */
+  /** Phone parts of row n: the formatted phone (5% none) and its digits, as lib/values/normalize.ts makes them. */
   private phoneColumns(n: string, salt: number): string {
     return `${pick(AREA_CODES, n, salt)} as area, (200 + ${h(n, salt + 1)} % 800)::text as exch,
       lpad((${h(n, salt + 2)} % 10000)::text, 4, '0') as line, ${h(n, salt + 3)} % 100 as fmt,

@@ -5,7 +5,7 @@ import { Button, Dialog, Field, Input, Notice, Select, type SelectOption } from 
 import { BulkActionsBar, BulkOutcome } from "@/components/records/bulk-bar";
 import type { BulkSelection } from "@/components/records/record-selection";
 import { errorMessage } from "@/components/ui/error-state";
-import { parseTagList } from "@/lib/domain/normalize";
+import { parseTagList } from "@/lib/values/normalize";
 import {
   type BulkLeadsInput,
   type BulkLeadsResponse,
@@ -13,7 +13,7 @@ import {
   useBulkChangeLeads,
   useUndoBulkChange,
 } from "@/lib/query/lead-owners";
-import { ROLE_LABELS } from "@/lib/schemas/session";
+import { ROLE_LABELS } from "@/lib/values/roles";
 
 // The leads table's bulk bar: ticked rows or every lead matching the filters, each action
 // confirmed with its count, then a notice with Undo.

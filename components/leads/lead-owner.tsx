@@ -6,7 +6,7 @@ import { SelectFilter } from "@/components/data-table/table-filters";
 import { Field, Select, type SelectOption } from "@/components/ui";
 import { type AssignableUser, useAssignableUsers } from "@/lib/query/lead-owners";
 import type { Lead } from "@/lib/query/leads";
-import { ROLE_LABELS } from "@/lib/schemas/session";
+import { ROLE_LABELS } from "@/lib/values/roles";
 
 // A lead's owner in the form, column and filter. Users come from GET /api/users (active only), so
 // a deactivated owner still shows, as "Former user".

@@ -23,7 +23,7 @@ import {
   type Territory,
 } from "@/lib/query/territories";
 import { TERRITORY_NAME_MAX } from "@/lib/schemas/territories";
-import { ROLE_LABELS } from "@/lib/schemas/session";
+import { ROLE_LABELS } from "@/lib/values/roles";
 import { MapSheet } from "./map-sheet";
 import { cornerCount, TERRITORY_COLORS, type TerritoryPolygon } from "./territory-geometry";
 import type { TerritoryEditMode, TerritoryLayerProps } from "./territory-layer";

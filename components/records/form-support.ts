@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { parseTagList } from "@/lib/domain/normalize";
+import { parseTagList } from "@/lib/values/normalize";
 import { ApiClientError } from "@/lib/query/api-client";
 
 // Helpers shared by the lead and customer forms: building bodies, mapping zod issues and API

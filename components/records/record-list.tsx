@@ -10,7 +10,7 @@ import { FilterBar, FilterField, SearchFilter, TagsFilter } from "@/components/d
 import { type CardLayout, DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
 import { PageHeader } from "@/components/shell/page-header";
 import { Button, Checkbox, Dialog, EmptyState, Notice, Select, type SelectOption } from "@/components/ui";
-import { parseTagList } from "@/lib/domain/normalize";
+import { parseTagList } from "@/lib/values/normalize";
 import { type SetUrlStateOptions, parseBoolParam, parseIntParam, useUrlState } from "@/lib/query/url-state";
 import { MAX_PAGE_SIZE } from "@/lib/schemas/common";
 import { type RecordKind, RECORD_WORDS, recordHref, recordListHref, rememberListView } from "./record-kind";

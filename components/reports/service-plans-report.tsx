@@ -15,7 +15,7 @@ import {
 import { ReportPage } from "@/components/reports/report-page";
 import { servicePlanColumns } from "@/components/reports/service-plan-columns";
 import { SummaryCards, type SummaryCard } from "@/components/reports/summary-cards";
-import { PLAN_FREQUENCIES } from "@/lib/db/schema/service-plans";
+import { PLAN_FREQUENCIES } from "@/lib/values/enums";
 import { formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import { useServicePlanReport } from "@/lib/query/reports";
 import { useServicePlans, type ServicePlanFilterValues } from "@/lib/query/service-plans";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ROLE_SCOPES } from "@/lib/auth/scopes";
-import type { UserRole } from "@/lib/db/schema";
+import type { UserRole } from "@/lib/values/roles";
 import { homePathFor, MY_LEADS_PATH } from "./nav-items";
 
 const access = (role: UserRole) => ({

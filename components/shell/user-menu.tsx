@@ -3,7 +3,8 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { useSignOut } from "@/lib/query/session";
-import { ROLE_LABELS, type SessionInfo } from "@/lib/schemas/session";
+import type { SessionInfo } from "@/lib/schemas/session";
+import { ROLE_LABELS } from "@/lib/values/roles";
 import { Icon } from "./icons";
 
 function initials(name: string): string {

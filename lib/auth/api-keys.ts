@@ -5,8 +5,6 @@ import type { ApiKeyPrincipal } from "./principal";
 import { isScope } from "./scopes";
 import { hashApiKey } from "./secrets";
 
-export { DEFAULT_DAILY_LIMIT } from "./daily-limit";
-
 export interface KeyCheck {
   principal: ApiKeyPrincipal;
   dailyLimit: number;

@@ -5,7 +5,7 @@ import { hashPassword, passwordNeedsRehash, verifyPassword } from "@/lib/auth/se
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError } from "@/lib/domain/errors";
-import { normalizeEmail } from "@/lib/domain/normalize";
+import { normalizeEmail } from "@/lib/values/normalize";
 import { getSessionInfo } from "@/lib/domain/users/get-session-info";
 import type { SessionInfo, SignInBody } from "@/lib/schemas/session";
 import { accountSubject, clearAttempts, reserveAttempt, unknownEmailSubject } from "./throttle";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * SQLSTATE classes meaning the database cannot serve us whatever we send (down, out of resources,
  * gone, credentials refused): a 503 that recovers by itself; our own statement's errors stay 500.

@@ -1,43 +1,7 @@
+import "server-only";
 import { sql, type AnyColumn, type Param, type SQL } from "drizzle-orm";
 
-/**
- * The matching rules of create-or-update (contract section 6) and of search (section 5) live
- * here, and only here: phone matching (normalizePhone), email matching and the tag merge.
- */
-
-/** Digits of a phone number; a leading US `1` of an 11-digit number is dropped. Null if none. */
-export function normalizePhone(phone: string | null | undefined): string | null {
-  if (phone == null) return null;
-  const digits = phone.replace(/\D/g, "");
-  if (!digits) return null;
-  return digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
-}
-
-/** Trimmed, lower-cased email; null if empty. */
-export function normalizeEmail(email: string | null | undefined): string | null {
-  if (email == null) return null;
-  const trimmed = email.trim().toLowerCase();
-  return trimmed || null;
-}
-
-/**
- * For a search term made only of phone characters (digits, spaces, + - . ( )), the digits to
- * look for in normalized phones (`5551234` and `555-1234` both find `(555) 123-4…`); otherwise
- * null. A full 11-digit US number loses its leading 1 as stored numbers do.
- */
-export function phoneSearchDigits(term: string): string | null {
-  return /^[\d\s+().-]+$/.test(term) ? normalizePhone(term) : null;
-}
-
-/** Escapes LIKE wildcards so a search term is matched literally. */
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** A body's tags without repeats, in their order (what mergedTags appends). */
-export function uniqueTags(tags: readonly string[]): string[] {
-  return [...new Set(tags)];
-}
+// The SQL half of the tag rules; the pure rules (phone, email, tag lists) are lib/values/normalize.ts.
 
 /**
  * The tag merge of create-or-update (contract section 6): the stored tags, then the new ones not
@@ -53,16 +17,4 @@ export function mergedTags(stored: AnyColumn | SQL, incoming: Param | SQL): SQL 
 export function withoutTags(tags: SQL, removed: Param | SQL): SQL {
   return sql`array(select t from unnest(${tags}) with ordinality as u(t, n)
     where t <> all(${removed}::text[]) order by n)`;
-}
-
-/** `tags` query parameter: comma-separated, trimmed, empty entries ignored. */
-export function parseTagList(value: string): string[] {
-  return [
-    ...new Set(
-      value
-        .split(",")
-        .map((t) => t.trim())
-        .filter(Boolean),
-    ),
-  ];
 }

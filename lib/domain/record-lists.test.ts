@@ -11,7 +11,7 @@ import { createCompany } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { customerFilter } from "./customers/list-customers";
 import { leadFilter } from "./leads/list-leads";
-import { phoneSearchDigits } from "./normalize";
+import { phoneSearchDigits } from "@/lib/values/normalize";
 import { containsPattern } from "./lists/sql-fragments";
 
 let database: Database;

@@ -18,7 +18,7 @@ import {
   type ListQueryTotal,
   type NewestListing,
 } from "./lists/newest-list";
-import { phoneSearchDigits } from "./normalize";
+import { phoneSearchDigits } from "@/lib/values/normalize";
 
 /** The columns a lead or customer list filters on, each with an index of its own expression. */
 type ListedRecordTable = AnyPgTable & {

@@ -11,7 +11,7 @@ import {
   servicePlans,
   users,
 } from "@/lib/db/schema";
-import { normalizeEmail } from "@/lib/domain/normalize";
+import { normalizeEmail } from "@/lib/values/normalize";
 import type { ParsedDocument, SectionName } from "./format";
 import type { ParsedRecords } from "./parse";
 import type { ImportProblem, ProblemPath } from "./problems";

@@ -1,5 +1,6 @@
 import { SECTION_NAMES, SECTION_SCHEMAS, type ParsedDocument, type SectionName } from "./format";
 import { describeIssue, type ImportProblem } from "./problems";
+import { isPlainObject } from "@/lib/values/objects";
 
 export interface RecordReferences {
   section: SectionName;
@@ -38,10 +39,6 @@ export interface DocumentSections {
 }
 
 const NO_FAILURES: ReadonlySet<string> = new Set();
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Finds the file's sections; the records themselves are validated by parseRecords. */
 export function readSections(input: unknown): DocumentSections {

@@ -23,7 +23,8 @@ import {
 } from "@/lib/db/schema";
 import { newCustomerColumns } from "@/lib/domain/customers/customer-record";
 import { leadColumns } from "@/lib/domain/leads/lead-record";
-import { normalizeEmail } from "@/lib/domain/normalize";
+import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
+import { normalizeEmail } from "@/lib/values/normalize";
 import { DEFAULT_PIPELINE, storedStage, type Stage } from "@/lib/schemas/pipeline";
 import { SECTION_NAMES, type ParsedDocument, type SectionName } from "./format";
 import { childId, type PreparedIds } from "./ids";
@@ -446,7 +447,7 @@ function sectionTables(
             prefix: k.key.startsWith(API_KEY_PREFIX) ? apiKeyDisplayPrefix(k.key) : k.key.slice(0, 6),
             keyHash: ids.apiKeyHash(index),
             scopes: [...new Set(k.scopes)],
-            dailyLimit: k.daily_limit ?? 1000,
+            dailyLimit: k.daily_limit ?? DEFAULT_DAILY_LIMIT,
             revokedAt,
             createdAt,
           },

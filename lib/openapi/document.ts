@@ -1,4 +1,4 @@
-import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
+import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { z } from "zod";
 import { routeDeclarationOf, VERSION_HEADER, type RouteDeclaration } from "@/lib/api/handler";
 import { API_VERSION } from "@/lib/schemas/auth";

@@ -1,4 +1,4 @@
-import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
+import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { ERROR_CODES, ERROR_DESCRIPTIONS, type ErrorCode } from "@/lib/api/errors";
 import { VERSION_HEADER } from "@/lib/api/handler";
 import { API_VERSION } from "@/lib/schemas/auth";

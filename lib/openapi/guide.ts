@@ -1,4 +1,4 @@
-import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
+import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { ERROR_CODES } from "@/lib/api/errors";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
 import { MAX_QUERY_LENGTH, VERSION_HEADER } from "@/lib/api/handler";

@@ -6,7 +6,7 @@ import { useHasScope } from "@/lib/query/session";
 import { type CustomerRecord, customerKeys, withKnownExtras } from "@/lib/query/customers";
 import { type Lead, leadKeys } from "@/lib/query/leads";
 import type { ActivityEntry, AddNoteResponse, ListActivityResponse } from "@/lib/schemas/activity";
-import type { ActivityRecordType } from "@/lib/schemas/enums";
+import type { ActivityRecordType } from "@/lib/values/enums";
 import type { CustomerDetail } from "@/lib/schemas/customers";
 import type { z } from "zod";
 import type {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACTIVITY_ACTOR_KINDS, ACTIVITY_TYPES } from "./enums";
+import { ACTIVITY_ACTOR_KINDS, ACTIVITY_TYPES } from "@/lib/values/enums";
 import { paginationQuerySchema, paginationSchema } from "./common";
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CUSTOMER_STATUSES } from "./enums";
-import { parseTagList } from "@/lib/domain/normalize";
+import { CUSTOMER_STATUSES } from "@/lib/values/enums";
+import { parseTagList } from "@/lib/values/normalize";
 import { booleanQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 import {
   DRY_RUN_MESSAGE,

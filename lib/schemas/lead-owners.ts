@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES } from "./session";
+import { USER_ROLES } from "@/lib/values/roles";
 import { SHORT_TEXT_MAX } from "./upsert-fields";
 
 /**
@@ -40,7 +40,7 @@ export const assignableUserSchema = z
   .object({
     id: z.string().describe("The user's id: a value of a lead's assigned_to."),
     name: z.string().describe("The user's name."),
-    role: z.enum(ROLES).describe("The user's role."),
+    role: z.enum(USER_ROLES).describe("The user's role."),
   })
   .describe("A user a lead can be assigned to.");
 export type AssignableUser = z.output<typeof assignableUserSchema>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { LEAD_PRIORITIES } from "./enums";
-import { parseTagList } from "@/lib/domain/normalize";
+import { LEAD_PRIORITIES } from "@/lib/values/enums";
+import { parseTagList } from "@/lib/values/normalize";
 import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 import {
   DRY_RUN_MESSAGE,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { STAGE_KINDS } from "./enums";
+import { STAGE_KINDS } from "@/lib/values/enums";
 
 // The lead pipeline (extensions.md E2): GET /pipeline, and GET/PUT /settings/pipeline (admins).
 

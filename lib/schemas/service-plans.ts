@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PLAN_FREQUENCIES } from "@/lib/db/schema/service-plans";
+import { PLAN_FREQUENCIES } from "@/lib/values/enums";
 import { count, isoDateQuery, money, paginationQuerySchema, paginationSchema } from "./common";
 
 /**

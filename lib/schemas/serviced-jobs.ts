@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JOB_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, PAYMENT_TYPES } from "@/lib/db/schema/jobs";
+import { JOB_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, PAYMENT_TYPES } from "@/lib/values/enums";
 import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 import { customerRefSchema, textFilterQuery, userRefSchema } from "./service-plans";
 

@@ -1,22 +1,6 @@
 import { z } from "zod";
 import { SCOPES } from "@/lib/auth/scopes";
-import type { UserRole } from "@/lib/db/schema";
-
-/**
- * The roles, repeated here (type-checked against the schema's USER_ROLES) so that forms in the
- * browser can use these schemas without bundling the database schema module.
- */
-export const ROLES = ["admin", "manager", "sales_rep", "technician"] as const satisfies readonly UserRole[];
-type MissingRole = Exclude<UserRole, (typeof ROLES)[number]>;
-const allRolesListed: MissingRole extends never ? true : never = true;
-void allRolesListed;
-
-export const ROLE_LABELS: Record<UserRole, string> = {
-  admin: "Admin",
-  manager: "Manager",
-  sales_rep: "Sales rep",
-  technician: "Technician",
-};
+import { USER_ROLES } from "@/lib/values/roles";
 
 /** POST /api/auth/sign-in body. Lengths are capped so a huge password cannot tie up the password hash. */
 export const signInBodySchema = z
@@ -31,7 +15,7 @@ export const sessionUserSchema = z.object({
   id: z.string(),
   name: z.string(),
   email: z.string(),
-  role: z.enum(ROLES).describe("admin, manager, sales_rep or technician."),
+  role: z.enum(USER_ROLES).describe("admin, manager, sales_rep or technician."),
 });
 
 /** GET /api/auth/session (and the body of a successful sign-in): who is signed in. */

@@ -1,7 +1,7 @@
-import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
 import { z } from "zod";
 import { SCOPES } from "@/lib/auth/scopes";
-import { ROLES } from "./session";
+import { API_KEY_DAILY_LIMIT_MAX, DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
+import { USER_ROLES } from "@/lib/values/roles";
 
 // Settings endpoints (/api/settings/…): session-only, admins only. Records never carry a key
 // hash or a password hash.
@@ -11,8 +11,6 @@ export const idParamsSchema = z.object({
 });
 
 // ---- API keys ----------------------------------------------------------------------------
-
-export const API_KEY_DAILY_LIMIT_MAX = 10_000_000;
 
 export const createApiKeyBodySchema = z
   .object({
@@ -88,7 +86,7 @@ export const createUserBodySchema = z
       .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid email address")
       .describe("Sign-in email; unique within the company (any case)."),
     role: z
-      .enum(ROLES, { error: `Choose a role: ${ROLES.join(", ")}` })
+      .enum(USER_ROLES, { error: `Choose a role: ${USER_ROLES.join(", ")}` })
       .describe("admin, manager, sales_rep or technician."),
     password: z
       .string({ error: `Enter an initial password of at least ${PASSWORD_MIN_LENGTH} characters` })
@@ -104,7 +102,7 @@ export const userRecordSchema = z
     id: z.string(),
     name: z.string(),
     email: z.string(),
-    role: z.enum(ROLES),
+    role: z.enum(USER_ROLES),
     active: z.boolean().describe("Deactivated users cannot sign in; their sessions have ended."),
     created_at: z.string(),
   })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkRing, closedRing, TERRITORY_MAX_POINTS, type Position } from "@/lib/domain/territories/polygon";
+import { checkRing, closedRing, TERRITORY_MAX_POINTS, type Position } from "@/lib/values/polygon";
 import { idParamsSchema, SHORT_TEXT_MAX } from "./upsert-fields";
 
 /*

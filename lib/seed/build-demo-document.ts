@@ -1,4 +1,4 @@
-import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
+import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import type { PlanFrequency } from "@/lib/db/schema";
 import { PLAN_FREQUENCIES } from "@/lib/db/schema";
 import type { ImportDocument, ImportRecord } from "@/lib/import";

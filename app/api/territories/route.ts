@@ -7,7 +7,7 @@ import {
   upsertTerritoryResponseSchema,
 } from "@/lib/schemas/territories";
 import { named } from "@/lib/api/route-docs";
-import { TERRITORY_MAX_POINTS } from "@/lib/domain/territories/polygon";
+import { TERRITORY_MAX_POINTS } from "@/lib/values/polygon";
 
 // GET /api/territories – the company's territories by name (keys and sessions)
 export const GET = apiRoute({

@@ -5,7 +5,7 @@ import { GET as listLeadsRoute } from "@/app/api/leads/route";
 import { GET as stageTotalsRoute } from "@/app/api/leads/stage-totals/route";
 import { POST as bulkLeadsRoute } from "@/app/api/leads/bulk/route";
 import { leads } from "@/lib/db/schema";
-import { TERRITORY_MAX_POINTS } from "@/lib/domain/territories/polygon";
+import { TERRITORY_MAX_POINTS } from "@/lib/values/polygon";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import {
   listTerritoriesResponseSchema,

@@ -20,7 +20,7 @@ import {
   type ActivityChange,
   type ActivityRecordType,
   type ActivityType,
-} from "@/lib/schemas/enums";
+} from "@/lib/values/enums";
 
 export {
   ACTIVITY_ACTOR_KINDS,
@@ -31,7 +31,7 @@ export {
   type ActivityRecordType,
   type ActivityType,
   type ActivityValue,
-} from "@/lib/schemas/enums";
+} from "@/lib/values/enums";
 
 /** `('a', 'b')`: the constant values of a check constraint. */
 const list = (values: readonly string[]) => `(${values.map((v) => `'${v}'`).join(", ")})`;

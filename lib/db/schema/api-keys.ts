@@ -1,4 +1,3 @@
-import { DEFAULT_DAILY_LIMIT } from "../../auth/daily-limit";
 import { sql } from "drizzle-orm";
 import {
   date,
@@ -13,6 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies";
 import { createdAt, tenantKey } from "./columns";
+import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 
 export const apiKeys = pgTable(
   "api_keys",

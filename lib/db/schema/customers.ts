@@ -21,9 +21,9 @@ import {
   tenantKey,
   updatedAt,
 } from "./columns";
-import type { CustomerStatus } from "@/lib/schemas/enums";
+import type { CustomerStatus } from "@/lib/values/enums";
 
-export { CUSTOMER_STATUSES, type CustomerStatus } from "@/lib/schemas/enums";
+export { CUSTOMER_STATUSES, type CustomerStatus } from "@/lib/values/enums";
 
 const property = addressColumns("property");
 const billing = addressColumns("billing");

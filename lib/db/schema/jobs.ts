@@ -17,12 +17,15 @@ import { createdAt, money, sortIndexes, tenantKey } from "./columns";
 import { customers } from "./customers";
 import { servicePlans } from "./service-plans";
 import { users } from "./users";
+import { JOB_STATUSES, type JobStatus } from "@/lib/values/enums";
 
-export const JOB_STATUSES = ["Unscheduled", "Scheduled", "In Progress", "Completed", "Cancelled"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export const PAYMENT_TYPES = ["payment", "refund"] as const;
-export const PAYMENT_STATUSES = ["succeeded", "pending", "failed"] as const;
-export const PAYMENT_METHODS = ["card", "ach", "cash", "check", "other"] as const;
+export {
+  JOB_STATUSES,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  PAYMENT_TYPES,
+  type JobStatus,
+} from "@/lib/values/enums";
 
 /** A job's outstanding money (contract section 7): its total less what was received, never below 0. */
 export function jobOutstanding(total: AnyPgColumn | SQL, received: AnyPgColumn | SQL): SQL {

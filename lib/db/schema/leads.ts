@@ -24,9 +24,9 @@ import {
   updatedAt,
 } from "./columns";
 import { users } from "./users";
-import type { LeadPriority } from "@/lib/schemas/enums";
+import type { LeadPriority } from "@/lib/values/enums";
 
-export { LEAD_PRIORITIES, type LeadPriority } from "@/lib/schemas/enums";
+export { LEAD_PRIORITIES, type LeadPriority } from "@/lib/values/enums";
 
 const property = addressColumns("property");
 
@@ -76,7 +76,7 @@ export const leads = pgTable(
     /** lower(trim(email)), for matching on create-or-update. */
     emailNormalized: text("email_normalized"),
     phone: text("phone"),
-    /** Digits of the phone, a leading US 1 of an 11-digit number dropped (lib/domain/normalize.ts). */
+    /** Digits of the phone, a leading US 1 of an 11-digit number dropped (lib/values/normalize.ts). */
     phoneNormalized: text("phone_normalized"),
     propertyStreet1: property.street1,
     propertyStreet2: property.street2,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, foreignKey, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import type { StageKind } from "@/lib/schemas/enums";
+import type { StageKind } from "@/lib/values/enums";
 import { companies } from "./companies";
 
 /**

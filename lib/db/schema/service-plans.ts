@@ -14,20 +14,9 @@ import { companies } from "./companies";
 import { createdAt, money, tenantKey } from "./columns";
 import { customers } from "./customers";
 import { users } from "./users";
+import type { PlanFrequency } from "@/lib/values/enums";
 
-export const PLAN_FREQUENCIES = [
-  "One-Time",
-  "Annual",
-  "Semi-Annual",
-  "Tri-Annual",
-  "Quarterly",
-  "Bi-Monthly",
-  "Monthly",
-  "Bi-Weekly",
-  "Weekly",
-  "Custom",
-] as const;
-export type PlanFrequency = (typeof PLAN_FREQUENCIES)[number];
+export { PLAN_FREQUENCIES, type PlanFrequency } from "@/lib/values/enums";
 
 export const servicePlans = pgTable(
   "service_plans",

@@ -12,9 +12,9 @@ import {
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies";
 import { createdAt, tenantKey, updatedAt } from "./columns";
+import type { UserRole } from "@/lib/values/roles";
 
-export const USER_ROLES = ["admin", "manager", "sales_rep", "technician"] as const;
-export type UserRole = (typeof USER_ROLES)[number];
+export { USER_ROLES, type UserRole } from "@/lib/values/roles";
 
 export const users = pgTable(
   "users",

@@ -13,6 +13,7 @@ import {
   type ActivityValue,
 } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
+import { isPlainObject } from "@/lib/values/objects";
 import { NotFoundError } from "@/lib/domain/errors";
 import type { ActivityEntry, ActivityQuery, ListActivityResponse } from "@/lib/schemas/activity";
 import { iso, pageOffset, paginationOf } from "@/lib/schemas/common";
@@ -105,9 +106,6 @@ export function changedFields(
   }
   return changes;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The table of each kind of record with a story. */
 export const RECORD_TABLES = { lead: leads, customer: customers } as const;

@@ -5,7 +5,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { apiKeys, companies } from "@/lib/db/schema";
 import { NotFoundError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import { ID_PREFIX, newId } from "@/lib/ids";
-import { API_KEY_DAILY_LIMIT_MAX } from "@/lib/schemas/settings";
+import { API_KEY_DAILY_LIMIT_MAX, DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 
 export interface CreateApiKeyInput {
   db: DbOrTx;
@@ -24,8 +24,6 @@ export interface CreatedApiKey {
   key: string;
   apiKey: { id: string; name: string; prefix: string; scopes: Scope[]; dailyLimit: number; createdAt: Date };
 }
-
-const DEFAULT_DAILY_LIMIT = 1000;
 
 /**
  * A new API key: `fcrm_live_` plus 32 random bytes in base62. Only its SHA-256 and first

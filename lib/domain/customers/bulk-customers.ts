@@ -4,7 +4,7 @@ import { actorOf, actorValues } from "@/lib/domain/activity/activity";
 import { archiveIn, refuseUnknownIds } from "@/lib/domain/activity/archive";
 import type { DomainContext } from "@/lib/domain/context";
 import { ConflictError, NotFoundError } from "@/lib/domain/errors";
-import { uniqueTags } from "@/lib/domain/normalize";
+import { uniqueTags } from "@/lib/values/normalize";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type {
   BulkCustomersBody,

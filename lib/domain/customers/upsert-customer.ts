@@ -1,6 +1,6 @@
 import { customers } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
-import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
+import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/values/normalize";
 import {
   dryRunUpsertRecord,
   matchOption,

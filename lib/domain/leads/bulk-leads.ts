@@ -4,7 +4,8 @@ import { leadBulkChanges, leadBulkOperations, leads, recordActivity } from "@/li
 import { actorOf, actorValues, type ActivityActor } from "@/lib/domain/activity/activity";
 import type { DomainContext } from "@/lib/domain/context";
 import { ConflictError, DeadlineExceededError, NotFoundError, ValidationError } from "@/lib/domain/errors";
-import { mergedTags, uniqueTags } from "@/lib/domain/normalize";
+import { uniqueTags } from "@/lib/values/normalize";
+import { mergedTags } from "@/lib/domain/normalize";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type {

@@ -10,7 +10,7 @@ import {
 import { customerUpsertSpec } from "@/lib/domain/customers/upsert-customer";
 import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError } from "@/lib/domain/errors";
-import { normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
+import { normalizeEmail, normalizePhone } from "@/lib/values/normalize";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import {
   inRolledBackTransaction,

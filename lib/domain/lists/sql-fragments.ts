@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { escapeLike } from "@/lib/domain/normalize";
+import { escapeLike } from "@/lib/values/normalize";
 
 /** `%term%` for `lower(column) like …`: lower-cased, LIKE wildcards escaped (matched literally). */
 export function containsPattern(term: string): string {

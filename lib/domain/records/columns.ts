@@ -1,4 +1,4 @@
-import { normalizeEmail, normalizePhone } from "@/lib/domain/normalize";
+import { normalizeEmail, normalizePhone } from "@/lib/values/normalize";
 
 /** A lead's or customer's record field names, each with the column it is stored in. */
 export type FieldColumns<V> = Readonly<Record<string, keyof V & string>>;

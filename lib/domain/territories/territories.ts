@@ -5,7 +5,7 @@ import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { resolveOwnerFilter } from "@/lib/domain/leads/owners";
 import { textArray } from "@/lib/domain/lists/sql-fragments";
-import { uniqueTags } from "@/lib/domain/normalize";
+import { uniqueTags } from "@/lib/values/normalize";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import {
   TERRITORY_DEFAULT_COLOR,
@@ -15,7 +15,8 @@ import {
   type UpsertTerritoryBody,
   type UpsertTerritoryResponse,
 } from "@/lib/schemas/territories";
-import { polygonText, type Position } from "./polygon";
+import { polygonText } from "./polygon";
+import type { Position } from "@/lib/values/polygon";
 
 type Ctx = Pick<DomainContext, "db" | "companyId">;
 

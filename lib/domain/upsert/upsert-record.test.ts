@@ -8,7 +8,8 @@ import { ID_PREFIX, newId } from "@/lib/ids";
 import { createCompany } from "@/lib/testing/factories";
 import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
-import { mergedTags, normalizeEmail, normalizePhone, uniqueTags } from "@/lib/domain/normalize";
+import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/values/normalize";
+import { mergedTags } from "@/lib/domain/normalize";
 import { recordFields } from "@/lib/domain/records/fields";
 import {
   findRecordToUpdate,

@@ -4,7 +4,7 @@ import { revokeUserSessions } from "@/lib/auth/sessions";
 import { hashPassword } from "@/lib/auth/secrets";
 import { users } from "@/lib/db/schema";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/domain/errors";
-import { normalizeEmail } from "@/lib/domain/normalize";
+import { normalizeEmail } from "@/lib/values/normalize";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { CreateUserBody, UserList, UserRecord } from "@/lib/schemas/settings";
 import { requireSettingsAdmin } from "./settings-access";

@@ -14,7 +14,7 @@ import { ApiClientError } from "@/lib/query/api-client";
 import { useLeadStageTotals } from "@/lib/query/leads";
 import { usePipelineSettings, useSavePipeline, type Stage } from "@/lib/query/pipeline";
 import { findStage, STAGE_LABEL_MAX } from "@/lib/schemas/pipeline";
-import { STAGE_KINDS, type StageKind } from "@/lib/schemas/enums";
+import { STAGE_KINDS, type StageKind } from "@/lib/values/enums";
 
 /** A stage being edited: `key` is absent for a stage added here (the server makes one). */
 interface DraftStage {

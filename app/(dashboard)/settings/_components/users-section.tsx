@@ -16,11 +16,11 @@ import { useToast } from "@/components/ui/toast";
 import { formatDate } from "@/lib/format";
 import { ApiClientError } from "@/lib/query/api-client";
 import { useCreateUser, useSetUserActive, useUsers } from "@/lib/query/settings";
-import { ROLE_LABELS, ROLES } from "@/lib/schemas/session";
+import { ROLE_LABELS, USER_ROLES } from "@/lib/values/roles";
 import { createUserBodySchema, PASSWORD_MIN_LENGTH, type UserRecord } from "@/lib/schemas/settings";
 import { MobileList, SettingsTable, Td, Th } from "./table";
 
-const ROLE_HELP: Record<(typeof ROLES)[number], string> = {
+const ROLE_HELP: Record<(typeof USER_ROLES)[number], string> = {
   admin: "Everything, including users and API keys",
   manager: "Everything except users and API keys",
   sales_rep: "Leads and customers, the map",
@@ -245,13 +245,13 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
         <Field
           label="Role"
           error={errors.role}
-          hint={ROLE_HELP[values.role as (typeof ROLES)[number]]}
+          hint={ROLE_HELP[values.role as (typeof USER_ROLES)[number]]}
           required
         >
           <Select
             value={values.role}
             onChange={set("role")}
-            options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+            options={USER_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
           />
         </Field>
         <Field

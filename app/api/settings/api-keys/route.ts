@@ -3,7 +3,7 @@ import { addApiKey } from "@/lib/domain/api-keys/add-api-key";
 import { listApiKeys } from "@/lib/domain/api-keys/api-keys";
 import { apiKeyListSchema, createApiKeyBodySchema, createdApiKeySchema } from "@/lib/schemas/settings";
 import { named } from "@/lib/api/route-docs";
-import { DEFAULT_DAILY_LIMIT } from "@/lib/auth/daily-limit";
+import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 
 // GET /api/settings/api-keys – the company's API keys with today's use (admins, dashboard only)
 export const GET = apiRoute({

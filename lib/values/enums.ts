@@ -1,7 +1,6 @@
 /**
- * Value lists shared by the database schema and the API schemas. Kept free of imports so that
- * client components validating with the API schemas do not pull the database layer into the
- * browser bundle.
+ * Value lists shared by the database schema, the API schemas and the pages. Import-free (the
+ * ground floor, lib/values) so the browser can use them without the database layer.
  */
 export const LEAD_PRIORITIES = ["low", "medium", "high"] as const;
 export type LeadPriority = (typeof LEAD_PRIORITIES)[number];
@@ -32,3 +31,25 @@ export interface ActivityChange {
   from: ActivityValue;
   to: ActivityValue;
 }
+
+/** A service plan's frequency (contract section 7). */
+export const PLAN_FREQUENCIES = [
+  "One-Time",
+  "Annual",
+  "Semi-Annual",
+  "Tri-Annual",
+  "Quarterly",
+  "Bi-Monthly",
+  "Monthly",
+  "Bi-Weekly",
+  "Weekly",
+  "Custom",
+] as const;
+export type PlanFrequency = (typeof PLAN_FREQUENCIES)[number];
+
+/** A job's status, in the order of the work (the jobs' status sort follows it). */
+export const JOB_STATUSES = ["Unscheduled", "Scheduled", "In Progress", "Completed", "Cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const PAYMENT_TYPES = ["payment", "refund"] as const;
+export const PAYMENT_STATUSES = ["succeeded", "pending", "failed"] as const;
+export const PAYMENT_METHODS = ["card", "ach", "cash", "check", "other"] as const;
