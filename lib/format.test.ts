@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatRelativeTime, telHref } from "./format";
+import { escapeHtml, formatRelativeTime, telHref } from "./format";
 
 describe("telHref", () => {
   it.each([
@@ -27,5 +27,14 @@ describe("formatRelativeTime", () => {
   });
   it("gives the date from a week back", () => {
     expect(formatRelativeTime("2026-10-01T12:00:00Z", now)).not.toMatch(/ago/);
+  });
+});
+
+describe("escapeHtml", () => {
+  it("escapes the characters that end text or an attribute", () => {
+    expect(escapeHtml(`<a href="x">Tom & Jerry's</a>`)).toBe(
+      "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;",
+    );
+    expect(escapeHtml("plain")).toBe("plain");
   });
 });

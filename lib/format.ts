@@ -100,3 +100,16 @@ export function formatRelativeTime(value: string | Date | null | undefined, now:
   if (days < 7) return `${days} d ago`;
   return formatDate(date);
 }
+
+const HTML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Text made safe to put inside HTML markup or a quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
+}

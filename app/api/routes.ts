@@ -10,6 +10,7 @@ import * as customerArchive from "./customers/[id]/archive/route";
 import * as customerNotes from "./customers/[id]/notes/route";
 import * as customer from "./customers/[id]/route";
 import * as customerUnarchive from "./customers/[id]/unarchive/route";
+import * as customersBulkUndo from "./customers/bulk/[id]/undo/route";
 import * as customersBulk from "./customers/bulk/route";
 import * as customers from "./customers/route";
 import * as leadActivity from "./leads/[id]/activity/route";
@@ -72,6 +73,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/customers/{id}/archive", customerArchive],
   ["POST", "/customers/{id}/unarchive", customerUnarchive],
   ["POST", "/customers/bulk", customersBulk],
+  ["POST", "/customers/bulk/{id}/undo", customersBulkUndo],
   ["GET", "/service-plans", servicePlans],
   ["GET", "/serviced-jobs", servicedJobs],
   ["POST", "/pins", pins],

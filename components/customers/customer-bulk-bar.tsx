@@ -1,62 +1,58 @@
 "use client";
 
 import { useState } from "react";
+import { BulkActionsBar, BulkOutcome } from "@/components/records/bulk-bar";
 import type { BulkSelection } from "@/components/records/record-selection";
 import { Button, Dialog, Notice } from "@/components/ui";
 import { errorMessage } from "@/components/ui/error-state";
-import { useBulkArchiveCustomers } from "@/lib/query/customers";
+import { useBulkArchiveCustomers, useUndoBulkCustomers } from "@/lib/query/customers";
 
 /**
  * The bulk bar of the customers table: the ticked customers of the page, archived or unarchived
- * after a confirmation that says how many; then a notice with Undo (the opposite action on the
- * customers that changed).
+ * after a confirmation that says how many; then a notice with Undo (the server restores what the
+ * bulk change replaced).
  */
 
 type Action = "archive" | "unarchive";
 
 const plural = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "customer" : "customers"}`;
 const DONE: Record<Action, string> = { archive: "Archived", unarchive: "Unarchived" };
-const opposite = (action: Action): Action => (action === "archive" ? "unarchive" : "archive");
 
 export function CustomerBulkBar({ selection, onClear }: { selection: BulkSelection; onClear: () => void }) {
   const [confirming, setConfirming] = useState<Action | null>(null);
-  const [done, setDone] = useState<{ action: Action; ids: string[]; undone: boolean } | null>(null);
+  const [done, setDone] = useState<{
+    action: Action;
+    id: string;
+    changed: number;
+    restored: number | null;
+  } | null>(null);
   const bulk = useBulkArchiveCustomers();
-  const undo = useBulkArchiveCustomers();
+  const undo = useUndoBulkCustomers();
   const count = selection.ids.length;
 
   async function apply(action: Action) {
     const result = await bulk.mutateAsync({ ids: selection.ids, action: { type: action } });
     setConfirming(null);
-    setDone({ action, ids: result.changed_ids, undone: false });
+    setDone({ action, id: result.id, changed: result.changed, restored: null });
     onClear();
   }
 
   async function undoLast() {
     if (!done) return;
-    await undo.mutateAsync({ ids: done.ids, action: { type: opposite(done.action) } });
-    setDone({ ...done, undone: true });
+    const { restored } = await undo.mutateAsync(done.id);
+    setDone({ ...done, restored });
   }
 
   const outcome = done ? (
-    <Notice tone={done.undone ? "info" : "success"} className="mb-3">
-      {done.undone ? (
-        <>Undone: {plural(done.ids.length)} restored.</>
-      ) : (
-        <>
-          {DONE[done.action]}: {plural(done.ids.length)} changed.{" "}
-          {done.ids.length > 0 ? (
-            <Button variant="secondary" size="sm" loading={undo.isPending} onClick={undoLast}>
-              Undo
-            </Button>
-          ) : null}
-          {undo.error ? <span className="ml-2 text-red-700">{errorMessage(undo.error)}</span> : null}
-        </>
-      )}{" "}
-      <Button variant="ghost" size="sm" onClick={() => setDone(null)}>
-        Dismiss
-      </Button>
-    </Notice>
+    <BulkOutcome
+      what={DONE[done.action]}
+      changed={plural(done.changed)}
+      restored={done.restored === null ? null : plural(done.restored)}
+      undoable={done.changed > 0}
+      undo={undo}
+      onUndo={undoLast}
+      onDismiss={() => setDone(null)}
+    />
   ) : null;
 
   if (count === 0) return outcome;
@@ -64,26 +60,23 @@ export function CustomerBulkBar({ selection, onClear }: { selection: BulkSelecti
   return (
     <>
       {outcome}
-      <div
-        role="region"
-        aria-label="Bulk actions"
-        className="mb-3 flex flex-wrap items-center gap-2 rounded-lg border border-brand-200 bg-brand-50 px-3 py-2 text-sm"
+      <BulkActionsBar
+        selected={plural(count)}
+        actions={
+          <>
+            <Button variant="secondary" size="sm" onClick={() => setConfirming("archive")}>
+              Archive…
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => setConfirming("unarchive")}>
+              Unarchive…
+            </Button>
+          </>
+        }
       >
-        <span className="font-medium text-slate-900" aria-live="polite">
-          {plural(count)} selected
-        </span>
         <Button variant="ghost" size="sm" onClick={onClear}>
           Clear selection
         </Button>
-        <span className="ml-auto flex flex-wrap gap-2">
-          <Button variant="secondary" size="sm" onClick={() => setConfirming("archive")}>
-            Archive…
-          </Button>
-          <Button variant="secondary" size="sm" onClick={() => setConfirming("unarchive")}>
-            Unarchive…
-          </Button>
-        </span>
-      </div>
+      </BulkActionsBar>
       {confirming ? (
         <Dialog
           open

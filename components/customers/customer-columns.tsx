@@ -5,7 +5,7 @@ import { EmptyCell } from "@/components/data-table/cells";
 import { RecordLink, Truncated, recordColumns } from "@/components/records/record-columns";
 import { Badge } from "@/components/ui";
 import type { Customer } from "@/lib/query/customers";
-import { customerName } from "./customer-options";
+import { customerName } from "@/lib/values/customer-name";
 
 const dash = <EmptyCell />;
 const shared = recordColumns<Customer>();

@@ -26,7 +26,7 @@ import { type CustomerRecord, type CustomerSaveResult, useCustomer } from "@/lib
 import { useCan } from "@/lib/query/session";
 import { CustomerForm, customerSaveOutcome } from "./customer-form";
 import { CustomerMoney } from "./customer-money";
-import { customerName } from "./customer-options";
+import { customerName } from "@/lib/values/customer-name";
 
 function billingOf(c: CustomerRecord): AddressParts {
   return {

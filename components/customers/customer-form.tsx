@@ -28,7 +28,8 @@ import { useSafeSave } from "@/components/records/safe-save";
 import type { SaveOutcomeProps } from "@/components/records/save-outcome";
 import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
 import { CUSTOMER_CHANGE_FIELDS, customerView } from "./customer-changes";
-import { CUSTOMER_SOURCES, SERVICE_FREQUENCIES, STATUS_OPTIONS, customerName } from "./customer-options";
+import { customerName } from "@/lib/values/customer-name";
+import { CUSTOMER_SOURCES, SERVICE_FREQUENCIES, STATUS_OPTIONS } from "./customer-options";
 
 // A customer's create-or-update form, checked with the API's own zod schema. New sends filled
 // fields, edit only changed ones ("" clears); "Billing same as property" lets the API copy it.

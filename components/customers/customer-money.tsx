@@ -3,7 +3,7 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { DataTable, type DataTableProps } from "@/components/data-table/data-table";
 import { listQueryProps } from "@/components/data-table/query-props";
-import { JobStatusBadge } from "@/components/reports/job-columns";
+import { jobColumns } from "@/components/reports/job-columns";
 import { METHOD_LABELS, PaymentStatusBadge } from "@/components/reports/job-details";
 import { TotalLabel, summedColumn } from "@/components/reports/report-columns";
 import { planMoneyColumns } from "@/components/reports/service-plan-columns";
@@ -162,50 +162,6 @@ function CustomerPlans({
   );
 }
 
-const jobCol = createColumnHelper<ServicedJob>();
-
-function jobColumns(report: ServicedJobReport | undefined) {
-  return [
-    jobCol.accessor("service_date", {
-      header: "Service date",
-      meta: { alwaysVisible: true, cellClassName: "whitespace-nowrap" },
-      cell: (info) => formatDate(info.getValue()),
-      footer: () => <TotalLabel count={report?.job_count} noun={report?.job_count === 1 ? "job" : "jobs"} />,
-    }),
-    jobCol.accessor("status", {
-      header: "Status",
-      cell: (info) => <JobStatusBadge status={info.getValue()} />,
-    }),
-    jobCol.accessor((j) => j.technicians.map((t) => t.name || t.email).join(", "), {
-      id: "technicians",
-      header: "Technicians",
-      meta: { wrap: true, cellClassName: "min-w-36" },
-      cell: (info) => info.getValue() || <span className="text-slate-500">—</span>,
-    }),
-    summedColumn<ServicedJob>({
-      id: "total",
-      header: "Total",
-      value: (j) => j.total,
-      sum: report?.total,
-      money: true,
-    }),
-    summedColumn<ServicedJob>({
-      id: "total_received",
-      header: "Received",
-      value: (j) => j.total_received,
-      sum: report?.total_received,
-      money: true,
-    }),
-    summedColumn<ServicedJob>({
-      id: "total_outstanding",
-      header: "Outstanding",
-      value: (j) => j.total_outstanding,
-      sum: report?.total_outstanding,
-      money: true,
-    }),
-  ];
-}
-
 /** A payment or refund with the job it was made on. */
 type PaymentRow = JobPayment & { job: ServicedJob };
 
@@ -276,7 +232,7 @@ function CustomerJobs({
         <PartTable
           label="Jobs"
           description="Every job but quotes, newest first. Outstanding is what is billed and not yet received."
-          columns={jobColumns(report)}
+          columns={jobColumns(report, "customer")}
           {...listed}
           getRowId={(j) => j.id}
           emptyState="No jobs."

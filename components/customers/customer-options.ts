@@ -1,5 +1,3 @@
-import type { Customer } from "@/lib/query/customers";
-
 /**
  * Suggestions for the customer form. `service_frequency` and `service_type` are free strings in
  * the API; the frequencies are the service-plan names of interface.md so the words match.
@@ -29,11 +27,3 @@ export const STATUS_OPTIONS = [
   { value: "active", label: "Active" },
   { value: "inactive", label: "Inactive" },
 ] as const;
-
-/** "First Last", else the company name, else the email or phone: how a customer is named on screen. */
-export function customerName(
-  customer: Pick<Customer, "first_name" | "last_name" | "company_name" | "email" | "phone">,
-) {
-  const person = [customer.first_name, customer.last_name].filter(Boolean).join(" ");
-  return person || customer.company_name || customer.email || customer.phone || "(no name)";
-}

@@ -10,7 +10,8 @@ import { CUSTOMER_SORT_FIELDS } from "@/lib/schemas/customers";
 import { CustomerBulkBar } from "./customer-bulk-bar";
 import { customerColumns } from "./customer-columns";
 import { CustomerForm, customerSaveOutcome } from "./customer-form";
-import { customerName, STATUS_OPTIONS } from "./customer-options";
+import { customerName } from "@/lib/values/customer-name";
+import { STATUS_OPTIONS } from "./customer-options";
 
 /** A customer's card on phones: name (and company), then how to reach them and where. */
 const CUSTOMER_CARD: CardLayout = { title: "name", fields: ["phone", "status", "city", "email"] };

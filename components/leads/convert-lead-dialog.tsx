@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { CustomerForm } from "@/components/customers/customer-form";
-import { customerName } from "@/components/customers/customer-options";
+import { customerName } from "@/lib/values/customer-name";
 import { AddressLines, addressLines } from "@/components/records/record-detail";
 import { recordHref } from "@/components/records/record-kind";
 import { Button, Dialog, useToast } from "@/components/ui";

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Button, Dialog, Field, Input, Notice, Select, type SelectOption } from "@/components/ui";
+import { BulkActionsBar, BulkOutcome } from "@/components/records/bulk-bar";
 import type { BulkSelection } from "@/components/records/record-selection";
 import { errorMessage } from "@/components/ui/error-state";
 import { parseTagList } from "@/lib/values/normalize";
@@ -83,27 +84,15 @@ export function LeadBulkBar({
   const count = selection.allMatching ? total : selection.ids.length;
 
   const outcome = done ? (
-    <Notice tone={undone === null ? "success" : "info"} className="mb-3">
-      {undone === null ? (
-        <>
-          {done.what}: {plural(done.result.changed)} changed.{" "}
-          <Button
-            variant="secondary"
-            size="sm"
-            loading={undo.isPending}
-            onClick={async () => setUndone((await undo.mutateAsync(done.result.id)).restored)}
-          >
-            Undo
-          </Button>
-          {undo.error ? <span className="ml-2 text-red-700">{errorMessage(undo.error)}</span> : null}
-        </>
-      ) : (
-        <>Undone: {plural(undone)} restored.</>
-      )}{" "}
-      <Button variant="ghost" size="sm" onClick={() => setDone(null)}>
-        Dismiss
-      </Button>
-    </Notice>
+    <BulkOutcome
+      what={done.what}
+      changed={plural(done.result.changed)}
+      restored={undone === null ? null : plural(undone)}
+      undoable
+      undo={undo}
+      onUndo={async () => setUndone((await undo.mutateAsync(done.result.id)).restored)}
+      onDismiss={() => setDone(null)}
+    />
   ) : null;
 
   if (count === 0) return outcome;
@@ -120,14 +109,14 @@ export function LeadBulkBar({
   return (
     <>
       {outcome}
-      <div
-        role="region"
-        aria-label="Bulk actions"
-        className="mb-3 flex flex-wrap items-center gap-2 rounded-lg border border-brand-200 bg-brand-50 px-3 py-2 text-sm"
+      <BulkActionsBar
+        selected={plural(count)}
+        actions={ACTION_BUTTONS.map((b) => (
+          <Button key={b.kind} variant="secondary" size="sm" onClick={() => setAction(b.kind)}>
+            {b.label}
+          </Button>
+        ))}
       >
-        <span className="font-medium text-slate-900" aria-live="polite">
-          {plural(count)} selected
-        </span>
         {!selection.allMatching && selection.ids.length === pageCount && total > pageCount ? (
           <Button variant="ghost" size="sm" onClick={onSelectAllMatching}>
             Select all {plural(total)} matching the filters
@@ -136,14 +125,7 @@ export function LeadBulkBar({
         <Button variant="ghost" size="sm" onClick={onClear}>
           Clear selection
         </Button>
-        <span className="ml-auto flex flex-wrap gap-2">
-          {ACTION_BUTTONS.map((b) => (
-            <Button key={b.kind} variant="secondary" size="sm" onClick={() => setAction(b.kind)}>
-              {b.label}
-            </Button>
-          ))}
-        </span>
-      </div>
+      </BulkActionsBar>
       {action ? (
         <BulkDialog
           kind={action}

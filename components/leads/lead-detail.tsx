@@ -25,7 +25,7 @@ import { type Lead, type LeadSaveResult, useLead } from "@/lib/query/leads";
 import { useCanConvertLead } from "@/lib/query/activity";
 import { useCustomer } from "@/lib/query/customers";
 import { useCan } from "@/lib/query/session";
-import { customerName } from "@/components/customers/customer-options";
+import { customerName } from "@/lib/values/customer-name";
 import { ConvertLeadDialog } from "./convert-lead-dialog";
 import { OwnerName } from "./lead-owner";
 import { LeadPinMap } from "./lead-pin-map";

@@ -5,6 +5,7 @@ import L from "leaflet";
 // Geoman's types (map.pm, layer.pm); the library itself is ./geoman, loaded for editors only.
 import type {} from "@geoman-io/leaflet-geoman-free";
 import { useMap } from "react-leaflet";
+import { escapeHtml } from "@/lib/format";
 import type { Territory } from "@/lib/query/territories";
 import { latLngsToPolygon, polygonToLatLngs, type TerritoryPolygon } from "./territory-geometry";
 
@@ -53,8 +54,6 @@ function clearOfSheet(map: L.Map): Pick<L.FitBoundsOptions, "paddingTopLeft" | "
         paddingBottomRight: [margin, margin],
       };
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function TerritoryLayer({
   territories,

@@ -1,14 +1,26 @@
 import { formatMoney, formatNumber, formatPercent } from "@/lib/format";
-import { funnelCash, funnelSteps, type FieldActivityTotals, type FunnelStep } from "./field-activity-numbers";
+import {
+  funnelCash,
+  funnelSteps,
+  type FieldActivityConversion,
+  type FieldActivityTotals,
+  type FunnelStep,
+} from "./field-activity-numbers";
 
 /**
  * From knock to cash as horizontal bars: knocks, leads, won, customers (counts, each with its
  * conversion from the step before), then the money collected, set apart because it is money. The
  * numbers are written out beside the bars, so nothing is told by length or color alone.
  */
-export function FieldActivityFunnel({ totals }: { totals: FieldActivityTotals }) {
-  const steps = funnelSteps(totals);
-  const cash = funnelCash(totals);
+export function FieldActivityFunnel({
+  totals,
+  conversion,
+}: {
+  totals: FieldActivityTotals;
+  conversion: FieldActivityConversion;
+}) {
+  const steps = funnelSteps(totals, conversion);
+  const cash = funnelCash(totals, conversion);
   return (
     <div className="flex flex-col gap-3">
       <ol aria-label="Funnel from knocks to customers" className="flex flex-col gap-3">

@@ -37,9 +37,12 @@ describe("currentMonthRange", () => {
   });
 });
 
+const noConversion = { leads: null, won: null, customers: null, collected: null };
+
 describe("funnelSteps", () => {
-  it("goes knocks, leads, won, customers, each step over the one before, bars against the largest", () => {
-    const steps = funnelSteps(totals({ knocks: 200, leads: 50, won: 10, customers: 8 }));
+  it("goes knocks, leads, won, customers with the API's conversions, bars against the largest", () => {
+    const conversion = { leads: 0.25, won: 0.2, customers: 0.8, collected: null };
+    const steps = funnelSteps(totals({ knocks: 200, leads: 50, won: 10, customers: 8 }), conversion);
     expect(steps.map((s) => [s.key, s.value, s.share, s.conversion])).toEqual([
       ["knocks", 200, 1, null],
       ["leads", 50, 0.25, 0.25],
@@ -48,26 +51,23 @@ describe("funnelSteps", () => {
     ]);
   });
 
-  it("has no conversion after an empty step and no bars when everything is zero", () => {
-    const steps = funnelSteps(totals({}));
+  it("has no bars when everything is zero, and keeps bars within the track", () => {
+    const steps = funnelSteps(totals({}), noConversion);
     expect(steps.map((s) => s.conversion)).toEqual([null, null, null, null]);
     expect(steps.map((s) => s.share)).toEqual([0, 0, 0, 0]);
-    // Leads assigned without a knock: a conversion above 100 %, bars still within the track.
-    const assigned = funnelSteps(totals({ knocks: 0, leads: 4, won: 2 }));
+    // Leads assigned without a knock: the largest step is a later one.
+    const assigned = funnelSteps(totals({ knocks: 0, leads: 4, won: 2 }), { ...noConversion, won: 0.5 });
     expect(assigned[1]).toMatchObject({ share: 1, conversion: null });
     expect(assigned[2]).toMatchObject({ share: 0.5, conversion: 0.5 });
-    expect(funnelSteps(totals({ knocks: 2, leads: 4 }))[1]).toMatchObject({ share: 1, conversion: 2 });
   });
 });
 
 describe("funnelCash", () => {
-  it("measures money collected against the sale value, none without a sale", () => {
-    expect(funnelCash(totals({ sale_value: 400, collected: 100 }))).toEqual({
-      collected: 100,
-      saleValue: 400,
-      rate: 0.25,
-    });
-    expect(funnelCash(totals({ collected: 50 })).rate).toBeNull();
+  it("shows the money collected against the sale value, at the API's rate", () => {
+    expect(
+      funnelCash(totals({ sale_value: 400, collected: 100 }), { ...noConversion, collected: 0.25 }),
+    ).toEqual({ collected: 100, saleValue: 400, rate: 0.25 });
+    expect(funnelCash(totals({ collected: 50 }), noConversion).rate).toBeNull();
   });
 });
 

@@ -8,6 +8,7 @@ import type { FieldActivityReport } from "@/lib/schemas/reports";
  */
 
 export type FieldActivityTotals = FieldActivityReport["totals"];
+export type FieldActivityConversion = FieldActivityReport["conversion"];
 
 /**
  * The current calendar month as `from` and `to` dates (YYYY-MM-DD). In UTC, as the API reads a
@@ -30,7 +31,7 @@ export interface FunnelStep {
   value: number;
   /** Bar length, 0..1: the value over the largest step (a rep's leads can outnumber their knocks). */
   share: number;
-  /** This step over the one before it; null for the first step or after an empty one. */
+  /** This step over the one before it (the API's); null for the first step or after an empty one. */
   conversion: number | null;
 }
 
@@ -48,28 +49,20 @@ const STEPS: readonly { key: FunnelStepKey; label: string; noun: string }[] = [
   { key: "customers", label: "Customers", noun: "customers" },
 ];
 
-/** The funnel from knocks to customers, each step with its conversion from the previous one. */
-export function funnelSteps(totals: FieldActivityTotals): FunnelStep[] {
+/** The funnel from knocks to customers, each step with the report's conversion from the previous one. */
+export function funnelSteps(totals: FieldActivityTotals, conversion: FieldActivityConversion): FunnelStep[] {
   const largest = Math.max(0, ...STEPS.map((step) => totals[step.key]));
-  return STEPS.map((step, index): FunnelStep => {
-    const value = totals[step.key];
-    const previous = index > 0 ? totals[STEPS[index - 1]!.key] : 0;
-    return {
-      ...step,
-      value,
-      share: largest > 0 ? value / largest : 0,
-      conversion: index > 0 && previous > 0 ? value / previous : null,
-    };
-  });
+  return STEPS.map((step): FunnelStep => ({
+    ...step,
+    value: totals[step.key],
+    share: largest > 0 ? totals[step.key] / largest : 0,
+    conversion: step.key === "knocks" ? null : conversion[step.key],
+  }));
 }
 
 /** The funnel's last step: money, so apart from the counts and measured against what was sold. */
-export function funnelCash(totals: FieldActivityTotals): FunnelCash {
-  return {
-    collected: totals.collected,
-    saleValue: totals.sale_value,
-    rate: totals.sale_value > 0 ? totals.collected / totals.sale_value : null,
-  };
+export function funnelCash(totals: FieldActivityTotals, conversion: FieldActivityConversion): FunnelCash {
+  return { collected: totals.collected, saleValue: totals.sale_value, rate: conversion.collected };
 }
 
 export interface OutcomeColumn {

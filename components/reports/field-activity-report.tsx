@@ -159,12 +159,12 @@ function FieldActivityReport() {
               loading={report.isFetching}
               className="sm:grid-cols-3 xl:grid-cols-6"
             />
-            {totals ? (
+            {data ? (
               <ChartCard
                 title="From knock to cash"
                 description="Everyone in the range; conversion from the step before"
               >
-                <FieldActivityFunnel totals={totals} />
+                <FieldActivityFunnel totals={data.totals} conversion={data.conversion} />
               </ChartCard>
             ) : null}
           </>

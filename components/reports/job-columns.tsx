@@ -3,9 +3,10 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
-import { formatDateTime, formatMoney } from "@/lib/format";
+import { formatDate, formatDateTime, formatMoney } from "@/lib/format";
 import type { ServicedJobReport } from "@/lib/query/reports";
-import { customerName, type ServicedJob } from "@/lib/query/serviced-jobs";
+import type { ServicedJob } from "@/lib/query/serviced-jobs";
+import { customerName } from "@/lib/values/customer-name";
 import { Sum, TotalLabel, summedColumn } from "./report-columns";
 
 /**
@@ -30,8 +31,16 @@ export function JobStatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONES[status] ?? "neutral"}>{status}</Badge>;
 }
 
-export function jobColumns(report: ServicedJobReport | undefined) {
-  return [
+/**
+ * "report": the jobs report's table (a row opens its details; the customer and the time of day
+ * shown). "customer": a customer's own jobs (neither; the date always shown, its names wrap).
+ */
+export type JobColumnsView = "report" | "customer";
+
+export function jobColumns(report: ServicedJobReport | undefined, view: JobColumnsView = "report") {
+  const inReport = view === "report";
+  const jobCount = report?.job_count;
+  const reportOnly = [
     col.display({
       id: "expand",
       header: () => <span className="sr-only">Details</span>,
@@ -59,19 +68,26 @@ export function jobColumns(report: ServicedJobReport | undefined) {
       },
       footer: () => null,
     }),
+  ];
+  return [
+    ...(inReport ? reportOnly : []),
     col.accessor("service_date", {
       header: "Service date",
       sortDescFirst: false,
-      meta: { cellClassName: "whitespace-nowrap" },
-      cell: (info) => formatDateTime(info.getValue()),
-      footer: () => <TotalLabel count={report?.job_count} noun="jobs" />,
+      meta: { alwaysVisible: !inReport, cellClassName: "whitespace-nowrap" },
+      cell: (info) => (inReport ? formatDateTime(info.getValue()) : formatDate(info.getValue())),
+      footer: () => <TotalLabel count={jobCount} noun={inReport || jobCount !== 1 ? "jobs" : "job"} />,
     }),
-    col.accessor((j) => customerName(j.customer), {
-      id: "customer",
-      header: "Customer",
-      enableSorting: false,
-      meta: { alwaysVisible: true, cellClassName: "min-w-40 font-medium text-slate-900" },
-    }),
+    ...(inReport
+      ? [
+          col.accessor((j) => customerName(j.customer), {
+            id: "customer",
+            header: "Customer",
+            enableSorting: false,
+            meta: { alwaysVisible: true, cellClassName: "min-w-40 font-medium text-slate-900" },
+          }),
+        ]
+      : []),
     col.accessor("status", {
       header: "Status",
       sortDescFirst: false,
@@ -81,8 +97,9 @@ export function jobColumns(report: ServicedJobReport | undefined) {
       id: "technicians",
       header: "Technicians",
       enableSorting: false,
-      meta: { cellClassName: "min-w-36" },
-      cell: (info) => info.getValue() || <span className="text-slate-400">—</span>,
+      meta: { wrap: !inReport, cellClassName: "min-w-36" },
+      cell: (info) =>
+        info.getValue() || <span className={inReport ? "text-slate-400" : "text-slate-500"}>—</span>,
     }),
     {
       ...summedColumn<ServicedJob>({
@@ -109,7 +126,7 @@ export function jobColumns(report: ServicedJobReport | undefined) {
       sortDescFirst: true,
       meta: { align: "right" },
       cell: (info) => (
-        <span className={info.getValue() > 0 ? "text-amber-700" : undefined}>
+        <span className={inReport && info.getValue() > 0 ? "text-amber-700" : undefined}>
           {formatMoney(info.getValue())}
         </span>
       ),

@@ -2,6 +2,7 @@
 
 import { createColumnHelper } from "@tanstack/react-table";
 import { formatDate } from "@/lib/format";
+import { customerName } from "@/lib/values/customer-name";
 import type { ServicePlanReport } from "@/lib/query/reports";
 import type { ServicePlan } from "@/lib/query/service-plans";
 import { TotalLabel, summedColumn } from "./report-columns";
@@ -12,11 +13,6 @@ import { TotalLabel, summedColumn } from "./report-columns";
  */
 
 const col = createColumnHelper<ServicePlan>();
-
-export function planCustomerName(customer: ServicePlan["customer"]): string {
-  const person = `${customer.first_name} ${customer.last_name}`.trim();
-  return customer.company_name || person || customer.id;
-}
 
 /** A plan's start date, sale value and money received, the report's sums in the footer. */
 export function planMoneyColumns(report: ServicePlanReport | undefined) {
@@ -45,7 +41,7 @@ export function planMoneyColumns(report: ServicePlanReport | undefined) {
 
 export function servicePlanColumns(report: ServicePlanReport | undefined) {
   return [
-    col.accessor((p) => planCustomerName(p.customer), {
+    col.accessor((p) => customerName(p.customer), {
       id: "customer",
       header: "Customer",
       meta: { alwaysVisible: true },

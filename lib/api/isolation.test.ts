@@ -28,6 +28,8 @@ let b: SeededCompany;
 let routes: ApiRouteVerb[];
 /** A bulk change of A's leads (it changed none), for B to try to undo. */
 const aBulkId = "blk_isolation_a";
+/** A bulk change of A's customers (it changed none), for B to try to undo. */
+const aCustomerBulkId = "blk_isolation_a_customers";
 /** The client_id of A's pin: B's create with the same one makes B's own pin. */
 const aClientId = "client-isolation-a";
 
@@ -53,6 +55,15 @@ beforeAll(async () => {
   await database.db.insert(leadBulkOperations).values({
     companyId: a.companyId,
     id: aBulkId,
+    action: { type: "archive" },
+    changed: 0,
+    actorKind: "user",
+    actorId: a.admin.id,
+  });
+  await database.db.insert(leadBulkOperations).values({
+    companyId: a.companyId,
+    id: aCustomerBulkId,
+    recordType: "customer",
     action: { type: "archive" },
     changed: 0,
     actorKind: "user",
@@ -340,6 +351,9 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
       body: { ids: [b.customer.id, a.customer.archivedId], action: { type: "unarchive" } },
       check: status(400, "VALIDATION_ERROR"),
     },
+  ],
+  "POST /api/customers/bulk/[id]/undo": () => [
+    { label: "A's bulk change", params: { id: aCustomerBulkId }, check: notFound },
   ],
   "POST /api/customers/[id]/archive": () => [
     { label: "A's customer", params: { id: a.customer.id }, check: notFound },

@@ -4,7 +4,11 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { activityKeys } from "@/lib/query/activity";
 import { apiFetch } from "@/lib/query/api-client";
 import type { z } from "zod";
-import type { BulkCustomersBody, BulkCustomersResponse } from "@/lib/schemas/customer-bulk";
+import type {
+  BulkCustomersBody,
+  BulkCustomersResponse,
+  UndoBulkCustomersResponse,
+} from "@/lib/schemas/customer-bulk";
 import {
   CUSTOMER_MESSAGES,
   type Customer,
@@ -135,21 +139,38 @@ export function useSaveCustomer() {
 }
 
 /**
- * POST /api/customers/bulk: archive or unarchive the listed customers. Undo is the opposite action
- * on the answer's `changed_ids`.
+ * POST /api/customers/bulk: archive or unarchive the listed customers. Its answer's id
+ * undoes it (useUndoBulkCustomers).
  */
 export function useBulkArchiveCustomers() {
-  const queryClient = useQueryClient();
+  const refresh = useRefreshCustomers();
   return useMutation({
     mutationFn: (body: BulkCustomersBody) =>
       apiFetch<BulkCustomersResponse>("/customers/bulk", { method: "POST", body }),
-    // Each customer's page and timeline show the change too.
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: customerKeys.all }),
-        queryClient.invalidateQueries({ queryKey: activityKeys.all }),
-      ]),
+    onSuccess: refresh,
   });
+}
+
+/** POST /api/customers/bulk/{id}/undo: the server restores what the bulk change replaced. */
+export function useUndoBulkCustomers() {
+  const refresh = useRefreshCustomers();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<UndoBulkCustomersResponse>(`/customers/bulk/${encodeURIComponent(id)}/undo`, {
+        method: "POST",
+      }),
+    onSuccess: refresh,
+  });
+}
+
+/** Each customer's page and timeline show a bulk change too. */
+function useRefreshCustomers() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: customerKeys.all }),
+      queryClient.invalidateQueries({ queryKey: activityKeys.all }),
+    ]);
 }
 
 /** What POST /api/customers would do with this body (?dry_run=true): nothing is written. */

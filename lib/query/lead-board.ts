@@ -3,7 +3,7 @@
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { activityKeys } from "@/lib/query/activity";
 import { apiFetch } from "@/lib/query/api-client";
-import { type Lead, type LeadListParams, type LeadStageTotalsResponse, leadKeys } from "@/lib/query/leads";
+import { type Lead, type LeadListParams, leadKeys } from "@/lib/query/leads";
 import type { LeadUpsertResponse, ListLeadsResponse } from "@/lib/schemas/leads";
 
 export interface LeadMove {
@@ -12,25 +12,6 @@ export interface LeadMove {
   from: string;
   /** The stage key it moves to. */
   to: string;
-}
-
-const cents = (value: number) => Math.round(value * 100) / 100;
-
-/** The board's totals with one lead moved from one stage to another. */
-function movedTotals(data: LeadStageTotalsResponse, { lead, from, to }: LeadMove): LeadStageTotalsResponse {
-  const value = lead.projected_value ?? 0;
-  const rows = data.data
-    .map((row) =>
-      row.stage === from
-        ? { ...row, count: row.count - 1, projected_value: cents(row.projected_value - value) }
-        : row.stage === to
-          ? { ...row, count: row.count + 1, projected_value: cents(row.projected_value + value) }
-          : row,
-    )
-    .filter((row) => row.count > 0);
-  if (!rows.some((row) => row.stage === to))
-    rows.push({ stage: to, count: 1, projected_value: cents(value) });
-  return { ...data, data: rows };
 }
 
 /** A cached list page with one lead moved: out of its old stage's list, into the new one's. */
@@ -46,8 +27,8 @@ function movedList(data: ListLeadsResponse, params: LeadListParams, move: LeadMo
 }
 
 /**
- * Moves a lead to another stage: one POST /api/leads {id, stage}. The board shows the move at
- * once (cards and column totals); an error puts every cached list back as it was.
+ * Moves a lead to another stage: one POST /api/leads {id, stage}. The cards move at once; the
+ * column totals are refetched from the API, which owns the money. An error puts the lists back.
  */
 export function useMoveLead() {
   const client = useQueryClient();
@@ -58,12 +39,9 @@ export function useMoveLead() {
       await client.cancelQueries({ queryKey: leadKeys.lists() });
       const snapshot = client.getQueriesData<unknown>({ queryKey: leadKeys.lists() });
       for (const [key, data] of snapshot) {
-        if (!data) continue;
-        if (key[2] === "stage-totals") {
-          client.setQueryData(key, movedTotals(data as LeadStageTotalsResponse, move));
-        } else {
-          client.setQueryData(key, movedList(data as ListLeadsResponse, key[2] as LeadListParams, move));
-        }
+        // The totals are left as they are until the refetch below: no money sums in the browser.
+        if (!data || key[2] === "stage-totals") continue;
+        client.setQueryData(key, movedList(data as ListLeadsResponse, key[2] as LeadListParams, move));
       }
       return { snapshot };
     },

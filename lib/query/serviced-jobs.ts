@@ -60,9 +60,3 @@ export function useServicedJobs(filters: ServicedJobFilterValues, { page, limit,
     placeholderData: keepPreviousData,
   });
 }
-
-/** The customer's display name: company, else first and last name. */
-export function customerName(customer: ServicedJob["customer"]): string {
-  const person = `${customer.first_name} ${customer.last_name}`.trim();
-  return customer.company_name || person || customer.id;
-}

@@ -3,9 +3,8 @@ import { z } from "zod";
 /** Page and limit of every paginated list (contract section 5). */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
-/** The largest offset and the last page the database takes: OFFSET is a bigint. */
-const MAX_OFFSET = 2n ** 63n - 1n;
-export const MAX_PAGE = MAX_OFFSET;
+/** The last page the API takes: the database's largest bigint. */
+export const MAX_PAGE = 2n ** 63n - 1n;
 
 /**
  * A whole number from a query string, compared exactly (as a bigint) with its bounds; the pipe
@@ -60,14 +59,16 @@ export const paginationQuerySchema = z.object({
 });
 export type PaginationQuery = z.output<typeof paginationQuerySchema>;
 
+/** The largest offset a page is given: an exact JS number, as Drizzle's `.offset()` takes one. */
+const MAX_PAGE_OFFSET = Number.MAX_SAFE_INTEGER;
+
 /**
- * The number of rows before a page, exact and sent to the database as it is. Past the largest
- * OFFSET (a late page at a large page size) it is clamped there: no table holds that many rows, so
- * the page is just as empty.
+ * The number of rows before a page, for raw SQL and `.offset()` alike. Past 2^53 - 1 (a late page)
+ * it is clamped there: no table holds that many rows, so the page is just as empty.
  */
-export function pageOffset({ page, limit }: PaginationQuery): bigint {
+export function pageOffset({ page, limit }: PaginationQuery): number {
   const offset = (page - 1n) * BigInt(limit);
-  return offset > MAX_OFFSET ? MAX_OFFSET : offset;
+  return offset > BigInt(MAX_PAGE_OFFSET) ? MAX_PAGE_OFFSET : Number(offset);
 }
 
 export const paginationSchema = z
@@ -85,7 +86,7 @@ export type Pagination = z.output<typeof paginationSchema>;
 
 export function paginationOf(query: PaginationQuery, total: number): Pagination {
   return {
-    has_more: pageOffset(query) + BigInt(query.limit) < BigInt(total),
+    has_more: pageOffset(query) + query.limit < total,
     limit: query.limit,
     page: query.page,
     total,
@@ -180,6 +181,12 @@ export const isoDateQuery = (bound: "start" | "end", description: string, exampl
 export function iso(date: Date | null | undefined): string | null {
   return date ? date.toISOString() : null;
 }
+
+/** A money field of a response, for the API reference. */
+export const money = (description: string) =>
+  z.number().describe(`${description} Dollars, rounded to cents.`);
+/** A count field of a response, for the API reference. */
+export const count = (description: string) => z.number().int().min(0).describe(description);
 
 /** Money in responses: dollars rounded to cents. */
 export function cents(value: number | string | null | undefined): number {

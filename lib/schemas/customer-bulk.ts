@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { SHORT_TEXT_MAX } from "./upsert-fields";
+import { bulkUndoLinkSchema, undoBulkResponseSchema } from "./lead-bulk";
+import { idParamsSchema, SHORT_TEXT_MAX } from "./upsert-fields";
 
 /** Most customers one bulk request may name: a table's selection, several pages of it. */
 export const CUSTOMER_BULK_IDS_MAX = 1_000;
@@ -26,9 +27,16 @@ export const bulkCustomersResponseSchema = z
     status: z.literal("success"),
     matched: z.number().int().describe("Customers named."),
     changed: z.number().int().describe("Customers the action changed (one already so is left as it was)."),
-    changed_ids: z
-      .array(z.string())
-      .describe("The customers changed: the opposite action on these ids undoes this one exactly."),
+    changed_ids: z.array(z.string()).describe("The customers changed."),
+    id: z.string().describe("The bulk operation's id, to undo it."),
+    undo: bulkUndoLinkSchema("the changed customers' previous archived and archived_at"),
   })
   .describe("The outcome of a bulk change of customers.");
 export type BulkCustomersResponse = z.output<typeof bulkCustomersResponseSchema>;
+
+export const customerBulkOperationIdParamsSchema = idParamsSchema(
+  "The bulk operation's id (the id of POST /customers/bulk).",
+);
+
+export const undoBulkCustomersResponseSchema = undoBulkResponseSchema("Customers");
+export type UndoBulkCustomersResponse = z.output<typeof undoBulkCustomersResponseSchema>;

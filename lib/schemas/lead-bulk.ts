@@ -110,6 +110,15 @@ export const bulkLeadsBodySchema = z
   .describe("Change many leads at once: one action on the leads selected by ids or by a filter.");
 export type BulkLeadsBody = z.output<typeof bulkLeadsBodySchema>;
 
+/** How a bulk change's answer says to undo it, leads' and customers' alike. */
+export const bulkUndoLinkSchema = (restores: string) =>
+  z
+    .object({
+      method: z.literal("POST"),
+      path: z.string().describe("POST here to undo the operation."),
+    })
+    .describe(`How to undo it: restores ${restores}.`);
+
 export const bulkLeadsResponseSchema = z
   .object({
     status: z.literal("success"),
@@ -119,12 +128,7 @@ export const bulkLeadsResponseSchema = z
       .number()
       .int()
       .describe("Leads the action changed (a lead that already had the value is left as it was)."),
-    undo: z
-      .object({
-        method: z.literal("POST"),
-        path: z.string().describe("POST here to undo the operation."),
-      })
-      .describe("How to undo it: restores the changed leads' previous values."),
+    undo: bulkUndoLinkSchema("the changed leads' previous values"),
   })
   .describe("The outcome of a bulk change.");
 export type BulkLeadsResponse = z.output<typeof bulkLeadsResponseSchema>;
@@ -134,11 +138,15 @@ export const bulkOperationIdParamsSchema = idParamsSchema(
 );
 export type BulkOperationIdParams = z.output<typeof bulkOperationIdParamsSchema>;
 
-export const undoBulkLeadsResponseSchema = z
-  .object({
-    status: z.literal("success"),
-    id: z.string().describe("The bulk operation's id."),
-    restored: z.number().int().describe("Leads whose previous values were restored."),
-  })
-  .describe("The outcome of an undo.");
+/** The answer of a bulk change's undo, leads' and customers' alike. */
+export const undoBulkResponseSchema = (records: string) =>
+  z
+    .object({
+      status: z.literal("success"),
+      id: z.string().describe("The bulk operation's id."),
+      restored: z.number().int().describe(`${records} whose previous values were restored.`),
+    })
+    .describe("The outcome of an undo.");
+
+export const undoBulkLeadsResponseSchema = undoBulkResponseSchema("Leads");
 export type UndoBulkLeadsResponse = z.output<typeof undoBulkLeadsResponseSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateQuery, rangeInOrder } from "./common";
+import { count, isoDateQuery, money, rangeInOrder } from "./common";
 import { servicedJobFiltersSchema } from "./serviced-jobs";
 import { servicePlanFiltersSchema, servicePlanFrequencySchema, userRefSchema } from "./service-plans";
 import { territoryIdQuery } from "./territories";
@@ -48,8 +48,6 @@ export const getServicedJobsExportQuerySchema = servicedJobFiltersSchema
   );
 export type GetServicedJobsExportQuery = z.output<typeof getServicedJobsExportQuerySchema>;
 
-const money = (description: string) => z.number().describe(`${description} Dollars, rounded to cents.`);
-const count = (description: string) => z.number().int().min(0).describe(description);
 const rate = z
   .number()
   .describe("total_received / sale_value, rounded to 4 decimals; 0 when there is no sale value.");
@@ -188,6 +186,8 @@ const fieldActivityNumbersShape = {
   ),
 };
 
+const conversion = (description: string) => z.number().nullable().describe(description);
+
 export const fieldActivityRowSchema = z
   .object({ user: userRefSchema, ...fieldActivityNumbersShape })
   .describe("One user's knocks, leads and money.");
@@ -205,6 +205,16 @@ export const fieldActivityReportSchema = z
       .object(fieldActivityNumbersShape)
       .describe(
         "Everyone's numbers: knocks and money are the rows' sums; leads, won and customers count each lead or customer once, even when two users share it (a pin's creator and the lead's owner).",
+      ),
+    conversion: z
+      .object({
+        leads: conversion("totals.leads / totals.knocks; null without knocks."),
+        won: conversion("totals.won / totals.leads; null without leads."),
+        customers: conversion("totals.customers / totals.won; null without won leads."),
+        collected: conversion("totals.collected / totals.sale_value; null without sale value."),
+      })
+      .describe(
+        "The funnel over the totals: each step over the one before it, as a ratio (0.25 is 25 %), not rounded.",
       ),
   })
   .describe("Response of GET /reports/field-activity.");

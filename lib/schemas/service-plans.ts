@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PLAN_FREQUENCIES } from "@/lib/values/enums";
-import { isoDateQuery, paginationQuerySchema, paginationSchema } from "./common";
+import { count, isoDateQuery, money, paginationQuerySchema, paginationSchema } from "./common";
 
 /**
  * An exact-match text filter of a list query (ids, service type). Trimmed; an empty value is
@@ -67,9 +67,6 @@ export const getServicePlansQuerySchema = servicePlanFiltersSchema
   .extend(paginationQuerySchema.shape)
   .describe("Query of GET /service-plans.");
 export type GetServicePlansQuery = z.output<typeof getServicePlansQuerySchema>;
-
-const money = (description: string) => z.number().describe(`${description} Dollars, rounded to cents.`);
-const count = (description: string) => z.number().int().min(0).describe(description);
 
 export const servicePlanSchema = z
   .object({

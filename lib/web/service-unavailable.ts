@@ -1,11 +1,7 @@
+import { escapeHtml } from "@/lib/format";
+
 /** Seconds a client is asked to wait before trying again (the 503's Retry-After). */
 export const RETRY_AFTER_SECONDS = 5;
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
 
 /**
  * The dashboard's 503 page while the database is unreachable, linking back to `retryPath`. Plain

@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { POST as upsertCustomerRoute } from "@/app/api/customers/route";
 import { GET as customerActivityRoute } from "@/app/api/customers/[id]/activity/route";
 import { POST as bulkRoute } from "@/app/api/customers/bulk/route";
-import { bulkCustomersResponseSchema } from "@/lib/schemas/customer-bulk";
+import { POST as undoRoute } from "@/app/api/customers/bulk/[id]/undo/route";
+import { POST as bulkLeadsRoute } from "@/app/api/leads/bulk/route";
+import { POST as upsertLeadRoute } from "@/app/api/leads/route";
+import { bulkCustomersResponseSchema, undoBulkCustomersResponseSchema } from "@/lib/schemas/customer-bulk";
 import {
   apiRequest,
   call,
@@ -23,6 +26,13 @@ type Body = Record<string, unknown>;
 const bulk = async (auth: Auth, body: unknown) => {
   const res = await call<Body>(bulkRoute, apiRequest("/customers/bulk", { ...auth, method: "POST", body }));
   if (res.status === 200) bulkCustomersResponseSchema.parse(res.body);
+  return res;
+};
+
+const undo = async (auth: Auth, id: unknown) => {
+  const path = `/customers/bulk/${String(id)}/undo`;
+  const res = await call<Body>(undoRoute, apiRequest(path, { ...auth, method: "POST" }), { id: String(id) });
+  if (res.status === 200) undoBulkCustomersResponseSchema.parse(res.body);
   return res;
 };
 
@@ -48,7 +58,7 @@ const archivedOf = async (companyId: string) =>
   ).rows;
 
 describe(`POST /customers/bulk (${testEngine()})`, () => {
-  it("archives the named customers once each, records it, and the opposite action undoes it", async () => {
+  it("archives the named customers once each, records it, and its undo restores them", async () => {
     const t = await tenantWithCustomers(3);
     const [a, b, c] = t.ids as [string, string, string];
     // b is archived already: the bulk archive leaves it (and its time) as it was.
@@ -72,9 +82,70 @@ describe(`POST /customers/bulk (${testEngine()})`, () => {
     );
     expect((log.body.data as { type: string }[]).map((entry) => entry.type)).toEqual(["archived", "created"]);
 
-    const undo = await bulk({ key: t.key }, { ids: res.body.changed_ids, action: { type: "unarchive" } });
-    expect(undo.body).toMatchObject({ matched: 2, changed: 2 });
+    expect(res.body.undo).toEqual({ method: "POST", path: `/customers/bulk/${res.body.id as string}/undo` });
+
+    const undone = await undo({ key: t.key }, res.body.id);
+    expect([undone.status, undone.body]).toEqual([200, { status: "success", id: res.body.id, restored: 2 }]);
     expect(await archivedOf(t.companyId)).toEqual(before);
+    const logAfter = await call<Body>(
+      customerActivityRoute,
+      apiRequest(`/customers/${a}/activity`, { key: t.key }),
+      { id: a },
+    );
+    expect((logAfter.body.data as { type: string }[]).map((entry) => entry.type)).toEqual([
+      "unarchived",
+      "archived",
+      "created",
+    ]);
+
+    // Once only, as the leads' undo.
+    const again = await undo({ key: t.key }, res.body.id);
+    expect([again.status, again.body.error_code]).toEqual([409, "CONFLICT"]);
+    expect(await archivedOf(t.companyId)).toEqual(before);
+  });
+
+  it("undoes an unarchive exactly: each customer gets its archived_at back", async () => {
+    const t = await tenantWithCustomers(2);
+    await bulk({ key: t.key }, { ids: t.ids, action: { type: "archive" } });
+    const before = await archivedOf(t.companyId);
+    const res = await bulk({ key: t.key }, { ids: t.ids, action: { type: "unarchive" } });
+    expect(res.body).toMatchObject({ matched: 2, changed: 2 });
+    expect((await archivedOf(t.companyId)).every((row) => !row.archived && row.archived_at === null)).toBe(
+      true,
+    );
+    // A change since is replaced by the undo too (as for leads: the values the operation replaced).
+    await bulk({ key: t.key }, { ids: [t.ids[0]], action: { type: "archive" } });
+    const undone = await undo({ key: t.key }, res.body.id);
+    expect(undone.body).toMatchObject({ restored: 2 });
+    expect(await archivedOf(t.companyId)).toEqual(before);
+  });
+
+  it("undoes an operation that changed nothing: nothing to restore", async () => {
+    const t = await tenantWithCustomers(1);
+    const res = await bulk({ key: t.key }, { ids: t.ids, action: { type: "unarchive" } });
+    expect(res.body).toMatchObject({ matched: 1, changed: 0, changed_ids: [] });
+    const undone = await undo({ key: t.key }, res.body.id);
+    expect([undone.status, undone.body.restored]).toEqual([200, 0]);
+  });
+
+  it("undo: an unknown id, another company's operation or a leads' one is not found", async () => {
+    const t = await tenantWithCustomers(1);
+    const other = await tenantWithCustomers(1);
+    const theirs = await bulk({ key: other.key }, { ids: other.ids, action: { type: "archive" } });
+    const lead = await call<Body>(
+      upsertLeadRoute,
+      apiRequest("/leads", { key: t.key, body: { name: "Bulk lead" } }),
+    );
+    const leadsBulk = await call<Body>(
+      bulkLeadsRoute,
+      apiRequest("/leads/bulk", { key: t.key, body: { ids: [lead.body.id], action: { type: "archive" } } }),
+    );
+    expect(leadsBulk.status).toBe(200);
+    for (const id of ["blk_missing", theirs.body.id, leadsBulk.body.id]) {
+      const res = await undo({ key: t.key }, id);
+      expect([res.status, res.body.message]).toEqual([404, "Bulk operation not found"]);
+    }
+    expect((await archivedOf(other.companyId)).every((row) => row.archived)).toBe(true);
   });
 
   it("refuses unknown ids (another company's too) and changes nothing", async () => {
@@ -111,6 +182,15 @@ describe(`POST /customers/bulk (${testEngine()})`, () => {
     const rep = await createUser(database.db, t.companyId, { role: "sales_rep" });
     const body = { ids: t.ids, action: { type: "archive" } };
     expect((await bulk({ cookie: await createSessionCookie(database.db, tech) }, body)).status).toBe(403);
-    expect((await bulk({ cookie: await createSessionCookie(database.db, rep) }, body)).status).toBe(200);
+    const done = await bulk({ cookie: await createSessionCookie(database.db, rep) }, body);
+    expect(done.status).toBe(200);
+    expect((await undo({ cookie: await createSessionCookie(database.db, tech) }, done.body.id)).status).toBe(
+      403,
+    );
+    const readOnly = await createApiKey(database.db, t.companyId, { scopes: ["customers:read"] });
+    expect((await undo({ key: readOnly.key }, done.body.id)).status).toBe(403);
+    expect((await undo({ cookie: await createSessionCookie(database.db, rep) }, done.body.id)).status).toBe(
+      200,
+    );
   });
 });

@@ -246,7 +246,7 @@ describe(`GET /api/serviced-jobs?sort (${testEngine()})`, () => {
     await database.db.execute(sql`vacuum (analyze) jobs`);
     const planOf = async (query: string) => {
       const input = getServicedJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
-      const window = { limit: 50, offset: 50n, sort: input.sort };
+      const window = { limit: 50, offset: 50, sort: input.sort };
       const [plan = ""] = await pricedPlans(database.db, [jobsWithDetailsSql(companyId, input, window)]);
       expect(plan, query).not.toContain("Seq Scan");
       return plan;

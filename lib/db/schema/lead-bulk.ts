@@ -12,14 +12,19 @@ import {
 import { companies } from "./companies";
 import { createdAt, tenantKey } from "./columns";
 
+/** The records a bulk operation changed. */
+export type BulkRecordType = "lead" | "customer";
+
 /**
- * A bulk change of leads (POST /leads/bulk), kept so it can be undone once
- * (POST /leads/bulk/{id}/undo).
+ * A bulk change of leads or customers (POST /leads/bulk, /customers/bulk), kept so it can be
+ * undone once (POST …/bulk/{id}/undo).
  */
 export const leadBulkOperations = pgTable(
   "lead_bulk_operations",
   {
     ...tenantKey(),
+    /** Whose bulk change: each undo endpoint finds only its own kind's operations. */
+    recordType: text("record_type").$type<BulkRecordType>().notNull().default("lead"),
     /** The action of the request body, as validated ({ type, ... }). */
     action: jsonb("action").notNull(),
     changed: integer("changed").notNull(),
@@ -35,8 +40,8 @@ export const leadBulkOperations = pgTable(
 );
 
 /**
- * The values a bulk operation replaced, one row per lead, so undo restores them exactly. No
- * foreign key: undo joins the leads anyway, and 10,000 key checks would slow every bulk change.
+ * The values a bulk operation replaced, one row per record (`lead_id` holds a customer's id too),
+ * for an exact undo. No foreign key: undo joins the records, and key checks slow bulk changes.
  */
 export const leadBulkChanges = pgTable(
   "lead_bulk_changes",

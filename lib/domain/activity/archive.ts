@@ -3,7 +3,6 @@ import { recordActivity, type ActivityRecordType } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import { ValidationError } from "@/lib/domain/errors";
-import { uniqueTags } from "@/lib/values/normalize";
 import { actorOf, actorValues, RECORD_TABLES, recordNotFound } from "./activity";
 
 /** Unknown ids listed in a bulk request's 400, at most (the rest summed up in one more entry). */
@@ -13,7 +12,7 @@ const UNKNOWN_IDS_LISTED = 100;
 const textArray = (recordType: ActivityRecordType, values: readonly string[]) =>
   sql`${sql.param([...values], RECORD_TABLES[recordType].tags)}::text[]`;
 
-interface ArchiveInput {
+export interface ArchiveInput {
   ctx: Pick<DomainContext, "db" | "companyId" | "principal">;
   recordType: ActivityRecordType;
   archived: boolean;
@@ -24,7 +23,7 @@ interface ArchiveInput {
  * for each record changed, in one statement. Records that already are so are left as they are,
  * with no entry: calling twice is harmless. Answers how many of the ids exist and which changed.
  */
-async function archiveIn(
+export async function archiveIn(
   db: DbOrTx,
   { ctx, recordType, archived }: ArchiveInput,
   ids: readonly string[],
@@ -64,23 +63,12 @@ export async function setArchived(input: ArchiveInput & { id: string }): Promise
   if (found === 0) throw recordNotFound(input.recordType);
 }
 
-/**
- * POST /customers/bulk: archive or unarchive the listed records, all or nothing: an id that is
- * not a record of the company is a 400 naming it, and nothing is changed. Answers the ids that
- * changed, which the inverse action on them undoes exactly.
- */
-export async function setArchivedMany(
-  input: ArchiveInput & { ids: readonly string[] },
-): Promise<{ matched: number; changedIds: string[] }> {
-  const ids = uniqueTags(input.ids);
-  return input.ctx.db.transaction(async (tx) => {
-    const { found, changedIds } = await archiveIn(tx, input, ids);
-    if (found < ids.length) await refuseUnknownIds(tx, input, input.ids);
-    return { matched: found, changedIds };
-  });
-}
-
-async function refuseUnknownIds(tx: DbOrTx, { ctx, recordType }: ArchiveInput, ids: readonly string[]) {
+/** 400 listing the ids that are no record of that kind in the company (another company's too). */
+export async function refuseUnknownIds(
+  tx: DbOrTx,
+  { ctx, recordType }: ArchiveInput,
+  ids: readonly string[],
+) {
   const table = RECORD_TABLES[recordType];
   const unknown = (
     await tx.execute<{ id: string }>(sql`select u.id from unnest(${textArray(recordType, ids)}) as u(id)

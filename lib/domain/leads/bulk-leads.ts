@@ -280,7 +280,7 @@ export async function undoBulkChange({
     const [operation] = (
       await tx.execute<{ action: BulkLeadAction; undone_at: unknown }>(sql`
         select "action", "undone_at" from ${leadBulkOperations}
-        where "company_id" = ${ctx.companyId} and "id" = ${id} for update`)
+        where "company_id" = ${ctx.companyId} and "id" = ${id} and "record_type" = 'lead' for update`)
     ).rows;
     if (!operation) throw new NotFoundError("Bulk operation");
     if (operation.undone_at !== null) throw new ConflictError("This bulk operation has already been undone");

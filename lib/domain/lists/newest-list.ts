@@ -59,15 +59,6 @@ export const DEFERRED_PAGE_OFFSET = 2000;
 type Window = { limit: number; offset: number };
 
 /**
- * A page's offset for Drizzle's `.offset()`, which takes a JS number. No table holds 2^53 rows, so
- * a larger offset is clamped to one that leaves the page just as empty and stays an exact integer.
- */
-function windowOffset(request: { page: bigint; limit: number }): number {
-  const offset = pageOffset(request);
-  return Number(offset > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : offset);
-}
-
-/**
  * A newest-first page, each row carrying the kept total if any. A deep page reads its ids from
  * the index alone first (a deferred join), then fetches those rows by primary key.
  */
@@ -116,7 +107,7 @@ export function newestList<R extends object>(
   request: { page: bigint; limit: number; search?: string; order?: readonly ListOrderKey[] },
   total: () => ListQueryTotal,
 ): ListQueries<R> {
-  const window = { limit: request.limit, offset: windowOffset(request) };
+  const window = { limit: request.limit, offset: pageOffset(request) };
   const table = listing.table as NewestListTable;
   const keys = request.order ?? [{ key: table.createdAt, descending: true }];
   if (sharesMatches(request.search)) {

@@ -266,18 +266,26 @@ export async function getFieldActivityReport({
       byPinType[type] = (byPinType[type] ?? 0) + n;
   }
   const sum = (pick: (row: FieldActivityRow) => number) => data.reduce((total, row) => total + pick(row), 0);
+  const totals: FieldActivityReport["totals"] = {
+    knocks: sum((row) => row.knocks),
+    knocks_by_pin_type: byPinTypeId(Object.entries(byPinType)),
+    leads: toNumber(everyone?.leads),
+    won: toNumber(everyone?.won),
+    customers: toNumber(everyone?.customers),
+    sale_value: cents(sum((row) => row.sale_value)),
+    collected: cents(sum((row) => row.collected)),
+  };
+  return { status: "success", data, totals, conversion: funnelConversion(totals) };
+}
+
+/** Each step of the funnel over the one before it; none after an empty step. */
+export function funnelConversion(totals: FieldActivityReport["totals"]): FieldActivityReport["conversion"] {
+  const over = (value: number, previous: number) => (previous > 0 ? value / previous : null);
   return {
-    status: "success",
-    data,
-    totals: {
-      knocks: sum((row) => row.knocks),
-      knocks_by_pin_type: byPinTypeId(Object.entries(byPinType)),
-      leads: toNumber(everyone?.leads),
-      won: toNumber(everyone?.won),
-      customers: toNumber(everyone?.customers),
-      sale_value: cents(sum((row) => row.sale_value)),
-      collected: cents(sum((row) => row.collected)),
-    },
+    leads: over(totals.leads, totals.knocks),
+    won: over(totals.won, totals.leads),
+    customers: over(totals.customers, totals.won),
+    collected: over(totals.collected, totals.sale_value),
   };
 }
 

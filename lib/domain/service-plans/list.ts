@@ -46,7 +46,7 @@ export interface PlanRow extends Record<string, unknown> {
 
 export interface PlanWindow {
   limit: number;
-  offset?: bigint;
+  offset?: number;
   /** Keyset: only plans after this one in the list order (the export's batches). */
   after?: CreatedCursor;
 }

@@ -47,7 +47,7 @@ export interface JobRow extends Record<string, unknown> {
 
 export interface JobWindow {
   limit: number;
-  offset?: bigint;
+  offset?: number;
   /** Keyset: only jobs after this one in the list order (the export's batches). */
   after?: CreatedCursor;
   /** The order of GET /serviced-jobs?sort (sortedWindowKeysSql); without it, or with `after`, newest first. */
@@ -146,20 +146,20 @@ const paymentsSql = sql`(
  * merged from each day's first offset + limit jobs; deeper windows read the range whole and sort.
  */
 function windowKeysSql(companyId: string, filters: ServicedJobFilters, window: JobWindow): SQL {
-  const offset = window.offset ?? 0n;
+  const offset = window.offset ?? 0;
   const cut = sql`limit ${window.limit} offset ${offset}`;
   if (window.sort?.length && !window.after) return sortedWindowKeysSql(companyId, filters, window.sort, cut);
   // The day counters know no customer: a customer's jobs are read newest first from their own
   // index (jobs_customer_created_idx), the bounds applied to them, below.
   if (dateBound(filters) && !window.after && !customerBound(filters)) {
-    if (offset + BigInt(window.limit) <= DAY_BY_DAY_MAX_ROWS) {
+    if (offset + window.limit <= DAY_BY_DAY_MAX_ROWS) {
       return sql`select k.id, k.created_at
         from (${jobDaysSql(dayFilter(companyId, filters))}) d
         cross join lateral (
           select j.id, j.created_at from jobs j
           where ${jobFilterSql(companyId, { only_completed: filters.only_completed })}
             and job_day_key(j.service_date) = d.day and (d.whole or ${serviceDateBoundsSql(filters)})
-          order by ${newestFirst("j")} limit ${BigInt(window.limit) + offset}
+          order by ${newestFirst("j")} limit ${window.limit + offset}
         ) k
         order by ${newestFirst("k")} ${cut}`;
     }

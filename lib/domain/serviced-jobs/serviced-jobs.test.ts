@@ -342,7 +342,7 @@ describe(`GET /api/serviced-jobs (${testEngine()})`, () => {
     ]) {
       const input = getServicedJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
       const [plan = ""] = await pricedPlans(database.db, [
-        jobsWithDetailsSql(s.companyId, input, { limit: 50, offset: 50n }),
+        jobsWithDetailsSql(s.companyId, input, { limit: 50, offset: 50 }),
       ]);
       expect(plan, query).not.toContain("Seq Scan");
       // Each day's jobs from the day index, its key an equality and its order the list's, under

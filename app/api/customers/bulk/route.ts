@@ -1,26 +1,17 @@
 import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
-import { setArchivedMany } from "@/lib/domain/activity/archive";
+import { named } from "@/lib/api/route-docs";
+import { bulkChangeCustomers } from "@/lib/domain/customers/bulk-customers";
 import {
   bulkCustomersBodySchema,
   bulkCustomersResponseSchema,
   CUSTOMER_BULK_IDS_MAX,
-  type BulkCustomersResponse,
 } from "@/lib/schemas/customer-bulk";
-import { named } from "@/lib/api/route-docs";
 
-// POST /api/customers/bulk – archive or unarchive many customers, all or nothing
+// POST /api/customers/bulk – archive or unarchive many customers, all or nothing, undoable
 export const POST = apiRoute({
   permission: "customers:write",
   body: bulkCustomersBodySchema,
-  handler: async ({ ctx, body }): Promise<BulkCustomersResponse> => {
-    const { matched, changedIds } = await setArchivedMany({
-      ctx,
-      recordType: "customer",
-      ids: body.ids,
-      archived: body.action.type === "archive",
-    });
-    return { status: "success", matched, changed: changedIds.length, changed_ids: changedIds };
-  },
+  handler: ({ ctx, body }) => bulkChangeCustomers({ ctx, input: body }),
   docs: {
     tag: "Customers",
     operationId: "bulkChangeCustomers",
@@ -32,8 +23,8 @@ export const POST = apiRoute({
       "All or nothing, in one transaction: an id that is not a customer of the company is a 400 listing " +
         "the unknown ids (`ids[i]`), and nothing is changed.",
       "`matched` is the number of customers named, `changed` those the action changed (a customer that " +
-        "already is so is left as it was), `changed_ids` their ids: the opposite action on them undoes " +
-        "this one exactly.",
+        "already is so is left as it was), `changed_ids` their ids. The operation is kept: `POST` to " +
+        "`undo.path` (`/customers/bulk/{id}/undo`) restores the values it replaced.",
     ].join("\n\n"),
     bodyName: "BulkCustomersBody",
     responses: [

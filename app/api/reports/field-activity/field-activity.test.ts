@@ -326,6 +326,10 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
       sale_value: 650,
       collected: 380,
     });
+    // The funnel's conversions, from those totals: the page shows them as they are.
+    expect(res.body.conversion).toEqual({ leads: 1, won: 0.25, customers: 1, collected: 380 / 650 });
+    const none = await report(t.key, "from=2020-01-01&to=2020-01-31");
+    expect(none.body.conversion).toEqual({ leads: null, won: null, customers: null, collected: null });
   });
 
   it("keeps to a territory: knocks at pins, leads and customers inside it", async () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "lead_bulk_operations" ADD COLUMN "record_type" text DEFAULT 'lead' NOT NULL;
