@@ -42,8 +42,7 @@ const AUTHENTICATION_REQUIRED = "Authentication required: send your API key in t
 
 /**
  * The request pipeline (contract section 2): authentication → quota → version → permission →
- * body → validation → handler → error mapping, with the request id, rate-limit headers and one
- * log line on every response. A route verb is one call of this with its declaration.
+ * body → validation → handler → error mapping; request id, rate-limit headers, one log line.
  */
 export function apiRoute<
   Q extends Schema = undefined,

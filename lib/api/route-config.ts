@@ -84,9 +84,8 @@ export function actionsOf(declaration: RouteDeclaration): readonly Action[] {
 }
 
 /**
- * Who may call a declared route, as the OpenAPI document describes it: auth ("none", "both" or
- * "session"), the scopes (first action), the scopes also needed, the roles, the scopes a key may
- * carry and the scope a key's 403 names.
+ * Who may call a declared route, as the OpenAPI document shows it: accessOfActions of its
+ * actions, with auth "none", "both" or "session" (its own, or implied by an action's roles).
  */
 export function declaredAccess(declaration: RouteDeclaration) {
   const access = accessOfActions(actionsOf(declaration));

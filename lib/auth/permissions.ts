@@ -21,9 +21,8 @@ export const ROLE_SCOPES: Record<UserRole, readonly Scope[]> = {
 };
 
 /**
- * What an API key's scope grants beyond itself. Keys made for the original interface carry only
- * `leads:read` and keep reading customers, serviced jobs and pin types with it (contract
- * section 4); sessions carry their role's scopes only (extensions.md, scopes).
+ * What a key's scope grants beyond itself: original-interface keys read customers, jobs and pin
+ * types with `leads:read` (contract section 4). Sessions get their role's scopes only.
  */
 const KEY_SCOPE_GRANTS: Partial<Record<Scope, readonly Scope[]>> = {
   "leads:read": ["customers:read", "jobs:read", "pin_types:read"],
@@ -133,9 +132,8 @@ export function isSessionOnly(action: Action): boolean {
 }
 
 /**
- * What a route needing all of `actions` requires, in the shape the OpenAPI document describes:
- * the first action's scopes, the further ones' scopes (each needed as well), the roles, whether
- * only a session may call it, the scopes a key may carry, and the scope a key's 403 names.
+ * What a route needing all of `actions` requires, as the OpenAPI document shows it (first
+ * action's scopes, the others' as also needed, roles, session-only, key scopes, 403's scope).
  */
 export function accessOfActions(actions: readonly Action[]) {
   const [first, ...rest] = actions;
