@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,3 +1,4 @@
+import "server-only";
 import type { CsvExport } from "@/lib/domain/reports/csv";
 
 /** The HTTP framing of an export: a CSV attachment with its dated file name. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import {
   ConflictError,

@@ -1,3 +1,4 @@
+import "server-only";
 import type { FieldProblem } from "@/lib/domain/errors";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { authenticate } from "@/lib/auth/authenticate";
 import { isCrossSite, isWriteMethod } from "@/lib/auth/credentials";

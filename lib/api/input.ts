@@ -1,3 +1,4 @@
+import "server-only";
 import { readJsonObjectBody } from "./body";
 import { ApiError } from "./errors";
 import type { BaseConfig, Out, RouteContext, Schema } from "./route-config";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 
 /** A JSON answer with a status other than 200, or extra headers. */

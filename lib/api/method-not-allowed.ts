@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { jsonResponse } from "./json";
 import type { RouteHandler } from "./route-config";

@@ -1,3 +1,4 @@
+import "server-only";
 /** Seconds until the next 00:00 UTC, when every key's count starts again. */
 export function quotaResetInfo(now = new Date()): { resetAt: number; secondsLeft: number } {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);

@@ -1,3 +1,4 @@
+import "server-only";
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
 import type { ActivityRecordType } from "@/lib/db/schema";
 import { addNote, listActivity } from "@/lib/domain/activity/activity";

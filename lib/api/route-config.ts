@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { accessOfActions, type Action } from "@/lib/auth/permissions";
 import type { Db } from "@/lib/db/client";

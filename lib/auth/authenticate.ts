@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { checkApiKeyAndCountRequest } from "./api-keys";
 import { presentedCredentials } from "./credentials";

@@ -1,3 +1,4 @@
+import "server-only";
 // Pure header reading, so that proxy.ts and the API pipeline agree on the cookie and key they read.
 
 /** The dashboard session's cookie. */

@@ -1,3 +1,4 @@
+import "server-only";
 import type { UserRole } from "@/lib/values/roles";
 import type { Scope } from "@/lib/values/scopes";
 

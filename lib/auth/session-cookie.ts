@@ -1,3 +1,4 @@
+import "server-only";
 import { SESSION_COOKIE } from "./credentials";
 import { env } from "@/lib/env";
 

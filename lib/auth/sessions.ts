@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { sessions, users } from "@/lib/db/schema";

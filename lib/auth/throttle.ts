@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { signInAttempts } from "@/lib/db/schema";

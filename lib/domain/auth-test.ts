@@ -1,3 +1,4 @@
+import "server-only";
 import type { DomainContext } from "@/lib/domain/context";
 import { API_VERSION, type AuthTestResponse } from "@/lib/schemas/auth";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Errors of the rules. They know nothing of HTTP; lib/api/errors.ts maps them once, at the boundary.
  */

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, type ListCountEntity } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { toNumber } from "@/lib/domain/reports/sql";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/lib/db/client";

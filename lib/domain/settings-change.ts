@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { can } from "@/lib/auth/permissions";
 import type { Tx } from "@/lib/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { SCOPES } from "@/lib/values/scopes";
 import {

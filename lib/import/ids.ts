@@ -1,3 +1,4 @@
+import "server-only";
 import { hashApiKey, sha256Hex } from "@/lib/auth/secrets";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { ParsedDocument, SectionName } from "./format";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { DocumentChecker } from "./check";
 import { SECTION_NAMES, type SectionName } from "./format";

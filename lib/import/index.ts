@@ -1,3 +1,4 @@
+import "server-only";
 export type { ImportDocument, ImportRecord } from "./format";
 export {
   importDocument,

@@ -1,3 +1,4 @@
+import "server-only";
 import { SECTION_NAMES, SECTION_SCHEMAS, type ParsedDocument, type SectionName } from "./format";
 import { describeIssue, type ImportProblem } from "./problems";
 import { isPlainObject } from "@/lib/values/objects";

@@ -1,3 +1,4 @@
+import "server-only";
 /** Files at least this large show a progress bar. */
 export const PROGRESS_THRESHOLD = 5000;
 

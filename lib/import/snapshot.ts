@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type DbOrTx } from "@/lib/db/client";

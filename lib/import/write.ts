@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { API_KEY_PREFIX, apiKeyDisplayPrefix, hashPassword, verifyPassword } from "@/lib/auth/secrets";

@@ -1,3 +1,4 @@
+import "server-only";
 import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { z } from "zod";
 import { routeDeclarationOf, VERSION_HEADER, type RouteDeclaration } from "@/lib/api/handler";

@@ -1,3 +1,4 @@
+import "server-only";
 import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { ERROR_CODES, ERROR_DESCRIPTIONS, type ErrorCode } from "@/lib/api/errors";
 import { VERSION_HEADER } from "@/lib/api/handler";

@@ -1,3 +1,4 @@
+import "server-only";
 import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { ERROR_CODES } from "@/lib/api/errors";
 import { MAX_BODY_BYTES } from "@/lib/api/body";

@@ -1,3 +1,4 @@
+import "server-only";
 import { errorDescription, errorStatus, type DocumentedError } from "./errors";
 import type { GuideSection } from "./guide";
 import type { JsonObject } from "./json-schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ApiTag } from "@/lib/api/route-docs";
 import { customerDetailSchema, customerSchema } from "@/lib/schemas/customers";
 import { assignableUserSchema } from "@/lib/schemas/lead-owners";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import type { NamedSchema, RouteDocs } from "@/lib/api/route-docs";
 import type { Scope } from "@/lib/values/scopes";

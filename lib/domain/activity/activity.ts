@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Principal } from "@/lib/auth/principal";
 import type { DbOrTx } from "@/lib/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { recordActivity, type ActivityRecordType } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/client";

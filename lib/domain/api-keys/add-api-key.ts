@@ -1,3 +1,4 @@
+import "server-only";
 import type { DomainContext } from "@/lib/domain/context";
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
 import type { CreateApiKeyBody, CreatedApiKey } from "@/lib/schemas/settings";

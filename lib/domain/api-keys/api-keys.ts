@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { isScope } from "@/lib/values/scopes";

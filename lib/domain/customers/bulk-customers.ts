@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { customers, leadBulkChanges, leadBulkOperations, recordActivity } from "@/lib/db/schema";
 import { actorOf, actorValues } from "@/lib/domain/activity/activity";

@@ -1,3 +1,4 @@
+import "server-only";
 import { NotFoundError } from "@/lib/domain/errors";
 import { customers } from "@/lib/db/schema";
 import { recordById } from "@/lib/domain/records/by-id";

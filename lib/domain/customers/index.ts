@@ -1,3 +1,4 @@
+import "server-only";
 export { listCustomers, customerFilter, customerListQueries } from "./list-customers";
 export { getCustomerOrThrow } from "./get-customer";
 export { dryRunUpsertCustomer, upsertCustomer } from "./upsert-customer";

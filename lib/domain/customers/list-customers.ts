@@ -1,3 +1,4 @@
+import "server-only";
 import type { SQL } from "drizzle-orm";
 import { customers, customerSearchFields, customerSortKeys } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";

@@ -1,3 +1,4 @@
+import "server-only";
 export { listLeads, leadFilter, leadListQueries } from "./list-leads";
 export { getLeadOrThrow } from "./get-lead";
 export { dryRunUpsertLead, upsertLead } from "./upsert-lead";

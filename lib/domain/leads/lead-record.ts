@@ -1,3 +1,4 @@
+import "server-only";
 import type { DomainContext } from "@/lib/domain/context";
 import { leads } from "@/lib/db/schema";
 import { PROPERTY_ADDRESS_KEYS } from "@/lib/db/schema/columns";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { leads, leadSearchFields, leadSortKeys, recordActivity } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { leads, listCounts } from "@/lib/db/schema";
 import { textArray } from "@/lib/domain/lists/sql-fragments";

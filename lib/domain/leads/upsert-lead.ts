@@ -1,3 +1,4 @@
+import "server-only";
 import { leads } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/values/normalize";

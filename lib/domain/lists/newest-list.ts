@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, sql, type AnyColumn, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable, PgTable, SelectedFieldsFlat } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/lib/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, pinTypes, pinVisits } from "@/lib/db/schema";

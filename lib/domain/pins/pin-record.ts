@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { isoUtc, toNumber } from "@/lib/domain/reports/sql";
 import type { Pin } from "@/lib/schemas/pins";

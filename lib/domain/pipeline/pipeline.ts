@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, pipelineStages } from "@/lib/db/schema";

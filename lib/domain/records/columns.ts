@@ -1,3 +1,4 @@
+import "server-only";
 import { normalizeEmail, normalizePhone } from "@/lib/values/normalize";
 
 /** A lead's or customer's record field names, each with the column it is stored in. */

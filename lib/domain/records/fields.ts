@@ -1,3 +1,4 @@
+import "server-only";
 import { getTableColumns, type AnyColumn } from "drizzle-orm";
 import type { AnyPgTable } from "drizzle-orm/pg-core";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DomainContext } from "@/lib/domain/context";
 import type { GetServicedJobsExportQuery, GetServicePlansExportQuery } from "@/lib/schemas/reports";
 import { plansWithNumbersSql, toServicePlan, type PlanRow } from "@/lib/domain/service-plans/list";

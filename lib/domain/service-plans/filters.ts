@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { ServicePlanFilters } from "@/lib/schemas/service-plans";
 import { allOf, ident, timestampParam } from "@/lib/domain/reports/sql";

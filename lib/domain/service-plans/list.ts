@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { cents, pageOffset, paginationOf } from "@/lib/schemas/common";

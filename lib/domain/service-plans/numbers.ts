@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { PlanFrequency } from "@/lib/db/schema/service-plans";
 import { ident } from "@/lib/domain/reports/sql";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { ServicedJobFilters } from "@/lib/schemas/serviced-jobs";
 import { allOf, ident, timestampParam } from "@/lib/domain/reports/sql";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { jobSortKeys } from "@/lib/db/schema/jobs";
 import type { DomainContext } from "@/lib/domain/context";

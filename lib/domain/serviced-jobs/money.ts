@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { jobOutstanding } from "@/lib/db/schema/jobs";
 import { ident } from "@/lib/domain/reports/sql";

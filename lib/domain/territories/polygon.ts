@@ -1,3 +1,4 @@
+import "server-only";
 import type { Position } from "@/lib/values/polygon";
 
 // The ring's rules are lib/values/polygon.ts; this is how the database stores a checked ring.

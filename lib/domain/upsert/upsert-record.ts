@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable, PgTable, SelectedFieldsFlat } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/lib/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { findSessionPrincipal } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db/client";
 import { getSessionInfo } from "./get-session-info";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Principal } from "@/lib/auth/principal";
 import { can } from "@/lib/auth/permissions";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DomainContext } from "@/lib/domain/context";
 import type { SessionPrincipal } from "@/lib/auth/principal";
 import { can } from "@/lib/auth/permissions";

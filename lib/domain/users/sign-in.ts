@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { createSession, revokeSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
 import { ROLE_SCOPES } from "@/lib/auth/permissions";

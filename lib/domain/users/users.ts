@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { revokeUserSessions } from "@/lib/auth/sessions";
