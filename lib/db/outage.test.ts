@@ -6,21 +6,14 @@ import { openDatabase, useDatabaseForTests, type Database } from "@/lib/db/clien
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { renameDatabase } from "@/lib/testing/rename-database";
 import { TcpProxy } from "@/lib/testing/tcp-proxy";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { createTestDatabase, setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { proxy as pageProxy } from "@/proxy";
 
 // Contract section 2: a database that is unreachable or not answering gives 503
 // SERVICE_UNAVAILABLE within 5 s, no hang, and the service recovers by itself. Dashboard pages
 // (proxy.ts) answer the 503 outage page instead of failing while they render (a 500).
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /** What the proxy answers for a signed-in dashboard page (the cookie need not be valid). */
 async function dashboardPage(path = "/leads?status=new") {

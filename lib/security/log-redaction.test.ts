@@ -2,10 +2,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiRoute } from "@/lib/api/handler";
 import { generateApiKey, hashApiKey } from "@/lib/auth/secrets";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
 import { apiRequest, call } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 /*
  * An unexpected error is logged for operators (stderr) and answered as a bare 500. A failed
@@ -14,19 +13,15 @@ import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
  * the SQL and leave the parameters out.
  */
 
-let database: Database;
+setupTestDatabase();
 const previousLevel = process.env.LOG_LEVEL;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
   process.env.LOG_LEVEL = "error";
   resetEnvCache();
 });
 afterAll(async () => {
   process.env.LOG_LEVEL = previousLevel;
   resetEnvCache();
-  useDatabaseForTests(undefined);
-  await database?.close();
 });
 afterEach(() => {
   vi.restoreAllMocks();

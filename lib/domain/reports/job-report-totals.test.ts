@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DbOrTx } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
+import { type DbOrTx } from "@/lib/db/client";
 import { JOB_STATUSES } from "@/lib/db/schema";
 import { getServicedJobReport } from "@/lib/domain/reports/serviced-job-report";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -11,7 +11,7 @@ import { insertCustomer } from "@/lib/testing/plan-job-fixtures";
 import {
   connectWithLockTimeout,
   createEmptyTestDatabase,
-  createTestDatabase,
+  setupTestDatabase,
   testEngine,
 } from "@/lib/testing/test-database";
 
@@ -22,13 +22,7 @@ import {
 // backfill. The report without a date bound reads them; it must answer what the same report
 // computed from the job rows answers.
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /** A small seeded generator (mulberry32): the same writes on every run. */
 function generator(seed: number) {
