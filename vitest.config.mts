@@ -18,7 +18,9 @@ export default defineConfig({
     include: ["**/*.test.ts"],
     // system/: real server processes on a production build, run by npm run test:system.
     exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**", "system/**"],
-    // Each test file gets its own database (lib/testing/test-database.ts); two cores, two workers.
+    // Each test file gets its own database (lib/testing/test-database.ts), a copy of one that this
+    // setup migrates once per run; two cores, two workers.
+    globalSetup: ["lib/testing/global-setup.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PGlite } from "@electric-sql/pglite";
-import { createTestDatabase } from "@/lib/testing/test-database";
+import { setupTestDatabase } from "@/lib/testing/test-database";
 import { createBaseline, openDriver, type Driver, type QueryFn } from "./baseline-server";
 import { buildBook, captureCases, dataStatements, type CaseCapture } from "./book";
 import { StatementRecorder, capturingDatabase } from "./capture";
@@ -17,6 +17,7 @@ import { SCALES } from "./scales";
 // The bench harness on tiny data, in-process: consistent data, every case right through our
 // routes, and the baseline's replay answering the same JSON, which keeps the baseline honest.
 
+const database = setupTestDatabase();
 let raw: RawDb;
 let key: string;
 let fixtures: Fixtures;
@@ -25,7 +26,7 @@ const companyId = largeTenant("tiny").companyId;
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = "silent";
-  raw = await rawDbOf(await createTestDatabase());
+  raw = await rawDbOf(database);
   await generate(raw, "tiny", { quiet: true });
   key = await createBenchKey(raw, companyId);
   fixtures = await readFixtures(raw, companyId, "42");

@@ -4,11 +4,15 @@ import { heaviestNode, type PlanNode } from "./explain";
 import { median, percentile, summarize } from "./load";
 import { formatProgress } from "./progress";
 import {
+  benchReportProblems,
   checkTargets,
   markdownRun,
   markdownTable,
   p95Chart,
   replaceSection,
+  RESULTS_DIR_MAX_FILES,
+  RESULTS_MD_MAX_LINES,
+  roomForRun,
   type BenchRun,
   type EngineRun,
 } from "./report";
@@ -290,5 +294,26 @@ describe("options and routes", () => {
 
   it("makes ids in the shape of lib/ids.ts", () => {
     expect(recordIdOf("lead", 3, Date.UTC(2026, 0, 1), 42)).toMatch(/^lead_[0-9a-hjkmnp-tv-z]{26}$/);
+  });
+});
+
+describe("the bench report's bounds", () => {
+  const files = (n: number) => Array.from({ length: n }, (_, i) => `run-${i}.json`);
+  const text = (lines: number) => "line\n".repeat(lines);
+
+  it("accept RESULTS.md at its line limit and bench/results at its file limit", () => {
+    expect(benchReportProblems(text(RESULTS_MD_MAX_LINES), files(RESULTS_DIR_MAX_FILES))).toEqual([]);
+  });
+
+  it("name each bound passed, with the count", () => {
+    const problems = benchReportProblems(text(RESULTS_MD_MAX_LINES + 1), files(RESULTS_DIR_MAX_FILES + 1));
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toContain(`${RESULTS_MD_MAX_LINES + 1} lines, at most ${RESULTS_MD_MAX_LINES}`);
+    expect(problems[1]).toContain(`${RESULTS_DIR_MAX_FILES + 1} files, at most ${RESULTS_DIR_MAX_FILES}`);
+  });
+
+  it("let a run start only when its JSON and one chart per engine fit", () => {
+    expect(roomForRun(files(RESULTS_DIR_MAX_FILES - 3), 2)).toBeUndefined();
+    expect(roomForRun(files(RESULTS_DIR_MAX_FILES - 2), 2)).toContain("this run writes 3");
   });
 });

@@ -304,3 +304,38 @@ export function replaceSection(document: string, key: string, content: string): 
   if (from !== -1 && to > from) return `${document.slice(0, from)}${block}${document.slice(to + end.length)}`;
   return `${document.trimEnd()}\n\n${block}\n`;
 }
+
+/** RESULTS.md is the current state, not a diary: `npm run verify` keeps it within these bounds. */
+export const RESULTS_MD_MAX_LINES = 300;
+export const RESULTS_DIR_MAX_FILES = 10;
+
+/** What breaks the bounds, one sentence each: RESULTS.md's text and the files of bench/results. */
+export function benchReportProblems(resultsMd: string, resultFiles: readonly string[]): string[] {
+  const problems: string[] = [];
+  const lines = resultsMd.split("\n").length - (resultsMd.endsWith("\n") ? 1 : 0);
+  if (lines > RESULTS_MD_MAX_LINES)
+    problems.push(
+      `bench/RESULTS.md has ${lines} lines, at most ${RESULTS_MD_MAX_LINES}: summarise the newest run ` +
+        "into its area's table (its numbers replace the case's older ones) and drop what it supersedes.",
+    );
+  if (resultFiles.length > RESULTS_DIR_MAX_FILES)
+    problems.push(
+      `bench/results holds ${resultFiles.length} files, at most ${RESULTS_DIR_MAX_FILES}: remove those ` +
+        "RESULTS.md no longer cites (git keeps them).",
+    );
+  return problems;
+}
+
+/**
+ * Before a run that writes into bench/results: whether its files (a JSON and a chart per engine)
+ * fit within the bound. Checked before the load, so that a full folder costs seconds, not a run.
+ */
+export function roomForRun(resultFiles: readonly string[], engines: number): string | undefined {
+  const writes = 1 + engines;
+  if (resultFiles.length + writes <= RESULTS_DIR_MAX_FILES) return undefined;
+  return (
+    `bench/results holds ${resultFiles.length} files and this run writes ${writes}: at most ` +
+    `${RESULTS_DIR_MAX_FILES} (npm run verify). Remove the files RESULTS.md no longer cites (git keeps ` +
+    "them), then run again."
+  );
+}

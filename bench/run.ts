@@ -25,6 +25,7 @@ import {
   markdownRun,
   p95Chart,
   replaceSection,
+  roomForRun,
   type BenchRun,
   type CaseResult,
   type EngineRun,
@@ -455,6 +456,15 @@ export async function main(argv: string[]): Promise<number> {
   // In-process capture runs our route handlers: no request log lines.
   process.env.LOG_LEVEL = "silent";
   const options = parseOptions(argv, process.env);
+  if (options.writeResultsMd) {
+    // Never delete a result here: a file RESULTS.md does not cite yet may be a run awaiting its summary.
+    const existing = fs.existsSync(options.outDir) ? fs.readdirSync(options.outDir) : [];
+    const full = roomForRun(existing, options.engines.length);
+    if (full) {
+      log(full);
+      return 1;
+    }
+  }
   const started = performance.now();
   const loadBefore = uptime();
   log(`scale ${options.scale}, engines ${options.engines.join(" + ")}; ${loadBefore}`);

@@ -9,8 +9,7 @@ import { customers, leads } from "@/lib/db/schema";
 import { customerDryRunResponseSchema, customerUpsertResponseSchema } from "@/lib/schemas/customers";
 import { leadDryRunResponseSchema, leadUpsertResponseSchema } from "@/lib/schemas/leads";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 /*
  * extensions.md E1 on both create-or-update endpoints: what a call matched (`matched_on`), the
@@ -18,7 +17,7 @@ import { fileTestDatabase } from "@/lib/testing/file-database";
  * the real call but writes nothing.
  */
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Body = Record<string, unknown>;
 type ErrorBody = { details?: { field: string }[] };

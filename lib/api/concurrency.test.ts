@@ -4,8 +4,7 @@ import { describe, expect, it } from "vitest";
 import { POST as upsertCustomer } from "@/app/api/customers/route";
 import { POST as upsertLead } from "@/app/api/leads/route";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 /*
  * Concurrent create-or-update (issue #7.3, contract section 6): 50 parallel calls for one new
@@ -15,7 +14,7 @@ import { fileTestDatabase } from "@/lib/testing/file-database";
  * interleave between statements.
  */
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 const N = 50;
 

@@ -3,7 +3,6 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { ERROR_CODES } from "@/lib/api/errors";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { discoverApiRoutes, invoke, type ApiRouteVerb, type InvokeResult } from "@/lib/security/api-routes";
 import {
   bodyFor,
@@ -15,7 +14,7 @@ import {
 } from "@/lib/security/hostile";
 import { seedCompanyWithEverything, type SeededCompany } from "@/lib/security/tenant-fixture";
 import { createApiKey, createSessionCookie } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 /*
  * Property-based fuzzing of every route verb under app/api (issue #7.2): hostile query strings,
@@ -32,15 +31,13 @@ const FIXED_SEED = 20260607;
 const randomSeed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const scale = Number(process.env.FUZZ_SCALE ?? 1);
 
-let database: Database;
+const database = setupTestDatabase();
 let tenant: SeededCompany;
 let key: string;
 let routes: ApiRouteVerb[];
 let cases = 0;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
   tenant = await seedCompanyWithEverything(database.db, "F");
   // A key that thousands of requests cannot use up (the quota is tested elsewhere).
   ({ key } = await createApiKey(database.db, tenant.companyId, { dailyLimit: 100_000_000 }));
@@ -51,8 +48,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   console.log(`fuzz: ${cases} requests`);
-  useDatabaseForTests(undefined);
-  await database?.close();
 });
 
 async function runProperty<T>(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { GET as authTest } from "@/app/api/auth/test/route";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
   apiRequest,
   call,
@@ -12,9 +12,8 @@ import {
 } from "@/lib/testing/factories";
 import { apiRoute, methodsNotAllowed, respond } from "./handler";
 import { NotFoundError } from "@/lib/domain/errors";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 // A route that exercises every stage of the pipeline.
 const probe = apiRoute({

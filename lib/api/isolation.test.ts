@@ -1,12 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { declaredAccess } from "@/lib/api/route-config";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
 import { customers, leadBulkOperations, leads } from "@/lib/db/schema";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { createSessionCookie } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { discoverApiRoutes, invoke, type ApiRouteVerb, type InvokeResult } from "@/lib/security/api-routes";
 import { seedCompanyWithEverything, type SeededCompany } from "@/lib/security/tenant-fixture";
 
@@ -22,7 +21,7 @@ import { seedCompanyWithEverything, type SeededCompany } from "@/lib/security/te
  * a new endpoint cannot escape it.
  */
 
-let database: Database;
+const database = setupTestDatabase();
 let a: SeededCompany;
 let b: SeededCompany;
 let routes: ApiRouteVerb[];
@@ -47,8 +46,6 @@ async function fieldPins(): Promise<void> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
   a = await seedCompanyWithEverything(database.db, "A");
   b = await seedCompanyWithEverything(database.db, "B");
   routes = await discoverApiRoutes();
@@ -70,10 +67,6 @@ beforeAll(async () => {
     actorId: a.admin.id,
   });
   await fieldPins();
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
 });
 
 type Check = (res: InvokeResult) => void | Promise<void>;

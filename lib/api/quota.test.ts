@@ -1,8 +1,8 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { GET as listLeads } from "@/app/api/leads/route";
-import { openDatabase, useDatabaseForTests, type Database } from "@/lib/db/client";
+import { openDatabase, type Database } from "@/lib/db/client";
 import { apiKeyUsage } from "@/lib/db/schema";
 import {
   apiRequest,
@@ -12,21 +12,13 @@ import {
   createSessionCookie,
   createUser,
 } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 
-let database: Database;
+const database = setupTestDatabase();
 
 // Both drivers answer db.execute with { rows }; the engine-neutral Db type cannot say so.
 const rowsOf = async <T>(db: Database["db"], query: SQL) => ((await db.execute(query)) as { rows: T[] }).rows;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
 
 const utcDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 

@@ -16,14 +16,13 @@ import {
   createSessionCookie,
   createUser,
 } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { POST as createKey } from "@/app/api/settings/api-keys/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { SCOPES } from "@/lib/values/scopes";
 import { keyScopesGranting, ROLE_SCOPES, scopesAcceptedFromKeys } from "./permissions";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Credentials = { key: string } | { cookie: string };
 const get = (route: RouteHandler, path: string, credentials: Credentials) =>

@@ -4,11 +4,10 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { createCompany, createUser } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { sessionFromToken } from "@/lib/domain/users/current-session";
 import { createSession, findSessionPrincipal, SessionLookupError } from "./sessions";
 import { sha256Hex } from "./secrets";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
 /*
  * A dashboard page looks its session up while rendering; when that fails, Next.js logs the error
@@ -16,7 +15,7 @@ import { fileTestDatabase } from "@/lib/testing/file-database";
  * the session token's hash among them: the error thrown must carry neither it nor the token.
  */
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 /** Everything a log line of the error could show (Next.js logs it with console.error). */
 const logged = (error: unknown) =>

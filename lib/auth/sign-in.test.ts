@@ -6,13 +6,12 @@ import { POST as signOutRoute } from "@/app/api/auth/sign-out/route";
 import { GET as sessionRoute } from "@/app/api/auth/session/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { signInAttempts, users } from "@/lib/db/schema";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 import { passwordNeedsRehash, verifyPassword } from "./secrets";
 import { accountSubject, MAX_FAILURES } from "./throttle";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 const PASSWORD = "correct horse battery";
 

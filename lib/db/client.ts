@@ -48,6 +48,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** Skip the one-process lock of an on-disk PGlite directory (only for tests of the lock itself). */
   skipLock?: boolean;
+  /** Embedded engine only: start from a copy of this data directory (PGlite's dumpDataDir). */
+  loadDataDir?: Blob;
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
@@ -75,7 +77,11 @@ async function openPglite(
   }
   let client: InstanceType<typeof PGlite>;
   try {
-    client = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gin, btree_gist } });
+    client = await PGlite.create({
+      dataDir,
+      loadDataDir: options.loadDataDir,
+      extensions: { pg_trgm, btree_gin, btree_gist },
+    });
   } catch (error) {
     lock?.release();
     throw error;

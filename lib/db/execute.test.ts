@@ -1,19 +1,13 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database, DbOrTx } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
+import type { DbOrTx } from "@/lib/db/client";
 import { leads } from "@/lib/db/schema";
 import { getLeadOrThrow } from "@/lib/domain/leads";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { createCompany } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /** The lead's notes by a raw statement on `db`, with a timestamp and an array read alike on both engines. */
 async function readLead(db: DbOrTx, id: string) {

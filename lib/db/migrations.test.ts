@@ -1,17 +1,10 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db/client";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/db/client";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import journal from "@/drizzle/meta/_journal.json";
 
-let database: Database;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 describe(`migrations on ${testEngine()}`, () => {
   it("create every table with (company_id, id) in its primary key", async () => {

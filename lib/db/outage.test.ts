@@ -6,20 +6,13 @@ import { openDatabase, useDatabaseForTests, type Database } from "@/lib/db/clien
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { renameDatabase } from "@/lib/testing/rename-database";
 import { TcpProxy } from "@/lib/testing/tcp-proxy";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { createTestDatabase, setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { proxy as pageProxy } from "@/proxy";
 
 // Contract section 2: an unreachable database gives 503 within 5 s and the service recovers;
 // dashboard pages answer the outage page instead of a 500.
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /** What the proxy answers for a signed-in dashboard page (the cookie need not be valid). */
 async function dashboardPage(path = "/leads?status=new") {

@@ -1,17 +1,10 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { SEARCH_GRAM_LENGTH, searchGrams } from "@/lib/db/schema/columns";
 import { textArray } from "@/lib/domain/lists/sql-fragments";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /** The grams of `text` in the tenant `tenant`, as the search index holds them. */
 async function grams(tenant: string, text: string): Promise<string[]> {

@@ -1,15 +1,9 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, postgresConnection, POSTGRES_SESSION_OPTIONS, type Database } from "@/lib/db/client";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { describe, expect, it } from "vitest";
+import { openDatabase, postgresConnection, POSTGRES_SESSION_OPTIONS } from "@/lib/db/client";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 // No API statement is JIT-compiled (costs more than it saves): PostgreSQL sessions start with
 // `jit = off` (lib/db/client.ts); the embedded engine has no JIT compiler.

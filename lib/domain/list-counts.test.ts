@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { sql, type SQL } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DbOrTx } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
+import { type DbOrTx } from "@/lib/db/client";
 import type { ListCountEntity } from "@/lib/db/schema";
 import { listTagCountTotal, type TagCountEntity } from "@/lib/domain/list-counts";
 import { customerFilter, listCustomers, upsertCustomer } from "@/lib/domain/customers";
@@ -24,19 +24,14 @@ import {
   connectWithLockTimeout,
   createEmptyTestDatabase,
   createTestDatabase,
+  setupTestDatabase,
   testEngine,
 } from "@/lib/testing/test-database";
 
 // List totals read from list_counts must equal count(*) after any writes: domain functions, raw
 // SQL, concurrent writers, compaction, TRUNCATE and the migrations' backfills.
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 type Tags = (string | null)[];
 type Value = string | boolean | number | null | Tags;

@@ -1,6 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { customers, leads } from "@/lib/db/schema";
 import { customerSearchFields } from "@/lib/db/schema/customers";
 import { leadSearchFields } from "@/lib/db/schema/leads";
@@ -8,19 +7,13 @@ import { hasSearchGrams, SEARCH_FIELD_SEPARATOR, searchDocument } from "@/lib/db
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { Random } from "@/lib/seed/random";
 import { createCompany } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { customerFilter } from "./customers/list-customers";
 import { leadFilter } from "./leads/list-leads";
 import { phoneSearchDigits } from "@/lib/values/normalize";
 import { containsPattern } from "./lists/sql-fragments";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /**
  * Characters whose lower case differs between JavaScript and PostgreSQL or is not ASCII, LIKE's

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { generateApiKey, hashApiKey, verifyPassword } from "@/lib/auth/secrets";
-import { type Database } from "@/lib/db/client";
 import { apiKeys, customers, jobs, leads, users } from "@/lib/db/schema";
 import { upsertCustomer } from "@/lib/domain/customers";
 import { upsertLead } from "@/lib/domain/leads";
@@ -11,21 +10,14 @@ import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
 import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { isoUtc } from "@/lib/domain/reports/sql";
 import type { ImportDocument } from "./format";
 import { importDocument } from "./import-document";
 import { formatProblem, ImportRefusedError } from "./problems";
 import { snapshotTables } from "./snapshot";
 
-let database: Database;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 const unique = () => randomBytes(4).toString("hex");
 

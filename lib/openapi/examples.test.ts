@@ -4,12 +4,11 @@ import { GET as getCustomer } from "@/app/api/customers/[id]/route";
 import { GET as listLeads, POST as upsertLead } from "@/app/api/leads/route";
 import { GET as getSession } from "@/app/api/auth/session/route";
 import { apiRequest, call, createApiKey, createCompany } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { getOpenApiDocument } from "@/app/api/routes";
 import type { JsonObject } from "./json-schema";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 /** The documented example body of one error of one operation. */
 function example(method: string, path: string, code: string): JsonObject {

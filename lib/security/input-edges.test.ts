@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listCustomers } from "@/app/api/customers/route";
 import { GET as listLeads, POST as upsertLead } from "@/app/api/leads/route";
 import { GET as listPins } from "@/app/api/pins/route";
@@ -10,11 +10,10 @@ import { GET as jobExport } from "@/app/api/reports/serviced-jobs/export/route";
 import { GET as jobReport } from "@/app/api/reports/serviced-jobs/route";
 import { GET as listPlans } from "@/app/api/service-plans/route";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { DATE_RANGE_MESSAGE, MAX_PAGE, MAX_PAGE_SIZE } from "@/lib/schemas/common";
 import { apiRequest, call } from "@/lib/testing/factories";
 import { createPlanJobScenario, insertPin, insertPinType } from "@/lib/testing/plan-job-fixtures";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 // The edges of the API's input (issue #40): pages far past the data, dates past year 9999, and
 // backwards report ranges answer cleanly, never a database error.
@@ -28,12 +27,10 @@ type Body = {
   pagination?: { page: number; limit: number; total: number; has_more: boolean };
 };
 
-let database: Database;
+const database = setupTestDatabase();
 let key: string;
 let userId: string;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
   const scenario = await createPlanJobScenario(database.db);
   key = scenario.key;
   userId = scenario.users.alice.id;
@@ -53,10 +50,6 @@ beforeAll(async () => {
     const res = await call(upsertLead, apiRequest("/leads", { key, body: { name, phone } }));
     expect(res.status).toBe(201);
   }
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
 });
 
 const get = (handler: Handler, path: string) => call<Body>(handler, apiRequest(path, { key }));

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getLead } from "@/app/api/leads/[id]/route";
 import { GET as listLeads, POST as upsertLead } from "@/app/api/leads/route";
 import { GET as listCustomers } from "@/app/api/customers/route";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 // Inputs the fuzzer found answering 500, now refused cleanly: U+0000 in text (PostgreSQL cannot
 // store it) and a session cookie with a malformed percent escape.
 
-let database: Database;
+const database = setupTestDatabase();
 let key: string;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
   ({ key } = await createTenant(database.db));
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
 });
 
 const nul = "must not contain the NUL character (U+0000)";

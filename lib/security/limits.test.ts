@@ -1,30 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as listCustomers } from "@/app/api/customers/route";
 import { GET as listLeads, POST as upsertLead } from "@/app/api/leads/route";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
 import { apiRoute, MAX_QUERY_LENGTH, REQUEST_DEADLINE_MS } from "@/lib/api/handler";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { getOpenApiDocument } from "@/app/api/routes";
 import { MAX_PAGE_SIZE } from "@/lib/schemas/common";
 import { SHORT_TEXT_MAX } from "@/lib/schemas/upsert-fields";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 /*
  * Limits on resource use (issue #7.7): request body, query string, page size, search length and
  * request time are each enforced, and each is stated in the OpenAPI document the server serves.
  */
 
-let database: Database;
+const database = setupTestDatabase();
 let key: string;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
   ({ key } = await createTenant(database.db));
-});
-afterAll(async () => {
-  useDatabaseForTests(undefined);
-  await database?.close();
 });
 afterEach(() => {
   vi.useRealTimers();

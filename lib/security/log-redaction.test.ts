@@ -2,27 +2,22 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiRoute } from "@/lib/api/handler";
 import { generateApiKey, hashApiKey } from "@/lib/auth/secrets";
-import { useDatabaseForTests, type Database } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
 import { apiRequest, call } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 // A failed query's error carries its parameters (hashes, personal data), so the logged line for
 // an unexpected 500 must keep the SQL and leave the parameters out.
 
-let database: Database;
+setupTestDatabase();
 const previousLevel = process.env.LOG_LEVEL;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  useDatabaseForTests(database);
   process.env.LOG_LEVEL = "error";
   resetEnvCache();
 });
 afterAll(async () => {
   process.env.LOG_LEVEL = previousLevel;
   resetEnvCache();
-  useDatabaseForTests(undefined);
-  await database?.close();
 });
 afterEach(() => {
   vi.restoreAllMocks();

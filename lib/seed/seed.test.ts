@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { SCOPES } from "@/lib/values/scopes";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { type Database } from "@/lib/db/client";
 import { JOB_STATUSES, PLAN_FREQUENCIES, USER_ROLES } from "@/lib/db/schema";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { AUSTIN_AREAS } from "./austin";
 import {
   buildDemoDocument,
@@ -21,15 +21,8 @@ import {
 // Password hashes are salted: equal passwords, different hashes. Everything else must be equal.
 const OMIT = ["password_hash"];
 
-let first: Database;
-let second: Database;
-
-beforeAll(async () => {
-  [first, second] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-});
-afterAll(async () => {
-  await Promise.all([first?.close(), second?.close()]);
-});
+const first = setupTestDatabase();
+const second = setupTestDatabase();
 
 const distinct = async (db: Database, query: ReturnType<typeof sql>) =>
   (await db.db.execute<{ v: string }>(query)).rows.map((r) => String(r.v));

@@ -1,4 +1,4 @@
-import pg from "pg";
+import { runOnServer } from "./server-database";
 
 /**
  * Renames a PostgreSQL database on the server at `serverUrl`, cutting its sessions first (a
@@ -6,19 +6,14 @@ import pg from "pg";
  * keep their pools, and then back.
  */
 export async function renameDatabase(serverUrl: string, from: string, to: string): Promise<void> {
-  const admin = async (statement: string, values: unknown[] = []) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement, values);
-    } finally {
-      await client.end();
-    }
-  };
   for (let attempt = 0; ; attempt++) {
-    await admin("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [from]);
+    await runOnServer(
+      serverUrl,
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1",
+      [from],
+    );
     try {
-      return await admin(`alter database "${from}" rename to "${to}"`);
+      return await runOnServer(serverUrl, `alter database "${from}" rename to "${to}"`);
     } catch (error) {
       // A pooled connection may have reconnected in between (55006: object in use).
       if ((error as { code?: string }).code !== "55006" || attempt > 20) throw error;

@@ -7,10 +7,9 @@ import { customers } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { customerDetailSchema, customerSchema, customerUpsertResponseSchema } from "@/lib/schemas/customers";
 import { apiRequest, call, createCompany, createTenant } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Body = Record<string, unknown>;
 type ListBody = { status: string; data: Body[]; pagination: Body };

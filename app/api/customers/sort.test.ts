@@ -6,10 +6,9 @@ import { ID_PREFIX, newId } from "@/lib/ids";
 import { CUSTOMER_SORT_FIELDS, type CustomerSortField } from "@/lib/schemas/customers";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { bySortKeys, type SortValue } from "@/lib/testing/sort-order";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Row = typeof customers.$inferInsert;
 type ListBody = { data: { id: string }[]; pagination: { total: number } };

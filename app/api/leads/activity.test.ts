@@ -20,10 +20,9 @@ import {
   createSessionCookie,
   createUser,
 } from "@/lib/testing/factories";
-import { fileTestDatabase } from "@/lib/testing/file-database";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Auth = { key?: string; cookie?: string };
 type Body = Record<string, unknown>;

@@ -8,10 +8,9 @@ import { POST as upsertLeadRoute } from "@/app/api/leads/route";
 import { convertLeadDryRunResponseSchema, convertLeadResponseSchema } from "@/lib/schemas/lead-convert";
 import type { ActivityEntry } from "@/lib/schemas/activity";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
-import { fileTestDatabase } from "@/lib/testing/file-database";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Body = Record<string, unknown>;
 

@@ -7,10 +7,9 @@ import { leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { leadSchema, leadUpsertResponseSchema } from "@/lib/schemas/leads";
 import { apiRequest, call, createApiKey, createCompany, createTenant } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Body = Record<string, unknown>;
 type ListBody = { status: string; data: Body[]; pagination: Body };

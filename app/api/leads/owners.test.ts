@@ -14,10 +14,9 @@ import {
   createTenant,
   createUser,
 } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Body = Record<string, unknown>;
 type Auth = { key?: string; cookie?: string };

@@ -7,10 +7,9 @@ import { ID_PREFIX, newId } from "@/lib/ids";
 import { LEAD_SORT_FIELDS, type LeadSortField } from "@/lib/schemas/leads";
 import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { bySortKeys, type SortValue } from "@/lib/testing/sort-order";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Row = typeof leads.$inferInsert;
 type ListBody = { data: { id: string }[]; pagination: { total: number; has_more: boolean } };

@@ -16,10 +16,9 @@ import {
   createSessionCookie,
   createUser,
 } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Body = PipelineResponse & { message?: string; error_code?: string; details?: { field: string }[] };
 

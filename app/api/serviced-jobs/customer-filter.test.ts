@@ -12,12 +12,11 @@ import {
   type ServicedJob,
 } from "@/lib/schemas/serviced-jobs";
 import { apiRequest, call } from "@/lib/testing/factories";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 import { pricedPlans } from "@/lib/testing/list-plans";
 import { createPlanJobScenario, insertJob } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 const list = (key: string, query: string) =>
   call<ListServicedJobsResponse>(listJobsRoute, apiRequest(`/serviced-jobs?${query}`, { key }));

@@ -13,10 +13,9 @@ import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { pricedPlans } from "@/lib/testing/list-plans";
 import { insertCustomer } from "@/lib/testing/plan-job-fixtures";
 import { bySortKeys, type SortValue } from "@/lib/testing/sort-order";
-import { fileTestDatabase } from "@/lib/testing/file-database";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type ListBody = { data: { id: string }[]; pagination: { total: number; has_more: boolean } };
 type ErrorBody = { error_code?: string; message: string; details?: { field: string }[] };

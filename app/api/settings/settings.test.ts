@@ -7,7 +7,7 @@ import { POST as activate } from "@/app/api/settings/users/[id]/activate/route";
 import { POST as signIn } from "@/app/api/auth/sign-in/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
 import type { ApiKeyList, CreatedApiKey, UserList, UserRecord } from "@/lib/schemas/settings";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
   apiRequest,
   call,
@@ -16,9 +16,8 @@ import {
   createSessionCookie,
   createUser as makeUser,
 } from "@/lib/testing/factories";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 /** A company with a signed-in admin (cookie), and the admin's user. */
 async function adminTenant() {

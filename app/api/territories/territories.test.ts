@@ -20,10 +20,9 @@ import {
   createTenant,
   createUser,
 } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Auth = { key?: string; cookie?: string };
 type ErrorBody = { error_code?: string; message: string; details?: { field: string; message: string }[] };

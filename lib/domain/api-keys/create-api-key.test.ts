@@ -1,22 +1,14 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkApiKeyAndCountRequest } from "@/lib/auth/api-keys";
 import { hashApiKey, sha256Hex } from "@/lib/auth/secrets";
-import type { Database } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { createCompany } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { createApiKey } from "./create-api-key";
 
-let database: Database;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 describe(`createApiKey on ${testEngine()}`, () => {
   it("returns the key once and stores only its SHA-256 and display prefix", async () => {

@@ -1,21 +1,14 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import { describe, it } from "vitest";
 import { customers } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { CUSTOMER_SORT_FIELDS, getCustomersQuerySchema } from "@/lib/schemas/customers";
 import { createCompany } from "@/lib/testing/factories";
 import { expectListPlans, type ListPlanExpectation } from "@/lib/testing/list-plans";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { customerListQueries } from "./list-customers";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /** Every filter's page and count served by its index, on a test-sized table (expectListPlans). */
 describe(`customer list plans (${testEngine()})`, () => {

@@ -1,19 +1,12 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
 import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { ValidationError } from "../errors";
 import { upsertCustomer } from "./upsert-customer";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 const upsert = (companyId: string, body: Record<string, unknown>) =>
   upsertCustomer({

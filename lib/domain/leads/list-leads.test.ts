@@ -1,22 +1,15 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { getLeadsQuerySchema, LEAD_SORT_FIELDS } from "@/lib/schemas/leads";
 import { createCompany } from "@/lib/testing/factories";
 import { expectListPlans, type ListPlanExpectation } from "@/lib/testing/list-plans";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { DEFERRED_PAGE_OFFSET, listRows } from "@/lib/domain/lists/newest-list";
 import { leadListQueries } from "./list-leads";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /** 3,000 leads of a company, the i-th created i minutes ago (so newest first is i ascending); every tenth archived. */
 async function insertLeads(companyId: string) {

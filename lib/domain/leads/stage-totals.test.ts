@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { sql, type SQL } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DbOrTx } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
+import { type DbOrTx } from "@/lib/db/client";
 import { importDocument } from "@/lib/import";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { getLeadStageTotalsQuerySchema, upsertLeadBodySchema } from "@/lib/schemas/leads";
@@ -10,7 +10,7 @@ import { migrateUpTo } from "@/lib/testing/migrations";
 import {
   connectWithLockTimeout,
   createEmptyTestDatabase,
-  createTestDatabase,
+  setupTestDatabase,
   testEngine,
 } from "@/lib/testing/test-database";
 import { leadFilter, leadStageTotals, stageTotalsFromCounters, upsertLead } from ".";
@@ -18,13 +18,7 @@ import { leadFilter, leadStageTotals, stageTotalsFromCounters, upsertLead } from
 // The board's per-stage counts and sums must equal a GROUP BY over the leads after any writes,
 // whether read from the kept sums (drizzle/0019) or counted.
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 const STAGES = ["new", "won", "lost", "Custom stage"];
 const TAGS = ["vip", "hot", "a,b", 'q"u', "NULL"];

@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import { GET as listPinTypes } from "@/app/api/pin-types/route";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { insertPinType } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { listPinTypesResponseSchema, type ListPinTypesResponse } from "@/lib/schemas/pin-types";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 describe(`GET /api/pin-types (${testEngine()})`, () => {
   it("lists every type by label, id descending between equal labels, without pagination", async () => {

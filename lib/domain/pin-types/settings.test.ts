@@ -17,10 +17,9 @@ import {
   createUser,
 } from "@/lib/testing/factories";
 import { insertPinType } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type Body = PinTypeSettingsResponse & {
   message?: string;

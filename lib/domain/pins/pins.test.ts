@@ -6,11 +6,10 @@ import { pinListWhere } from "./list";
 import { getPinsQuerySchema } from "@/lib/schemas/pins";
 import { apiRequest, call, createApiKey, createTenant, createUser } from "@/lib/testing/factories";
 import { insertPin, insertPinType } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { listPinsResponseSchema, type ListPinsResponse } from "@/lib/schemas/pins";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 /** Two types, two users, four pins (newest first: d, c, b, a). */
 async function pinScenario() {

@@ -12,8 +12,7 @@ import {
   createUser,
 } from "@/lib/testing/factories";
 import { insertPinType } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
   getPinResponseSchema,
   listPinsResponseSchema,
@@ -23,7 +22,7 @@ import {
   type PinUpsertResponse,
 } from "@/lib/schemas/pins";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 /** A company with two pin types, a rep and a technician (each signed in) and an all-scopes key. */
 async function knockScenario() {

@@ -9,12 +9,11 @@ import {
   insertJob,
   insertPlan,
 } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import type { ListServicePlansResponse } from "@/lib/schemas/service-plans";
 import { exportServicedJobsCsv, exportServicePlansCsv, SERVICE_PLAN_CSV_HEADER } from "./exports";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 /** RFC 4180 parser for the tests: rows of cells. */
 function parseCsv(text: string): string[][] {

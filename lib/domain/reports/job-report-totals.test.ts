@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DbOrTx } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
+import { type DbOrTx } from "@/lib/db/client";
 import { JOB_STATUSES } from "@/lib/db/schema";
 import { getServicedJobReport } from "@/lib/domain/reports/serviced-job-report";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -11,20 +11,14 @@ import { insertCustomer } from "@/lib/testing/plan-job-fixtures";
 import {
   connectWithLockTimeout,
   createEmptyTestDatabase,
-  createTestDatabase,
+  setupTestDatabase,
   testEngine,
 } from "@/lib/testing/test-database";
 
 // The job report's kept sums (drizzle/0014) must equal what the jobs and crews add up to after
 // any writes, so the report from them answers as the report computed from job rows does.
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 /** A small seeded generator (mulberry32): the same writes on every run. */
 function generator(seed: number) {

@@ -5,7 +5,7 @@ import { GET as listPlans } from "@/app/api/service-plans/route";
 import { GET as listJobs } from "@/app/api/serviced-jobs/route";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { createPlanJobScenario, insertJob } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
   servicedJobReportSchema,
   servicePlanReportSchema,
@@ -14,9 +14,8 @@ import {
 } from "@/lib/schemas/reports";
 import type { ServicePlan } from "@/lib/schemas/service-plans";
 import type { ServicedJob } from "@/lib/schemas/serviced-jobs";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 const plans = (query: string, key: string) =>
   call<ServicePlanReportResponse>(planReport, apiRequest(`/reports/service-plans${query}`, { key }));

@@ -3,11 +3,10 @@ import { describe, expect, it } from "vitest";
 import { jobLineItems, jobPayments, jobs } from "@/lib/db/schema";
 import { createTenant } from "@/lib/testing/factories";
 import { insertCustomer, insertJob, insertPlan } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { serviceFrequencyName, VISITS_PER_YEAR } from "./numbers";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 /** Each plan's kept sums next to the same sums recomputed from its jobs. */
 async function keptAndRecomputed(companyId: string) {

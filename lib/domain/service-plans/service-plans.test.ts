@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import { GET as listPlans } from "@/app/api/service-plans/route";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { createPlanJobScenario, insertCustomer, insertPlan } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import type { ListServicePlansResponse, ServicePlan } from "@/lib/schemas/service-plans";
 import { listServicePlansResponseSchema } from "@/lib/schemas/service-plans";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 const get = (path: string, key: string) =>
   call<ListServicePlansResponse>(listPlans, apiRequest(path, { key }));

@@ -3,10 +3,9 @@ import { describe, expect, it } from "vitest";
 import { jobLineItems, jobPayments, jobs } from "@/lib/db/schema";
 import { createTenant } from "@/lib/testing/factories";
 import { insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 /** The kept totals next to the totals recomputed from the children, per job. */
 async function totals(companyId: string) {

@@ -14,16 +14,15 @@ import {
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
 import { pricedPlans } from "@/lib/testing/list-plans";
 import { createPlanJobScenario, insertCustomer, insertJob } from "@/lib/testing/plan-job-fixtures";
-import { testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
   getServicedJobsQuerySchema,
   listServicedJobsResponseSchema,
   type ListServicedJobsResponse,
   type ServicedJob,
 } from "@/lib/schemas/serviced-jobs";
-import { fileTestDatabase } from "@/lib/testing/file-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 const get = (path: string, key: string) =>
   call<ListServicedJobsResponse>(listJobs, apiRequest(path, { key }));

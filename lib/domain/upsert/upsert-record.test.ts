@@ -2,11 +2,10 @@ import { randomInt } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database } from "@/lib/db/client";
 import { customers, leads } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { createCompany } from "@/lib/testing/factories";
-import { createTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/values/normalize";
 import { mergedTags } from "@/lib/domain/normalize";
@@ -19,13 +18,7 @@ import {
   type UpsertTable,
 } from "./upsert-record";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = setupTestDatabase();
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
 const newPhone = () => `5${randomInt(10 ** 8, 10 ** 9)}`;

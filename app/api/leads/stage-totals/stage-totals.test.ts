@@ -12,10 +12,9 @@ import {
   createTenant,
   createUser,
 } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 type ErrorBody = { status: string; message: string; error_code?: string; details?: { field: string }[] };
 

@@ -28,10 +28,9 @@ import {
   createTenant,
   createUser,
 } from "@/lib/testing/factories";
-import { testEngine } from "@/lib/testing/test-database";
-import { fileTestDatabase } from "@/lib/testing/file-database";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
-const database = fileTestDatabase();
+const database = setupTestDatabase();
 
 const INSIDE: [number, number] = [-97.75, 30.25];
 const OUTSIDE: [number, number] = [-97.6, 30.25];
