@@ -1,9 +1,8 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// Layers point one way (docs: /work/shared/design/architecture.md "The shape"): app → lib/api →
-// lib/domain → lib/db, lib/auth beside lib/api, lib/values the import-free ground floor.
-// `from` is matched against the resolved file, so `@/…` and relative imports are both caught.
+// Layers point one way (README, "Architecture"): app → lib/api → lib/domain → lib/db, lib/auth beside
+// lib/api, lib/values import-free. `from` is the resolved file, so `@/…` and relative imports both match.
 const ours = ["./app", "./components", "./lib", "./proxy.ts", "./scripts", "./bench", "./system", "./e2e"];
 const serverPackages = ["./node_modules/drizzle-orm", "./node_modules/pg", "./node_modules/@electric-sql"];
 const layerZones = [

@@ -9,14 +9,8 @@ export const PATH_HEADER = "x-fcrm-path";
 export const UNAVAILABLE_PATH = "/unavailable";
 
 /**
- * Next 16's proxy (formerly middleware), for pages only: without a session cookie a dashboard
- * page redirects to /sign-in?next=… at once; otherwise it passes the path on so the layout's
- * full session check can do the same for an expired or revoked session (the API pipeline checks
- * every /api request itself).
- *
- * A page with a session cookie reads the database while it renders, and once rendering has begun
- * its status can no longer change: an outage there would be a 500. So the proxy first asks the
- * database for a trivial answer, and while it cannot get one, answers the 503 page itself.
+ * Pages without a session cookie redirect to /sign-in at once (the layout re-checks the session). A page's
+ * status is fixed once it renders, so while the database is down the proxy answers the 503 page itself.
  */
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;

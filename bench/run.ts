@@ -1,6 +1,5 @@
-// npm run bench – generates the data set of a scale, then loads every case against our production
-// server (next start) and the bare baseline (bench/baseline-server.ts), side by side, and writes
-// the report. See bench/README.md. A script, not the app: it reads process.env directly.
+// npm run bench – builds a scale's data set and loads every case against our production server (next start)
+// and the bare baseline side by side (bench/README.md). A script, not the app: it reads process.env directly.
 //
 //   npm run bench -- --scale tiny|small|large [--engine postgres|pglite|both] [--duration s]
 //                    [--connections n] [--requests n] [--no-build] [--cases id,id] [--skip-import]
@@ -145,9 +144,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
 }
 
 /**
- * A run's RESULTS.md section (its key and heading; its files are named by the key too): the
- * scale's, or an experiment's, and a server of several workers gets one of its own, so it never
- * replaces the one-process run it is compared with.
+ * A run's RESULTS.md section key and heading (its files are named by the key too); a server of several
+ * workers gets its own, so it never replaces the one-process run it is compared with.
  */
 export function resultsSection(options: Pick<Options, "scale" | "label" | "workers" | "npmStart">): {
   key: string;

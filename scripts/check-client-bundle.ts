@@ -4,9 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Strings that survive minification (error texts, Symbol.for keys) and that only these packages
- * contain, each with the package file it comes from: the check first proves the marker is still
- * in the package, so an upgrade that drops it fails here instead of passing silently.
+ * Minification-proof strings only these packages contain: the check first proves each is still in its file,
+ * so an upgrade that drops one fails here instead of passing silently.
  */
 export const SERVER_MARKERS = [
   { pkg: "drizzle-orm", file: "drizzle-orm/table.utils.js", marker: "drizzle:Name" },

@@ -1,6 +1,5 @@
-// npm run test:e2e – builds the app, starts it on a fresh database with the demo data and runs the
-// Playwright specs in e2e/ against it. Extra arguments go to Playwright
-// (`npm run test:e2e -- e2e/auth.spec.ts`).
+// npm run test:e2e – builds the app, starts it on a fresh database with the demo data and runs e2e/ with
+// Playwright; extra arguments go to Playwright (`npm run test:e2e -- e2e/auth.spec.ts`).
 //
 // Environment (a script, not the app: it reads process.env directly):
 //   NEXT_DIST_DIR       build folder (default .next)
@@ -69,10 +68,8 @@ async function waitUntilUp(url: string, server: ChildProcess, timeoutMs = 90_000
 }
 
 /**
- * One sign-in attempt for an address no account has, before the first test: it loads the sign-in
- * route and the password hasher and warms the database, which a cold production server does on
- * its first sign-in, slowly enough on a busy machine to pass the request deadline (a 503). No
- * account counts the failure.
+ * A failed sign-in for an unknown address before the first test: a cold production server's first sign-in
+ * (route, hasher, database) can pass the request deadline (a 503) on a busy machine.
  */
 async function warmUp(baseUrl: string): Promise<void> {
   await fetch(`${baseUrl}/api/auth/sign-in`, {

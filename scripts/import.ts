@@ -1,6 +1,5 @@
-// npm run db:import -- file.json – imports a file (contract section 10), all-or-nothing and
-// idempotent; a refused file lists every problem and exits 1. Large files are streamed.
-//   FCRM_IMPORT_STREAM_THRESHOLD  bytes from which the file is streamed (default 64 MiB)
+// npm run db:import -- file.json – all-or-nothing, idempotent import (contract section 10); a refused file
+// lists every problem and exits 1. FCRM_IMPORT_STREAM_THRESHOLD: bytes from which it streams (64 MiB).
 import { openDatabase } from "@/lib/db/client";
 import { env, parseDatabaseUrl } from "@/lib/env";
 import {

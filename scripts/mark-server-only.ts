@@ -5,9 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The folders whose modules only the server may run: the database, the rules, sessions and keys,
- * the request pipeline, the import and the OpenAPI document. Client code reaches none of them
- * (eslint.config.mjs), so the marker only turns a mistake into a build error.
+ * Client code reaches none of these folders (eslint.config.mjs), so the marker only turns a mistake into
+ * a build error.
  */
 export const SERVER_FOLDERS = ["lib/db", "lib/domain", "lib/auth", "lib/api", "lib/import", "lib/openapi"];
 

@@ -12,9 +12,8 @@ import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 /*
- * extensions.md E1 on both create-or-update endpoints: what a call matched (`matched_on`), the
- * `match: "none"` way not to match, and `?dry_run=true`, which matches and computes exactly as
- * the real call but writes nothing.
+ * extensions.md E1 on both create-or-update endpoints: `matched_on`, `match: "none"`, and `?dry_run=true`,
+ * which matches and computes exactly as the real call but writes nothing.
  */
 
 const database = setupTestDatabase();

@@ -8,9 +8,8 @@ import { errorMessage } from "@/components/ui/error-state";
 import { useBulkArchiveCustomers, useUndoBulkCustomers } from "@/lib/query/customers";
 
 /**
- * The bulk bar of the customers table: the ticked customers of the page, archived or unarchived
- * after a confirmation that says how many; then a notice with Undo (the server restores what the
- * bulk change replaced).
+ * Archives or unarchives the ticked customers after a confirmation that says how many; Undo has the
+ * server restore what the bulk change replaced.
  */
 
 type Action = "archive" | "unarchive";

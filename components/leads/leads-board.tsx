@@ -53,9 +53,8 @@ function boardColumns(
 }
 
 /**
- * The leads as a board: a column per stage with its exact count and projected value (GET
- * /api/leads/stage-totals with the table's filters), the first cards of each, and moving a card
- * to another stage by drag and drop or with its "Move to" menu (one POST /api/leads each).
+ * A column per stage with its exact count and value (GET /api/leads/stage-totals, the table's filters);
+ * a card moves by drag and drop or its "Move to" menu, one POST /api/leads each.
  */
 export function LeadsBoard({ filters, canWrite }: { filters: LeadFilters; canWrite: boolean }) {
   const pipeline = usePipeline();

@@ -29,10 +29,8 @@ import { cornerCount, TERRITORY_COLORS, type TerritoryPolygon } from "./territor
 import type { TerritoryEditMode, TerritoryLayerProps } from "./territory-layer";
 
 /**
- * The territory editor of admins and managers (extensions.md E6): the list of territories,
- * drawing a new one on the map, and a form (name, color, assigned users) for a drawn or chosen
- * territory whose shape is edited on the map meanwhile. `layer` goes to the map, `<TerritoryTools>`
- * over it.
+ * The territory editor of admins and managers (extensions.md E6): list, draw, and a form for name, color
+ * and users while the shape is edited on the map. `layer` goes to the map, `<TerritoryTools>` over it.
  */
 
 type EditorMode =

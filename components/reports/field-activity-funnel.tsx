@@ -8,9 +8,8 @@ import {
 } from "./field-activity-numbers";
 
 /**
- * From knock to cash as horizontal bars: knocks, leads, won, customers (counts, each with its
- * conversion from the step before), then the money collected, set apart because it is money. The
- * numbers are written out beside the bars, so nothing is told by length or color alone.
+ * Knock to cash as bars, each count with its conversion from the step before, money set apart. The numbers
+ * are written beside the bars, so nothing is told by length or color alone.
  */
 export function FieldActivityFunnel({
   totals,

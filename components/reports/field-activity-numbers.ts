@@ -2,8 +2,7 @@ import type { SortingState } from "@tanstack/react-table";
 import type { FieldActivityReport } from "@/lib/schemas/reports";
 
 /*
- * The pure parts of the knock-to-cash page: its default range, the funnel's steps, the outcome
- * columns and the leaderboard's order. Every number comes from the report endpoint; these only
+ * The pure parts of the knock-to-cash page: every number comes from the report endpoint; these only
  * arrange it.
  */
 

@@ -37,10 +37,8 @@ import { useCan, useSession } from "@/lib/query/session";
 import { useUrlState } from "@/lib/query/url-state";
 
 /**
- * Knock to cash (extensions.md E7): per rep, from doors knocked to leads, sales and money
- * collected, over a date range (this month unless the URL says otherwise) and a territory.
- * Everything shown is GET /api/reports/field-activity's answer for those filters: the headline
- * totals, the funnel, and the leaderboard, which is sorted here since the report is one page.
+ * Knock to cash (extensions.md E7) per rep over a date range (this month by default) and a territory, all
+ * from GET /api/reports/field-activity; the leaderboard is sorted here since the report is one page.
  */
 
 const DEFAULT_SORT = "-collected";

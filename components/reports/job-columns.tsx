@@ -10,11 +10,8 @@ import { customerName } from "@/lib/values/customer-name";
 import { Sum, TotalLabel, summedColumn } from "./report-columns";
 
 /**
- * Columns of the jobs table: a toggle that opens the job's line items and payments, the job's
- * numbers, and a footer row with the sums over the whole filtered set (from the report endpoint).
- * A column's id is the API's sort field where it has one (GET /serviced-jobs `sort`); customer
- * and technicians come from other tables and do not sort. Money sorts largest first on the first
- * click, dates and status from the start.
+ * Footer sums cover the whole filtered set (report endpoint). A column's id is its GET /serviced-jobs
+ * `sort` field where it has one; money sorts largest first on the first click.
  */
 
 const col = createColumnHelper<ServicedJob>();

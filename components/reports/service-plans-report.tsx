@@ -22,9 +22,8 @@ import { useServicePlans, type ServicePlanFilterValues } from "@/lib/query/servi
 import { parseIntParam, useUrlState } from "@/lib/query/url-state";
 
 /**
- * Service plans report: the API's filters in the URL; headline numbers, charts and column sums
- * from GET /api/reports/service-plans (the whole filtered set); the plans themselves from
- * GET /api/service-plans, a page at a time; the CSV export of the filtered set.
+ * Filters live in the URL; numbers, charts and column sums come from GET /api/reports/service-plans (the
+ * whole filtered set), the plans a page at a time from GET /api/service-plans.
  */
 
 const URL_DEFAULTS = {

@@ -6,12 +6,8 @@ import type { ErrorBody } from "./errors";
 import { logRequest } from "./log";
 
 /*
- * Requests that Next.js fails before any of our code runs, answered by the production server
- * (scripts/server.ts) in its place: a path whose percent-encoding is not UTF-8 (Next's decoding
- * of a dynamic segment throws: a plain-text 500), TRACE (a fetch Request cannot carry it: a 500),
- * CONNECT (Node hands it over as a bare socket) and extension methods such as PROPFIND (Next's
- * empty 400). Under /api they get the API's JSON error with a request id and a log line; every
- * answer carries the security headers.
+ * Requests Next.js fails before our code runs (non-UTF-8 percent-encoding, TRACE, CONNECT, PROPFIND…),
+ * answered by scripts/server.ts: the API's JSON error and a log line under /api; security headers always.
  */
 
 /** The methods Next.js routes to the API's route handlers (HEAD and OPTIONS it derives itself). */

@@ -4,9 +4,8 @@ import { ApiError } from "./errors";
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Reads a JSON object body: 415 unless Content-Type is application/json, 413 over 1 MiB
- * (checked on Content-Length and while streaming), 400 INVALID_JSON if it does not parse to an
- * object. Parsed with a reviver that drops `__proto__` keys so no input can touch prototypes.
+ * 415 unless application/json, 413 over 1 MiB (Content-Length and while streaming), 400 INVALID_JSON unless
+ * an object; the reviver drops `__proto__` keys so no input can touch prototypes.
  */
 export async function readJsonObjectBody(request: Request): Promise<Record<string, unknown>> {
   const contentType = request.headers.get("content-type") ?? "";

@@ -7,11 +7,8 @@ import { apiRequest, call, createTenant } from "@/lib/testing/factories";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 /*
- * Concurrent create-or-update (issue #7.3, contract section 6): 50 parallel calls for one new
- * phone, written in many formats, or one new email in different cases, make exactly one record —
- * one 201, 49 × 200 — and no update is lost (each call adds its own tag; all 50 are kept). On
- * PostgreSQL the calls really run at once over the connection pool; on the embedded engine they
- * interleave between statements.
+ * Issue #7.3, contract section 6: 50 parallel create-or-updates of one new phone or email make one record
+ * (one 201) and lose no update. Truly parallel on PostgreSQL; PGlite interleaves between statements.
  */
 
 const database = setupTestDatabase();

@@ -10,15 +10,8 @@ import { discoverApiRoutes, invoke, type ApiRouteVerb, type InvokeResult } from 
 import { seedCompanyWithEverything, type SeededCompany } from "@/lib/security/tenant-fixture";
 
 /*
- * Tenant isolation matrix (issue #7.1). Company A has a record of every kind; company B calls
- * every route verb under app/api — with its API key and with an admin session — using A's ids
- * in path parameters, A's ids and values in filters and searches, and A's id, phone and email
- * in create-or-update bodies. No response may carry anything of A (every response is scanned
- * for A's ids, names, notes, labels, key, password and hashes), every lookup answers 404 or an
- * empty list, and A's rows are byte-for-byte unchanged at the end.
- *
- * The routes are found by walking app/api; a route verb missing from MATRIX fails the test, so
- * a new endpoint cannot escape it.
+ * Tenant isolation (issue #7.1): B calls every route verb with A's ids and values; no answer shows anything
+ * of A, A's rows stay unchanged. Routes come from app/api, so one missing from MATRIX fails the test.
  */
 
 const database = setupTestDatabase();
@@ -225,9 +218,8 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "A's lead", params: { id: a.lead.id }, check: notFound },
     { label: "A's lead, dry run", params: { id: a.lead.id }, query: { dry_run: "true" }, check: notFound },
     {
-      // B's (archived) lead carrying A's customer's phone: a customer of B's (made, or one of
-      // B's with that phone linked), never A's; the scan of every answer shows nothing of A's.
-      // Not B's active lead: the other rows find it by its stage, which a conversion changes.
+      // B's archived lead with A's customer's phone converts to a customer of B's, never A's. Archived,
+      // because the other rows find B's active lead by its stage, which a conversion changes.
       label: "B's lead with A's customer's phone",
       params: { id: b.lead.archivedId },
       body: { phone: a.customer.phone, email: a.customer.email },
@@ -676,9 +668,8 @@ function paramsFor(route: ApiRouteVerb): Record<string, string | string[]> {
 }
 
 /**
- * Scans a response (body and headers, case-insensitively) for A's ids and distinctive values. A
- * value B itself sent in this call may be echoed (an unknown path names its path); A's emails
- * and phones are allowed once B has sent them, since B then holds them as its own.
+ * Scans a response (body and headers, any case) for A's ids and values. What B sent may be echoed, so
+ * A's emails and phones are allowed once B has sent them: B then holds them as its own.
  */
 function assertNothingOfA(res: InvokeResult, sentContacts: Set<string>, where: string): void {
   const sent = res.sent.toLowerCase();

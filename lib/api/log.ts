@@ -36,9 +36,8 @@ export function logError(requestId: string, error: unknown): void {
 }
 
 /**
- * A failed query's error (drizzle) reads "Failed query: <sql>\nparams: <values>", in its message
- * and its stack; the values may be key, password or session hashes and personal data, so the log
- * keeps the SQL and drops them.
+ * Drizzle's failed-query error carries "params: <values>" in message and stack, which may be hashes or
+ * personal data, so the log keeps the SQL and drops them.
  */
 function withoutQueryParams(text: string | undefined, error: Error): string | undefined {
   if (!text) return text;

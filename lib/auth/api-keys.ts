@@ -17,17 +17,8 @@ export interface KeyCheck {
 const KEY_CHECK_NAME = "fcrm_api_key_check_v1";
 
 /**
- * The key check as one statement: find the key by the hash of its secret and, in the same
- * statement, count this request against the key's limit for the current UTC day. The counter only
- * moves while it is under the limit, and the row lock of the upsert makes concurrent requests
- * (from any number of processes) take the remaining units exactly once.
- *
- * It commits asynchronously (`synchronous_commit = off` for its own implicit transaction only,
- * through `set_config(…, true)`): every request of a key updates the same usage row, and waiting
- * for the WAL flush while holding that row's lock would serialise a key's requests on the disk.
- * The count stays exact while the database runs; a crash of the database server can forget the
- * last fraction of a second of increments, never a data write (those commit synchronously in
- * their own transactions). So it runs outside a transaction.
+ * Key lookup and today's (UTC) count in one upsert whose row lock spends each unit once across processes.
+ * Commits async, outside any transaction (no WAL wait under the row lock): a crash may lose counts, not data.
  */
 function keyCheckQuery(db: Db) {
   const keyHash = sql.placeholder("keyHash");

@@ -3,12 +3,8 @@ import { SESSION_COOKIE } from "./credentials";
 import { env } from "@/lib/env";
 
 /**
- * The Set-Cookie value of a dashboard session: HttpOnly (no script can read it), SameSite=Lax
- * (not sent on cross-site sub-requests; the pipeline also refuses cross-site writes), Path=/.
- * Secure when the production server is reached over https. A production build reached over
- * plain http (the end-to-end tests on http://localhost) gets no Secure flag, since a browser
- * would drop a Secure cookie set over http and nobody could sign in. Behind a TLS-terminating
- * proxy, x-forwarded-proto tells the original scheme.
+ * HttpOnly, SameSite=Lax, Path=/; Secure only over https (x-forwarded-proto behind a TLS proxy), since a
+ * browser drops a Secure cookie set over http and the end-to-end tests run on http://localhost.
  */
 export function sessionCookie(token: string, maxAgeSeconds: number, request: Request): string {
   return [

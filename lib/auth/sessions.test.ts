@@ -10,9 +10,8 @@ import { createSession, findSessionPrincipal, SessionLookupError } from "./sessi
 import { sha256Hex } from "./secrets";
 
 /*
- * A dashboard page looks its session up while rendering; when that fails, Next.js logs the error
- * as thrown, with its cause and fields. Drizzle's query error carries the statement's parameters,
- * the session token's hash among them: the error thrown must carry neither it nor the token.
+ * Next.js logs a page's failed session lookup as thrown, and Drizzle's query error carries the token's
+ * hash among its parameters: the error thrown must carry neither the hash nor the token.
  */
 
 const database = setupTestDatabase();

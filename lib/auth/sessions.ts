@@ -46,10 +46,8 @@ export async function findSessionPrincipal(db: DbOrTx, token: string): Promise<S
 }
 
 /**
- * A failed session lookup, without the statement or its parameters: Drizzle's query error carries
- * the token's hash among them, and a server-rendered page's error reaches the log as it is thrown.
- * It keeps the driver's `code` and message (minus the token and its hash), which is how
- * lib/db/errors.ts tells an outage (503) from a fault (500).
+ * A failed session lookup without the statement or its parameters (the token's hash), since Next logs it
+ * as thrown; it keeps the driver's `code`, by which lib/db/errors.ts tells an outage (503) from a fault.
  */
 export class SessionLookupError extends Error {
   readonly code: string | undefined;

@@ -31,13 +31,8 @@ const secondsUntil = (at: SQL | typeof signInAttempts.lockedUntil) =>
   sql<number>`ceil(greatest(0, extract(epoch from (coalesce(${at}, now()) - now()))))::int`;
 
 /**
- * Takes one attempt for a subject before its password is hashed, counting it as a failure in
- * advance, in one atomic upsert: concurrent attempts each take their own slot in turn under the
- * row's lock, and none is taken while the subject is locked, so at most MAX_FAILURES wrong
- * passwords are evaluated before the lock, however the requests are timed. The slot that reaches
- * MAX_FAILURES sets the lock at once (30 s, then 60 s, 120 s … up to 15 minutes for each further
- * one); a right password then clears it (clearAttempts). The count starts again after 15 quiet
- * minutes (no failure and no lock in that time).
+ * Takes an attempt, counted as a failure in advance, in one upsert under the row's lock, so at most
+ * MAX_FAILURES wrong passwords are hashed before the lock however requests race. clearAttempts ends it.
  */
 export async function reserveAttempt(db: DbOrTx, subject: string): Promise<Reservation> {
   const fresh = sql`(sign_in_attempts.window_started_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS})

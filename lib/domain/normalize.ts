@@ -4,9 +4,8 @@ import { sql, type AnyColumn, type Param, type SQL } from "drizzle-orm";
 // The SQL half of the tag rules; the pure rules (phone, email, tag lists) are lib/values/normalize.ts.
 
 /**
- * The tag merge of create-or-update (contract section 6): the stored tags, then the new ones not
- * yet present, in their order. In SQL, so that an update merges with the row as it is when it is
- * written. `incoming` must be without repeats already (uniqueTags).
+ * The tag merge of create-or-update (contract section 6), in SQL so an update merges with the row as
+ * written: stored tags, then new ones in order. `incoming` must be without repeats (uniqueTags).
  */
 export function mergedTags(stored: AnyColumn | SQL, incoming: Param | SQL): SQL {
   return sql`(${stored} || array(select t from unnest(${incoming}::text[]) with ordinality as u(t, n)

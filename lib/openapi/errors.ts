@@ -57,9 +57,8 @@ export const CHECK_ORDER: readonly { step: string; errors: readonly DocumentedEr
 export const ALL_ERRORS: readonly DocumentedError[] = CHECK_ORDER.flatMap((row) => row.errors);
 
 /**
- * The errors one endpoint can answer, derived from its declaration the way the pipeline runs:
- * credentials and quota for authenticated routes, the version header, scope and role checks,
- * body parsing when it has a body, validation when it has inputs, and its own 404.
+ * The errors one endpoint can answer, derived from its declaration in the pipeline's order: credentials
+ * and quota, version header, scope and role, body, validation, its own 404.
  */
 export function endpointErrors(endpoint: EndpointSpec): DocumentedError[] {
   const errors = new Set<DocumentedError>();

@@ -13,9 +13,8 @@ import { CHECK_ORDER, errorDescription, errorStatus } from "./errors";
 import type { ResourceSpec } from "./types";
 
 /**
- * The introduction of the reference, as data: the document carries it both as markdown
- * (info.description, for generic OpenAPI tools) and as `x-guide` sections, which /docs renders.
- * Text may hold `code` spans. Numbers come from the constants the server itself uses.
+ * The reference's introduction as data: emitted as markdown (info.description, for generic OpenAPI tools)
+ * and as `x-guide` sections /docs renders. Numbers come from the constants the server itself uses.
  */
 export type GuideBlock =
   | { kind: "text"; text: string }

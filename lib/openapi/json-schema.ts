@@ -24,9 +24,8 @@ const BASE = {
 export const componentRef = (name: string) => `#/components/schemas/${name}`;
 
 /**
- * components.schemas from named zod schemas via zod's own converter. Requests are converted as
- * the client sends them (`io: "input"`: before transforms, defaults optional), responses as the
- * server produces them (`io: "output"`). A named schema nested in another becomes a $ref.
+ * components.schemas via zod's converter: requests as the client sends them (`io: "input"`), responses
+ * as the server produces them (`io: "output"`). A named schema nested in another becomes a $ref.
  */
 export function componentSchemas(schemas: readonly NamedSchema[], io: "input" | "output"): JsonObject {
   const registry = z.registry<{ id: string }>();
@@ -67,10 +66,8 @@ interface ZodDefShape {
 const defOf = (schema: z.ZodType) => schema._zod.def as unknown as ZodDefShape;
 
 /**
- * The schema a client should read for one query or path parameter. Query values arrive as
- * strings and are piped into numbers, booleans, enums and dates, so the raw input side says
- * little ("string"); this takes the most precise representable stage of each pipe instead
- * (`limit`: integer 1..1000, default 50; a boolean: true/false), falling back to the input side.
+ * A parameter's input side says only "string", so clients get the most precise representable stage of
+ * its pipe instead (`limit`: integer 1..1000, default 50), falling back to the input side.
  */
 export function parameterSchema(schema: z.ZodType): JsonObject {
   const best =

@@ -22,9 +22,8 @@ import type {
 } from "@/lib/schemas/reports";
 
 /**
- * The report pages' totals, breakdowns and CSV exports. Every number shown comes from the
- * aggregate endpoints, which count the whole filtered set in the database — never a sum over
- * the page of rows the browser happens to hold.
+ * Every number the report pages show comes from the aggregate endpoints over the whole filtered set,
+ * never a sum over the rows the browser happens to hold.
  */
 
 export type { FieldActivityReport, FieldActivityRow, ReportInterval, ServicePlanReport, ServicedJobReport };

@@ -32,9 +32,8 @@ function wholeNumberProblem(name: string, value: string, min: bigint, max: bigin
 }
 
 /**
- * The page: any whole number the database's OFFSET can count to, held as a bigint (past 2^53 a JS
- * number would round it) so that `pagination.page` echoes it exactly. A page past the data answers
- * an empty page with the true total (contract section 5).
+ * The page, held as a bigint so `pagination.page` echoes it exactly past 2^53; a page past the data
+ * answers empty with the true total (contract section 5).
  */
 const pageNumber = z
   .string()

@@ -8,9 +8,8 @@ import { openDatabase } from "@/lib/db/client";
 import { runOnServer } from "./server-database";
 
 /**
- * Vitest's global setup: migrates one database for the whole run, which each test file's
- * database then copies (lib/testing/test-database.ts createTestDatabase). On PostgreSQL a
- * template database; on PGlite a dump of a migrated data directory, in a temporary file.
+ * Migrates one database per run for each test file to copy (test-database.ts createTestDatabase): a
+ * template database on PostgreSQL, a dump of a migrated data directory on PGlite.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const serverUrl = process.env.TEST_DATABASE_URL;

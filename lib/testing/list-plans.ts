@@ -5,9 +5,8 @@ import { type Db } from "@/lib/db/client";
 type Statement = { getSQL(): SQL };
 
 /**
- * A list's statements, as leadListQueries and customerListQueries return them: a page and its
- * total (kept by the counters and read by the page's statement, or counted beside it), or (a
- * search of grams) page and total in one statement.
+ * As leadListQueries and customerListQueries return them: a page and its total (kept by the counters or
+ * counted beside it), or for a search of grams page and total in one statement.
  */
 type ListQueries =
   { page: Statement; total: { kept: Statement } | { counted: Statement } } | { matches: Statement };
@@ -17,9 +16,8 @@ export interface ListPlanExpectation {
   /** Text the page's plan holds (an index name, or a node and its index). */
   page?: string;
   /**
-   * Indexes the count's plan uses. With a search of grams or a kept total, the one statement's plan
-   * uses each as many times as it is listed here (once: the matches or the counters are read once;
-   * twice: two scans of one index, one per alternative of the predicate).
+   * Indexes the count's plan uses; with a search of grams or a kept total, each as many times as listed
+   * (twice: two scans of one index, one per alternative of the predicate).
    */
   count?: string[];
   /** The page may sort (filters no created_at index serves); otherwise no Sort at all. */
@@ -32,10 +30,8 @@ export interface ListPlanExpectation {
 }
 
 /**
- * Explains each query's page and count (pricedPlans) and checks the plans: a Seq Scan left means
- * no index fits the predicate (e.g. an expression spelled differently from its index), a Sort
- * under the page means the order does not match the created_at indexes. Either would be slow on a
- * large tenant.
+ * A Seq Scan left means no index fits the predicate; a Sort under the page means the order misses the
+ * created_at indexes. Either would be slow on a large tenant.
  */
 export async function expectListPlans(
   db: Db,
@@ -87,9 +83,8 @@ export async function expectListPlans(
 }
 
 /**
- * The plans of the statements (EXPLAIN's text, one string each) with sequential scans priced out
- * and rows priced high, so that the most selective index wins on a test-sized table as it would on
- * a large one. In one transaction, whose settings end with it.
+ * EXPLAINs with sequential scans priced out and rows priced high, so the most selective index wins on a
+ * test-sized table as on a large one; the settings end with the transaction.
  */
 export function pricedPlans(db: Db, statements: SQL[]): Promise<string[]> {
   return db.transaction(async (tx) => {

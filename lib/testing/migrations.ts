@@ -5,9 +5,8 @@ import { expect } from "vitest";
 import type { Database } from "@/lib/db/client";
 
 /*
- * For the migrations' own tests: the committed migrations applied up to (not including) a given
- * one, on an empty database (lib/testing/test-database.ts createEmptyTestDatabase), so that a test
- * can write rows under the schema before a migration and check what the migration makes of them.
+ * For migrations' own tests: the committed migrations before a given one, on an empty database
+ * (createEmptyTestDatabase), so a test can write rows under the old schema and check what it makes of them.
  */
 
 /** Applies the committed migrations before `tag` (a copy of drizzle/ whose journal stops there). */

@@ -17,8 +17,7 @@ import { ID_PREFIX, newId } from "@/lib/ids";
 import { createApiKey, createCompany, createUser } from "./factories";
 
 /*
- * Hand-made plans, jobs and pins for tests, inserted with drizzle. Each helper writes exactly the
- * rows it is given (no hidden extras), so a test can compute every expected number by hand.
+ * Each helper writes exactly the rows it is given, so a test can compute every expected number by hand.
  * Jobs get jobs.service_date = the earliest visit start, as every writer must keep it.
  */
 

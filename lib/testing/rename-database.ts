@@ -1,9 +1,8 @@
 import { runOnServer } from "./server-database";
 
 /**
- * Renames a PostgreSQL database on the server at `serverUrl`, cutting its sessions first (a
- * rename needs it to have none): for outage tests, the database "missing" while clients of it
- * keep their pools, and then back.
+ * Cuts the database's sessions first (a rename needs none): for outage tests, the database "missing"
+ * while its clients keep their pools.
  */
 export async function renameDatabase(serverUrl: string, from: string, to: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {

@@ -8,9 +8,8 @@ function compareValues(a: SortValue, b: SortValue): number {
 }
 
 /**
- * The ids of the rows in the order a list's `sort` names (extensions.md E2): each field ascending
- * or (`-field`) descending with empty values last either way, then id descending. Strings compare
- * by code unit, as the test databases' C collation does for ASCII.
+ * Row ids in a list's `sort` order (extensions.md E2): empty values last either way, then id descending.
+ * Strings compare by code unit, as the test databases' C collation does for ASCII.
  */
 export function bySortKeys<R extends { id?: string }, F extends string>(
   rows: readonly R[],

@@ -1,8 +1,7 @@
 import net from "node:net";
 
 /**
- * A TCP proxy in front of the database server, for outage tests: `down()` drops every
- * connection and refuses new ones, `blackhole()` accepts connections but never answers,
+ * For outage tests: `down()` drops and refuses connections, `blackhole()` accepts but never answers,
  * `up()` forwards again on the same port.
  */
 export class TcpProxy {

@@ -55,9 +55,8 @@ export function setupTestDatabase(): Database {
 }
 
 /**
- * A fresh, migrated database: PGlite in memory by default; with TEST_DATABASE_URL (a PostgreSQL
- * server URL), a new database on that server, dropped on close. Each test makes its own tenant
- * (lib/testing/factories.ts), so tests never see each other.
+ * PGlite in memory, or with TEST_DATABASE_URL a new database on that server, dropped on close. Tests stay
+ * apart by each making its own tenant (lib/testing/factories.ts).
  */
 export async function createTestDatabase(): Promise<Database> {
   // Copies of the run's migrated database: migrating each file's from zero costs seconds apiece.
@@ -104,9 +103,8 @@ async function createServerDatabase(serverUrl: string, template?: string): Promi
 }
 
 /**
- * A client of its own on a PostgreSQL test database, for tests of concurrent transactions. It
- * waits at most a second for a lock, then fails its statement: writers must never wait on the
- * kept counters and sums, and such a test fails instead of hanging if one does.
+ * A one-second lock timeout: writers must never wait on the kept counters and sums, so a concurrency test
+ * fails instead of hanging if one does.
  */
 export async function connectWithLockTimeout(database: Database) {
   if (database.target.kind !== "postgres") throw new Error("expected PostgreSQL");

@@ -1,7 +1,6 @@
 /**
- * The matching rules of create-or-update (contract section 6) and of search (section 5): phone
- * and email matching, tag lists. Pure, so forms and schemas share them; the SQL tag merge is
- * lib/domain/normalize.ts.
+ * The matching rules of create-or-update (contract section 6) and search (section 5), pure so forms and
+ * schemas share them; the SQL tag merge is lib/domain/normalize.ts.
  */
 
 /** Digits of a phone number; a leading US `1` of an 11-digit number is dropped. Null if none. */
@@ -20,9 +19,8 @@ export function normalizeEmail(email: string | null | undefined): string | null 
 }
 
 /**
- * For a search term made only of phone characters (digits, spaces, + - . ( )), the digits to
- * look for in normalized phones (`5551234` and `555-1234` both find `(555) 123-4…`); otherwise
- * null. A full 11-digit US number loses its leading 1 as stored numbers do.
+ * For a term of phone characters only, the digits to look for in normalized phones (`555-1234` finds
+ * `(555) 123-4…`), a leading US 1 dropped as stored numbers do; otherwise null.
  */
 export function phoneSearchDigits(term: string): string | null {
   return /^[\d\s+().-]+$/.test(term) ? normalizePhone(term) : null;

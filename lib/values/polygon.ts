@@ -1,9 +1,6 @@
 /**
- * The rules of a territory's ring (extensions.md E6), in one place for the API's schema and the
- * tests: a GeoJSON Polygon with one outer ring of [longitude, latitude] positions, each in range;
- * an unclosed ring is closed, repeated consecutive positions are merged; then at least 3 and at
- * most TERRITORY_MAX_POINTS distinct corners, not all on one line, and no two edges that cross or
- * touch other than neighbours at their shared corner.
+ * A territory's ring (extensions.md E6): one outer ring of in-range [lng, lat], closed, repeats merged, 3 to
+ * TERRITORY_MAX_POINTS corners not all on a line, no edges crossing or touching but neighbours at a corner.
  */
 
 /** Most corners of a territory's ring (the closing repetition of the first corner not counted). */
@@ -79,9 +76,8 @@ function segmentsMeet(p1: Position, p2: Position, q1: Position, q2: Position): b
 }
 
 /**
- * The first pair of edges (by index; edge i runs from corner i to the next) that meet where they
- * should not: any two edges that are not neighbours, or neighbours that fold back over each other.
- * Every pair is tested: at most 1,000 corners keeps this to half a million cheap tests.
+ * The first pair of edges (edge i runs from corner i) that meet where they should not. Testing every pair
+ * is fine: at most 1,000 corners is half a million cheap tests.
  */
 function firstCrossing(corners: readonly Position[]): [number, number] | undefined {
   const n = corners.length;

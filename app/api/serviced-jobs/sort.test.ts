@@ -40,9 +40,8 @@ const DAY = 86_400_000;
 const MARCH = Date.UTC(2026, 2, 1);
 
 /**
- * `count` jobs (`completedShare` of them Completed, the others of any status) with every sort field varied and many ties (a few creation instants, prices and
- * payments), some without a service date, some quotes or archived; the money is made by the
- * database's triggers from real line items and payments.
+ * `count` jobs (`completedShare` of them Completed) with every sort field varied, many ties, empty service
+ * dates, quotes and archived ones; the money is made by the database's triggers from real items and payments.
  */
 async function insertJobs(
   companyId: string,

@@ -20,9 +20,8 @@ export interface ArchiveInput {
 }
 
 /**
- * Sets the records' `archived` (and `archived_at`) and records an `archived` or `unarchived` entry
- * for each record changed, in one statement. Records that already are so are left as they are,
- * with no entry: calling twice is harmless. Answers how many of the ids exist and which changed.
+ * Sets `archived` and logs an entry per record changed, in one statement; records already so get no entry,
+ * so calling twice is harmless. Answers how many of the ids exist and which changed.
  */
 export async function archiveIn(
   db: DbOrTx,

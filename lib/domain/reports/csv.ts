@@ -46,9 +46,8 @@ export function datedFilename(name: string, now = new Date()): string {
 }
 
 /**
- * Streams a CSV: the header, then the rows of keyset-paginated batches read one at a time as
- * the client takes them (pull). The first batch is read before this returns, so a failing
- * query still answers through the normal error pipeline; a later failure aborts the download.
+ * Streams keyset-paginated batches as the client pulls. The first is read before returning, so a failing
+ * query still answers through the error pipeline; a later failure aborts the download.
  */
 export async function streamCsv<Row>(options: {
   filename: string;

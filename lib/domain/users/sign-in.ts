@@ -31,12 +31,8 @@ export interface SignInResult {
 }
 
 /**
- * Dashboard sign-in: for each account with the email (an email may exist in several companies),
- * one attempt is taken from its throttle before its password is hashed (lib/auth/throttle.ts),
- * and a locked account's password is not checked at all; an unknown email is throttled and hashed
- * against a dummy the same way. A right password clears only its own account's count. A
- * deactivated account with the right password is told so; an unknown email and a wrong password
- * get the same answer.
+ * Every account with the email (several companies may share it) spends a throttle attempt before hashing,
+ * and an unknown email hashes a dummy, so it gets the same answer as a wrong password (lib/auth/throttle.ts).
  */
 export async function signIn({
   db,

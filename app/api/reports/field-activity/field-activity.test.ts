@@ -37,16 +37,8 @@ const OUTSIDE: [number, number] = [-97.6, 30.25];
 const RANGE = "from=2026-03-01&to=2026-03-31";
 
 /**
- * A company with a knock-to-cash story in March 2026 (and a little outside it):
- * - Ann (rep) knocks pin 1 twice (inside the territory) and pin 2 once (outside) in March, pin 2
- *   once in February; pin 1 became lead 1 (won, converted to customer 1); lead 2 and lead 3 are
- *   assigned to her; she sold plan 1 (customer 1, inside): quarterly at 100, a completed job of 100
- *   paid 100, refunded 30, 50 pending, 10 paid in April, and a cancelled job of 100 paid 20.
- * - Bob (rep) knocks pin 3 (inside) in March; pin 3 became lead 3; lead 4 (January) and lead 5
- *   (no location) are his; he sold plan 2 (customer 2, outside): one-time at 250, a job of 250 paid
- *   250, and a quote paid 999 (never counted).
- * - Tom (technician) knocked pin 4 in April; he sold plan 3 in February (customer 2), whose job
- *   was paid 40 in March.
+ * Knock to cash in March 2026 for reps Ann and Bob and technician Tom, with knocks, leads, plans and
+ * payments also placed outside the range, outside the territory and on a quote, so every filter has work.
  */
 async function knockToCashTenant() {
   const { companyId, key } = await createTenant(database.db);
