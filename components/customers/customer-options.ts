@@ -1,18 +1,7 @@
-/**
- * Suggestions for the customer form. `service_frequency` and `service_type` are free strings in
- * the API; the frequencies are the service-plan names of interface.md so the words match.
- */
-export const SERVICE_FREQUENCIES = [
-  "One-Time",
-  "Annual",
-  "Semi-Annual",
-  "Tri-Annual",
-  "Quarterly",
-  "Bi-Monthly",
-  "Monthly",
-  "Bi-Weekly",
-  "Weekly",
-];
+import { PLAN_FREQUENCIES } from "@/lib/values/enums";
+
+// Suggestions only: `service_frequency` is a free string in the API; the plan names keep the words alike.
+export const SERVICE_FREQUENCIES = PLAN_FREQUENCIES.filter((frequency) => frequency !== "Custom");
 
 export const CUSTOMER_SOURCES = [
   "Website",
