@@ -4,6 +4,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { CapturedStatement } from "./capture";
+import { PLAN_FREQUENCIES } from "@/lib/values/enums";
 import { normalizeEmail, normalizePhone, uniqueTags } from "@/lib/values/normalize";
 import { newId } from "@/lib/ids";
 import { DEFAULT_PIPELINE, storedStage, type Stage } from "@/lib/schemas/pipeline";
@@ -238,18 +239,7 @@ function pin(row: Row): Row {
   };
 }
 
-const FREQUENCY_ORDER = [
-  "One-Time",
-  "Annual",
-  "Semi-Annual",
-  "Tri-Annual",
-  "Quarterly",
-  "Bi-Monthly",
-  "Monthly",
-  "Bi-Weekly",
-  "Weekly",
-  "Custom",
-];
+const FREQUENCY_ORDER: readonly string[] = PLAN_FREQUENCIES;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function planTotals(row: Row | undefined): Row & { sale_value: number; total_received: number } {

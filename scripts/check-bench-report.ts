@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { benchReportProblems } from "@/bench/report";
 
-/** Part of `npm run verify`: bench/RESULTS.md and bench/results stay within their bounds. */
+// In verify, so RESULTS.md stays a current state rather than a diary; the bounds are bench/report.ts's.
 const bench = path.join(process.cwd(), "bench");
 const problems = benchReportProblems(
   fs.readFileSync(path.join(bench, "RESULTS.md"), "utf8"),
