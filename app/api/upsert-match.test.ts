@@ -342,6 +342,6 @@ describe.each(RESOURCES)(`POST /api/$name: matched_on, match and dry_run (${test
     expect((dryRunSchema.properties.result as { required: string[] }).required).not.toContain("id");
     // And the dry run's further scope, in words and as a field.
     expect(operation["x-dry-run-scopes"]).toEqual([r.read]);
-    expect(operation.description).toContain(`With \`?dry_run=true\`, \`${r.read}\``);
+    expect(operation.description).toContain(`A dry run (\`?dry_run=true\`) also needs \`${r.read}\``);
   });
 });

@@ -429,10 +429,9 @@ export function accessText(endpoint: EndpointSpec): string {
     // A dry run answers the matched record: it takes the record's read scope too.
     for (const scope of endpoint.dryRunScopes ?? []) {
       const accepted = scopesAcceptedFromKeys([scope]).map((s) => `\`${s}\``);
-      const namedToKey = scopeNamedInRefusal([scope], "api_key");
+      const named = scopeNamedInRefusal([scope], "api_key");
       parts.push(
-        `With \`?dry_run=true\`, ${accepted.join(" or ")} is needed as well; a 403 without it names ` +
-          (namedToKey === scope ? `\`${scope}\`.` : `\`${namedToKey}\` to a key, \`${scope}\` to a session.`),
+        `A dry run (\`?dry_run=true\`) also needs ${accepted.join(" or ")} (a 403 names \`${named}\`).`,
       );
     }
     // Legacy: leads:read stands in for the endpoint's own scope, and the 403 names it (GET /pipeline

@@ -66,8 +66,8 @@ export const POST = apiRoute({
       "`?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 " +
         'with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched customer as ' +
         "`GET /customers/{id}` returns it, or `null`) and `result` (the answer the real call would give; " +
-        "a customer it would create has no `id` yet). Errors are those of the real call. A dry run needs " +
-        "the customers' read scope as well as `customers:write`, since it shows the matched customer.",
+        "a customer it would create has no `id` yet). Errors are those of the real call. It shows the " +
+        "matched customer, so it needs the read scope too (see Access).",
     ].join("\n\n"),
     bodyName: "UpsertCustomerBody",
     responses: [

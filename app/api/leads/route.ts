@@ -74,8 +74,8 @@ export const POST = apiRoute({
       "`?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 " +
         'with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched lead as ' +
         "`GET /leads/{id}` returns it, or `null`) and `result` (the answer the real call would give; a " +
-        "lead it would create has no `id` yet). Errors are those of the real call. A dry run needs " +
-        "`leads:read` as well as `leads:write`, since it shows the matched lead.",
+        "lead it would create has no `id` yet). Errors are those of the real call. It shows the matched " +
+        "lead, so it needs the read scope too (see Access).",
     ].join("\n\n"),
     bodyName: "UpsertLeadBody",
     responses: [

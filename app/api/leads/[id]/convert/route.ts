@@ -41,8 +41,8 @@ export const POST = apiRoute({
       'A lead converted before answers 200 with its customer (`matched_on: "id"`) and changes ' +
         "nothing. `?dry_run=true` answers what the call would do and writes nothing: `dry_run: true`, " +
         "`existing` (the customer it would link, or `null`) and `result` (the customer as it would be; " +
-        "one it would make has no `id` yet). A dry run needs `leads:read` and the customers' read scope " +
-        "as well, since it shows the matched customer.",
+        "one it would make has no `id` yet). It shows the lead's fields and the " +
+        "matched customer, so it needs both read scopes too (see Access).",
     ].join("\n\n"),
     bodyName: "ConvertLeadBody",
     responses: [
