@@ -102,25 +102,22 @@ export class PinTypeInUseError extends ConflictError {
  * violation is a bug and stays a 500. Territory assignees need no entry: a territory's update
  * locks its row, so a delete waits for it, and a write after the delete answers 404.
  */
-const REMOVABLE_REFERENCES: Record<
-  string,
-  { referenced: string; gone: FieldProblem; inUse: () => DomainError }
-> = {
-  pins_pin_type_fk: {
-    referenced: "pin_types",
-    gone: { field: "pin_type_id", message: "must be a pin type id of the company (it was just removed)" },
-    inUse: pinTypeUsedMeanwhile,
-  },
-  pin_visits_pin_type_fk: {
-    referenced: "pin_types",
-    gone: { field: "pin_type_id", message: "must be a pin type id of the company (it was just removed)" },
-    inUse: pinTypeUsedMeanwhile,
-  },
+interface RemovableReference {
+  referenced: string;
+  gone: FieldProblem;
+  inUse: () => DomainError;
+}
+
+const PIN_TYPE_REFERENCE: RemovableReference = {
+  referenced: "pin_types",
+  gone: { field: "pin_type_id", message: "must be a pin type id of the company (it was just removed)" },
+  inUse: () => new PinTypeInUseError([], "A pin type being removed was used by a pin written meanwhile"),
 };
 
-function pinTypeUsedMeanwhile(): DomainError {
-  return new PinTypeInUseError([], "A pin type being removed was used by a pin written meanwhile");
-}
+const REMOVABLE_REFERENCES: Record<string, RemovableReference> = {
+  pins_pin_type_fk: PIN_TYPE_REFERENCE,
+  pin_visits_pin_type_fk: PIN_TYPE_REFERENCE,
+};
 
 /** The keys mapped and the table each references, for the test that the schema still has them. */
 export const MAPPED_FOREIGN_KEYS: readonly { constraint: string; referenced: string }[] = Object.entries(
