@@ -3,7 +3,9 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
 import {
   ConflictError,
   DeadlineExceededError,
+  DomainError,
   ForbiddenError,
+  fromDatabaseError,
   InvalidCredentialsError,
   NotFoundError,
   PinTypeInUseError,
@@ -29,8 +31,10 @@ export function errorResponse(error: unknown, requestId: string): Response {
 }
 
 /** Domain errors (which know nothing of HTTP) and database outages as API errors. */
-function toApiError(error: unknown): ApiError | undefined {
-  if (error instanceof ApiError) return error;
+function toApiError(thrown: unknown): ApiError | undefined {
+  if (thrown instanceof ApiError) return thrown;
+  // A database refusal the domain knows (a reference removed by a concurrent settings change).
+  const error = thrown instanceof DomainError ? thrown : (fromDatabaseError(thrown) ?? thrown);
   if (error instanceof NotFoundError) return new ApiError(404, undefined, error.message);
   if (error instanceof ValidationError) return validationError(error.details);
   if (error instanceof ForbiddenError) return ApiError.coded("FORBIDDEN", error.message);

@@ -1,4 +1,6 @@
 import "server-only";
+import { errorChain } from "@/lib/values/error-chain";
+
 /**
  * Errors of the rules. They know nothing of HTTP; lib/api/errors.ts maps them once, at the boundary.
  */
@@ -74,15 +76,68 @@ export class StageInUseError extends ConflictError {
 /** A pin type change that leaves out types pins or their visits still use (409 PIN_TYPE_IN_USE). */
 export class PinTypeInUseError extends ConflictError {
   override name = "PinTypeInUseError";
-  constructor(readonly types: { type: { id: string; label: string }; pins: number; visits: number }[]) {
+  /** `message` replaces the counted one when the use is only known from the database's refusal. */
+  constructor(
+    readonly types: { type: { id: string; label: string }; pins: number; visits: number }[],
+    message?: string,
+  ) {
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
     super(
-      types
-        .map(
-          ({ type, pins, visits }) =>
-            `The pin type "${type.label}" is used by ${plural(pins, "pin")} and ${plural(visits, "visit")}`,
-        )
-        .join("; ") + ": a type in use cannot be removed (rename or recolor it instead)",
+      (message ??
+        types
+          .map(
+            ({ type, pins, visits }) =>
+              `The pin type "${type.label}" is used by ${plural(pins, "pin")} and ${plural(visits, "visit")}`,
+          )
+          .join("; ")) + ": a type in use cannot be removed (rename or recolor it instead)",
     );
   }
+}
+
+/**
+ * The foreign keys a concurrent settings change can break, by constraint name: a row the write
+ * checked was removed before the write committed (`gone`, a 400 naming the field as the check
+ * does), or a row being removed gained a reference the removal's check did not see (`inUse`).
+ * Keys whose target is never deleted (users, leads, customers, plans, api keys) are left out: their
+ * violation is a bug and stays a 500. Territory assignees need no entry: a territory's update
+ * locks its row, so a delete waits for it, and a write after the delete answers 404.
+ */
+interface RemovableReference {
+  referenced: string;
+  gone: FieldProblem;
+  inUse: () => DomainError;
+}
+
+const PIN_TYPE_REFERENCE: RemovableReference = {
+  referenced: "pin_types",
+  gone: { field: "pin_type_id", message: "must be a pin type id of the company (it was just removed)" },
+  inUse: () => new PinTypeInUseError([], "A pin type being removed was used by a pin written meanwhile"),
+};
+
+const REMOVABLE_REFERENCES: Record<string, RemovableReference> = {
+  pins_pin_type_fk: PIN_TYPE_REFERENCE,
+  pin_visits_pin_type_fk: PIN_TYPE_REFERENCE,
+};
+
+/** The keys mapped and the table each references, for the test that the schema still has them. */
+export const MAPPED_FOREIGN_KEYS: readonly { constraint: string; referenced: string }[] = Object.entries(
+  REMOVABLE_REFERENCES,
+).map(([constraint, { referenced }]) => ({ constraint, referenced }));
+
+/**
+ * A database error as the domain error it means, or undefined: a foreign key violation (SQLSTATE
+ * 23503, reported alike by PostgreSQL and PGlite) of a key in REMOVABLE_REFERENCES. Both sides of
+ * a key report the referencing table and the constraint; only the removal's message names the
+ * referenced table (a name, so whatever the server's lc_messages).
+ */
+export function fromDatabaseError(error: unknown): DomainError | undefined {
+  for (const e of errorChain(error)) {
+    if (e.code !== "23503") continue;
+    const { constraint, message } = e as { constraint?: unknown; message?: unknown };
+    const reference = typeof constraint === "string" ? REMOVABLE_REFERENCES[constraint] : undefined;
+    if (!reference) return undefined;
+    const removal = typeof message === "string" && new RegExp(`\\b${reference.referenced}\\b`).test(message);
+    return removal ? reference.inUse() : new ValidationError([reference.gone]);
+  }
+  return undefined;
 }
