@@ -23,7 +23,8 @@ export function SignInForm({ next }: { next: string }) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState<"form" | string | null>(null);
+  /** What is being sent: "form" (the first step) or the chosen company's id. */
+  const [pending, setPending] = useState<string | null>(null);
   const [choice, setChoice] = useState<SignInChoice | null>(null);
 
   async function submit(companyId?: string) {
