@@ -132,3 +132,56 @@ test("the shell works on a phone and by keyboard", async ({ page }) => {
   await expect(nav(page)).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
 });
+
+test("one email in two companies: sign-in asks which company, and the profile shows the other", async ({
+  page,
+}) => {
+  const shared = { email: `two-companies-${Date.now()}@example.test`, password: "same-password-in-both" };
+  // Each company's admin adds a user with the same email and password: first Lone Star, then Hill Country.
+  for (const [company, role] of [
+    ["pest", "sales_rep"],
+    ["lawn", "technician"],
+  ] as const) {
+    const admin = demoUser("admin", company);
+    const signedIn = await page.request.post("/api/auth/sign-in", {
+      headers: API_HEADERS,
+      data: { email: admin.email, password: admin.password },
+    });
+    expect(signedIn.status()).toBe(200);
+    const created = await page.request.post("/api/settings/users", {
+      headers: API_HEADERS,
+      data: { name: "Sam Shared", role, ...shared },
+    });
+    expect(created.status()).toBe(201);
+    await page.context().clearCookies();
+  }
+
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(shared.email);
+  await page.getByLabel("Password").fill(shared.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Choose a company" })).toBeFocused();
+  const choices = page.getByRole("list", { name: "Companies" }).getByRole("button");
+  await expect(choices).toHaveText([
+    /^Hill Country Lawn & Garden\s*Technician/,
+    /^Lone Star Pest Control\s*Sales rep/,
+  ]);
+  // No session until a company is chosen.
+  expect((await page.context().cookies()).find((c) => c.name === "fcrm_session")).toBeUndefined();
+  await screenshotBoth(page, "company-chooser");
+
+  await choices.filter({ hasText: "Lone Star Pest Control" }).click();
+  await expect(page).toHaveURL(/\/leads/);
+  await expect(page.getByTestId("company-name")).toHaveText("Lone Star Pest Control");
+
+  // The user menu leads to the profile, which names the company that added this email later.
+  await page.getByRole("button", { name: /^Account menu for / }).click();
+  await page.getByRole("link", { name: "Your account" }).click();
+  await expect(page).toHaveURL(/\/settings\/profile$/);
+  await expect(page.getByRole("heading", { name: "Your account", level: 1 })).toBeVisible();
+  const others = page.getByRole("list", { name: "Other companies with your email" }).getByRole("listitem");
+  await expect(others).toHaveCount(1);
+  await expect(others.first()).toContainText("Hill Country Lawn & Garden");
+  await expect(others.first()).toContainText("Added");
+  await screenshotBoth(page, "profile-other-companies");
+});

@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import type { JsonObject } from "@/lib/openapi/json-schema";
 import type { ApiOperation } from "@/lib/openapi/types";
+import * as authOtherAccounts from "./auth/other-accounts/route";
 import * as authSession from "./auth/session/route";
 import * as authSignIn from "./auth/sign-in/route";
 import * as authSignOut from "./auth/sign-out/route";
@@ -93,6 +94,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/auth/sign-in", authSignIn],
   ["POST", "/auth/sign-out", authSignOut],
   ["GET", "/auth/session", authSession],
+  ["GET", "/auth/other-accounts", authOtherAccounts],
   ["GET", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys/{id}/revoke", apiKeyRevoke],

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect, useId, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { useSignOut } from "@/lib/query/session";
@@ -78,6 +79,14 @@ export function UserMenu({ session }: { session: SessionInfo }) {
               <Badge tone="brand">{ROLE_LABELS[user.role]}</Badge>
             </p>
           </div>
+          <Link
+            href="/settings/profile"
+            onClick={() => setOpen(false)}
+            className="flex w-full items-center gap-2 px-4 py-2.5 text-left text-sm text-slate-700 hover:bg-slate-50 focus-visible:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
+          >
+            <Icon name="settings" className="size-5 text-slate-400" />
+            Your account
+          </Link>
           <button
             type="button"
             onClick={() => signOut.mutate()}

@@ -174,7 +174,14 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
       body: { email: a.admin.email, password: b.admin.password },
       check: status(401, "INVALID_CREDENTIALS"),
     },
+    {
+      label: "B's email and password with A's company",
+      body: { email: b.admin.email, password: b.admin.password, company_id: a.companyId },
+      check: status(401, "INVALID_CREDENTIALS"),
+    },
   ],
+  // Cross-tenant by design, but only for B's own email: A holds no account with it.
+  "GET /api/auth/other-accounts": () => [{ label: "B's session", check: emptyList }],
   "POST /api/auth/sign-out": () => [{ label: "B's session", check: ok }],
   "GET /api/openapi.json": () => [{ label: "public document", check: ok }],
 

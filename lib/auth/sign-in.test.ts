@@ -5,10 +5,12 @@ import { POST as signInRoute } from "@/app/api/auth/sign-in/route";
 import { POST as signOutRoute } from "@/app/api/auth/sign-out/route";
 import { GET as sessionRoute } from "@/app/api/auth/session/route";
 import { GET as authTest } from "@/app/api/auth/test/route";
-import { signInAttempts, users } from "@/lib/db/schema";
+import { GET as otherAccountsRoute } from "@/app/api/auth/other-accounts/route";
+import { sessions, signInAttempts, users } from "@/lib/db/schema";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 import { passwordNeedsRehash, verifyPassword } from "./secrets";
+import { createSession } from "./sessions";
 import { accountSubject, MAX_FAILURES } from "./throttle";
 
 const database = setupTestDatabase();
@@ -25,6 +27,18 @@ async function userWithPassword(
 
 const signIn = (email: string, password: string, headers?: Record<string, string>) =>
   call(signInRoute, apiRequest("/auth/sign-in", { body: { email, password }, headers }));
+
+/** The second step: the same credentials and the chosen company. */
+const signInTo = (companyId: string, email: string, password: string) =>
+  call(signInRoute, apiRequest("/auth/sign-in", { body: { email, password, company_id: companyId } }));
+
+async function sessionCountOf(user: { id: string }) {
+  const rows = await database.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(eq(sessions.userId, user.id));
+  return rows.length;
+}
 
 /** The throttle's row of an account (undefined: no failures counted). */
 async function attemptsOf(user: { companyId: string; id: string }) {
@@ -182,8 +196,12 @@ describe(`dashboard sign-in (${testEngine()})`, () => {
     expect((await signIn(victim.email, "guess 5")).status).toBe(429);
     expect((await signIn(victim.email, PASSWORD)).status).toBe(429);
     expect((await attemptsOf(victim))?.failures).toBeGreaterThanOrEqual(MAX_FAILURES);
-    // B's lock does not lock A's user out.
-    expect((await signIn(victim.email, "known to A")).status).toBe(200);
+    // B's lock does not lock A's user out; with B's account unchecked, A's user is asked to choose.
+    expect((await signIn(victim.email, "known to A")).body).toMatchObject({
+      status: "choose_company",
+      companies: [{ id: attacker.id }],
+      others_locked: true,
+    });
   });
 
   it(`evaluates at most ${MAX_FAILURES} wrong passwords of parallel guesses, then refuses the right one`, async () => {
@@ -273,6 +291,186 @@ describe(`dashboard sign-in (${testEngine()})`, () => {
     const company = await createCompany(database.db);
     const { key } = await createApiKey(database.db, company.id);
     const res = await call(sessionRoute, apiRequest("/auth/session", { key }));
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error_code: "FORBIDDEN" });
+  });
+});
+
+describe(`one email in several companies (${testEngine()})`, () => {
+  /** A rep of one company, and another company (made first, so its id sorts first) adding the same email. */
+  async function sharedEmail(otherPassword = PASSWORD) {
+    const other = await createCompany(database.db, `Other Co ${Date.now()}`);
+    const home = await createCompany(database.db, `Home Co ${Date.now()}`);
+    const rep = await createUser(database.db, home.id, { role: "sales_rep", password: PASSWORD });
+    const copy = await createUser(database.db, other.id, {
+      email: rep.email.toUpperCase(),
+      role: "admin",
+      password: otherPassword,
+    });
+    return { home, other, rep, copy };
+  }
+
+  it("answers the companies to choose from, without a session, when the password is right for two", async () => {
+    const { home, other, rep, copy } = await sharedEmail();
+    const res = await signIn(rep.email, PASSWORD);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.body).toEqual({
+      status: "choose_company",
+      message: expect.stringMatching(/choose the company/),
+      companies: [
+        { id: home.id, name: home.name, role: "sales_rep" },
+        { id: other.id, name: other.name, role: "admin" },
+      ],
+      others_locked: false,
+    });
+    expect(await sessionCountOf(rep)).toBe(0);
+    expect(await sessionCountOf(copy)).toBe(0);
+  });
+
+  it("starts the session in the chosen company only, with the same credentials and company_id", async () => {
+    const { home, other, rep, copy } = await sharedEmail();
+    const mine = await signInTo(home.id, rep.email, PASSWORD);
+    expect(mine.status).toBe(200);
+    expect(mine.body).toMatchObject({ status: "success", user: { id: rep.id }, company: { id: home.id } });
+    const cookie = cookieOf(mine.headers.get("set-cookie"));
+    const test = await call(authTest, apiRequest("/auth/test", { cookie }));
+    expect(test.body).toMatchObject({ company_id: home.id, user_id: rep.id });
+
+    const theirs = await signInTo(other.id, rep.email, PASSWORD);
+    expect(theirs.body).toMatchObject({
+      status: "success",
+      user: { id: copy.id },
+      company: { id: other.id },
+    });
+    expect(await sessionCountOf(rep)).toBe(1);
+    expect(await sessionCountOf(copy)).toBe(1);
+  });
+
+  it("signs straight in when the password is right for one company only", async () => {
+    const { home, rep } = await sharedEmail("the other company's password");
+    const res = await signIn(rep.email, PASSWORD);
+    expect(res.body).toMatchObject({ status: "success", company: { id: home.id } });
+    expect(res.headers.get("set-cookie")).toMatch(/^fcrm_session=/);
+  });
+
+  it("leaves a deactivated match out of the choice", async () => {
+    const { home, rep, copy } = await sharedEmail();
+    await database.db.update(users).set({ active: false }).where(eq(users.id, copy.id));
+    const res = await signIn(rep.email, PASSWORD);
+    expect(res.body).toMatchObject({ status: "success", company: { id: home.id } });
+  });
+
+  it("refuses a company_id without that account, or with a wrong password, like a wrong password", async () => {
+    const { other, rep } = await sharedEmail();
+    const stranger = await createCompany(database.db);
+    for (const res of [
+      await signInTo(stranger.id, rep.email, PASSWORD),
+      await signInTo(other.id, rep.email, "not the password"),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        status: "error",
+        message: "Email or password is incorrect",
+        error_code: "INVALID_CREDENTIALS",
+      });
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+  });
+
+  it("checks every account: eleven other companies with the email do not lock the real one out", async () => {
+    const email = `crowded-${Date.now()}@example.test`;
+    for (let i = 0; i < 11; i++) {
+      const company = await createCompany(database.db);
+      await createUser(database.db, company.id, { email, password: `someone else ${i}` });
+    }
+    // The real account's company is the newest, so it sorts after the others by id.
+    const home = await createCompany(database.db);
+    const rep = await createUser(database.db, home.id, { email, role: "sales_rep", password: PASSWORD });
+    const res = await signIn(email, PASSWORD);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "success", user: { id: rep.id }, company: { id: home.id } });
+  });
+
+  it("keeps the throttle across the two steps: failures of the first lock the chosen account", async () => {
+    const { home, other, rep, copy } = await sharedEmail();
+    for (let i = 1; i < MAX_FAILURES; i++) {
+      expect((await signIn(rep.email, `guess ${i}`)).status).toBe(401);
+    }
+    // Both accounts counted each guess; the second step's wrong password is the fifth for the rep.
+    expect((await attemptsOf(copy))?.failures).toBe(MAX_FAILURES - 1);
+    const fifth = await signInTo(home.id, rep.email, "guess 5");
+    expect(fifth.status).toBe(429);
+    expect(fifth.body).toMatchObject({ error_code: "TOO_MANY_ATTEMPTS" });
+    expect((await signInTo(home.id, rep.email, PASSWORD)).status).toBe(429);
+
+    // The rep's account is locked, the other company's is not: the right password matches only that one,
+    // yet no session starts there unasked, since the locked account was not checked.
+    const res = await signIn(rep.email, PASSWORD);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.body).toMatchObject({
+      status: "choose_company",
+      companies: [{ id: other.id }],
+      others_locked: true,
+    });
+    expect((res.body as { companies: unknown[] }).companies).toHaveLength(1);
+    expect(await attemptsOf(copy)).toBeUndefined();
+    expect(await sessionCountOf(copy)).toBe(0);
+  });
+
+  it("another company's locked account does not lock the rep out: the rep still chooses their own", async () => {
+    const { home, other, rep } = await sharedEmail("the other company's password");
+    for (let i = 1; i <= MAX_FAILURES; i++) await signInTo(other.id, rep.email, `guess ${i}`);
+    const res = await signIn(rep.email, PASSWORD);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "choose_company",
+      companies: [{ id: home.id, name: home.name }],
+      others_locked: true,
+    });
+    const mine = await signInTo(home.id, rep.email, PASSWORD);
+    expect(mine.body).toMatchObject({ status: "success", company: { id: home.id } });
+  });
+
+  it("a right first step clears the matched accounts' failures", async () => {
+    const { rep, copy } = await sharedEmail();
+    expect((await signIn(rep.email, "wrong")).status).toBe(401);
+    expect((await signIn(rep.email, PASSWORD)).body).toMatchObject({ status: "choose_company" });
+    expect(await attemptsOf(rep)).toBeUndefined();
+    expect(await attemptsOf(copy)).toBeUndefined();
+  });
+});
+
+describe(`other companies with your email (${testEngine()})`, () => {
+  const list = async (user: { companyId: string; id: string }) => {
+    const cookie = `fcrm_session=${(await createSession(database.db, user)).token}`;
+    return call<{ data: unknown[] }>(otherAccountsRoute, apiRequest("/auth/other-accounts", { cookie }));
+  };
+
+  it("shows the owner each company that added their email later: its name and when, nothing more", async () => {
+    const home = await createCompany(database.db);
+    const rep = await createUser(database.db, home.id, { role: "sales_rep", password: PASSWORD });
+    expect((await list(rep)).body).toEqual({ data: [] });
+
+    const other = await createCompany(database.db, `Adder ${Date.now()}`);
+    const copy = await createUser(database.db, other.id, { email: ` ${rep.email.toUpperCase()}` });
+    const unrelated = await createCompany(database.db);
+    await createUser(database.db, unrelated.id);
+    const [added] = await database.db.select().from(users).where(eq(users.id, copy.id));
+
+    const res = await list(rep);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: [{ company_name: other.name, added_at: added!.createdAt.toISOString() }],
+    });
+    // The newer account cannot list the companies the email already had.
+    expect((await list(copy)).body).toEqual({ data: [] });
+  });
+
+  it("is for sessions only", async () => {
+    const company = await createCompany(database.db);
+    const { key } = await createApiKey(database.db, company.id);
+    const res = await call(otherAccountsRoute, apiRequest("/auth/other-accounts", { key }));
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error_code: "FORBIDDEN" });
   });

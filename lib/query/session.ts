@@ -3,7 +3,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/query/api-client";
 import { can, sessionCaller, type Action } from "@/lib/auth/permissions";
-import type { SessionInfo } from "@/lib/schemas/session";
+import type { OtherAccountList, SessionInfo } from "@/lib/schemas/session";
 
 export const sessionQueryKey = ["session"] as const;
 
@@ -13,6 +13,14 @@ export function useSession() {
     queryKey: sessionQueryKey,
     queryFn: ({ signal }) => apiFetch<SessionInfo>("/auth/session", { signal }),
     staleTime: 5 * 60_000,
+  });
+}
+
+/** The other companies that added an account with the signed-in user's email (settings profile). */
+export function useOtherAccounts() {
+  return useQuery({
+    queryKey: [...sessionQueryKey, "other-accounts"],
+    queryFn: ({ signal }) => apiFetch<OtherAccountList>("/auth/other-accounts", { signal }),
   });
 }
 

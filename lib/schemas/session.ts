@@ -7,8 +7,18 @@ export const signInBodySchema = z
   .object({
     email: z.string().trim().min(1, "Enter your email").max(255).describe("The user's email (any case)."),
     password: z.string().min(1, "Enter your password").max(200).describe("The user's password."),
+    company_id: z
+      .string()
+      .trim()
+      .min(1, "Choose a company")
+      .max(100)
+      .optional()
+      .describe(
+        "The company to sign in to, when the email and password match accounts in several companies " +
+          "(one of the `companies` of a `choose_company` answer).",
+      ),
   })
-  .describe("Dashboard sign-in with email and password.");
+  .describe("Dashboard sign-in with email and password (and the chosen company, as a second step).");
 export type SignInBody = z.output<typeof signInBodySchema>;
 
 export const sessionUserSchema = z.object({
@@ -28,3 +38,49 @@ export const sessionInfoSchema = z
   })
   .describe("The signed-in dashboard user, their company and what their role may do.");
 export type SessionInfo = z.output<typeof sessionInfoSchema>;
+
+/** A company whose account matched the email and password: what the chooser shows. */
+export const signInCompanySchema = z.object({
+  id: z.string().describe("Send it back as `company_id`."),
+  name: z.string(),
+  role: z.enum(USER_ROLES).describe("The user's role in that company."),
+});
+export type SignInCompany = z.output<typeof signInCompanySchema>;
+
+/** The sign-in answer when the password is right for several companies: no session yet. */
+export const signInChoiceSchema = z
+  .object({
+    status: z.literal("choose_company"),
+    message: z.string(),
+    companies: z
+      .array(signInCompanySchema)
+      .describe("The companies whose active account matched, by name; sign in again with `company_id`."),
+    others_locked: z
+      .boolean()
+      .describe(
+        "Other accounts with this email are locked after failed sign-ins: their passwords were not checked " +
+          "and they are not listed (try again later to see them).",
+      ),
+  })
+  .describe(
+    "Choose the company: the email and password match accounts in several companies (or in one, while " +
+      "other accounts with the email are locked). No session was started.",
+  );
+export type SignInChoice = z.output<typeof signInChoiceSchema>;
+
+/** GET /api/auth/other-accounts: the companies that added an account with the user's email. */
+export const otherAccountSchema = z.object({
+  company_name: z.string(),
+  added_at: z.string().describe("When that company added the account (ISO 8601)."),
+});
+export const otherAccountListSchema = z
+  .object({
+    data: z
+      .array(otherAccountSchema)
+      .describe("Newest first; only accounts added after the signed-in user's own account."),
+  })
+  .describe(
+    "Other companies that hold an account with the signed-in user's email: a company's name and when " +
+      "it added the account, nothing more.",
+  );
+export type OtherAccountList = z.output<typeof otherAccountListSchema>;
