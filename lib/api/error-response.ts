@@ -11,6 +11,7 @@ import {
   TooManyAttemptsError,
   ValidationError,
 } from "@/lib/domain/errors";
+import { FieldScopeError, LeadAlreadyLinkedError } from "@/lib/domain/pins/errors";
 import { ApiError, INTERNAL_ERROR_MESSAGE, type ErrorBody } from "./errors";
 import { jsonResponse } from "./json";
 import { logError } from "./log";
@@ -33,9 +34,11 @@ function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof NotFoundError) return new ApiError(404, undefined, error.message);
   if (error instanceof ValidationError) return validationError(error.details);
+  if (error instanceof FieldScopeError) return ApiError.coded("INSUFFICIENT_SCOPE", error.message);
   if (error instanceof ForbiddenError) return ApiError.coded("FORBIDDEN", error.message);
   if (error instanceof StageInUseError) return ApiError.coded("STAGE_IN_USE", error.message);
   if (error instanceof PinTypeInUseError) return ApiError.coded("PIN_TYPE_IN_USE", error.message);
+  if (error instanceof LeadAlreadyLinkedError) return ApiError.coded("LEAD_ALREADY_LINKED", error.message);
   if (error instanceof ConflictError) return ApiError.coded("CONFLICT", error.message);
   if (error instanceof InvalidCredentialsError) return ApiError.coded("INVALID_CREDENTIALS", error.message);
   if (error instanceof TooManyAttemptsError) {
