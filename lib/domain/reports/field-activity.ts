@@ -116,15 +116,18 @@ export function fieldActivitySql(
       select k.user_id, sum(k.n) as knocks, json_object_agg(k.pin_type_id, k.n)::text as knocks_by_pin_type
       from knocks_by_type k group by k.user_id
     ),
+    first_pins as (
+      select distinct on (p.lead_id) p.lead_id, p.created_by
+      from pins p
+      join leads l on l.company_id = p.company_id and l.id = p.lead_id
+      where p.company_id = ${companyId} and p.lead_id is not null
+        and ${inRange(sql`l.created_at`, bounds)} ${leadInside}
+      order by p.lead_id, p.created_at, p.id
+    ),
     credited as (
       select coalesce(fp.created_by, l.assigned_to) as user_id, l.customer_id, ${isWon} as won
       from leads l
-      left join lateral (
-        select p.created_by from pins p
-        where p.company_id = l.company_id and p.lead_id = l.id
-        order by p.created_at, p.id
-        limit 1
-      ) fp on true
+      left join first_pins fp on fp.lead_id = l.id
       where l.company_id = ${companyId} and ${inRange(sql`l.created_at`, bounds)} ${leadInside}
         and (fp.created_by is not null or l.assigned_to is not null)
     ),
