@@ -115,19 +115,20 @@ test("a rep logs a knock at a tapped point, records another outcome and moves th
   await expect(sheet).toContainText(notes);
   await expect(sheet.getByTestId("pin-visits").getByRole("listitem")).toHaveCount(1);
 
-  // Another outcome: a visit in the history, on the map and in the API.
+  // Another outcome minutes after the knock: the rep's visit is corrected, not a second knock
+  // (extensions.md E5), in the history, on the map and in the API.
   const other = types[1]!;
   await sheet
     .getByRole("group", { name: "Change the outcome" })
     .getByRole("button", { name: other.label, exact: true })
     .click();
-  await expect(toasts(page)).toContainText(`Visit recorded: ${other.label}`);
+  await expect(toasts(page)).toContainText(`Visit corrected: ${other.label}`);
   await expect(sheet.getByTestId("pin-sheet-type")).toHaveText(other.label);
-  await expect(sheet.getByTestId("pin-visits").getByRole("listitem")).toHaveCount(2);
+  await expect(sheet.getByTestId("pin-visits").getByRole("listitem")).toHaveCount(1);
   await expect(sheet.getByTestId("pin-visits").getByRole("listitem").first()).toContainText(other.label);
   await expect(sheet.getByTestId("pin-last-visit")).toContainText(rep.name);
   const detail = (await apiGet<{ data: ApiPinDetail }>(page, `/pins/${pin!.id}`)).data;
-  expect(detail.visits.map((v) => v.pin_type.id)).toEqual([other.id, types[0]!.id]);
+  expect(detail.visits.map((v) => v.pin_type.id)).toEqual([other.id]);
   await screenshotBoth(page, "pin-history", { fullPage: false });
 
   // Move the pin: drag, then confirm.
@@ -147,7 +148,7 @@ test("a rep logs a knock at a tapped point, records another outcome and moves th
   const moved = (await apiGet<{ data: ApiPinDetail }>(page, `/pins/${pin!.id}`)).data;
   expect(moved.location).not.toEqual(pin!.location);
   // A move is not a visit.
-  expect(moved.visits).toHaveLength(2);
+  expect(moved.visits).toHaveLength(1);
 });
 
 test("the device's location places the knock; a refused location says so and a tap still works", async ({

@@ -469,6 +469,9 @@ describe(`POST /api/pins (${testEngine()})`, () => {
       (await post({ cookie: s.repCookie }, { location: [0, 3], pin_type_id: s.sold.id, lead_id: leadB }))
         .status,
     ).toBe(201);
+    // Anyone who reads leads may link it to another pin of the same user: the credit stays theirs.
+    const ritas3 = await post({ cookie: s.repCookie }, { location: [0, 4], pin_type_id: s.sold.id });
+    expect((await post({ cookie: otherCookie }, { id: ritas3.body.id, lead_id: leadB })).status).toBe(200);
     // A manager and an admin move it.
     for (const role of ["manager", "admin"] as const) {
       const boss = await createUser(database.db, s.companyId, { role });

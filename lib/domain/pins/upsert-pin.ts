@@ -198,9 +198,9 @@ async function recentVisit(
 }
 
 /**
- * E5's rule for moving a lead between pins: a lead on another user's pin is that user's credit in
- * the knock-to-cash report, so only an admin or a manager may take it off that pin (`from`, on a
- * pin the actor did not create) or link it to another pin (`to`, linked on another user's pin).
+ * E5's rule for moving a lead between pins: a lead on a user's pin is that user's credit in the
+ * knock-to-cash report, so only an admin or a manager may take it off a pin the actor did not
+ * create (`from`), or link it (`to`) to a pin of another user than the pins it is on.
  */
 async function checkLeadLink(
   tx: DbOrTx,
@@ -221,7 +221,7 @@ async function checkLeadLink(
   );
   const { rows } = await tx.execute<{ created_by: string }>(
     sql`select created_by from pins
-      where company_id = ${ctx.companyId} and lead_id = ${link.to} and created_by <> ${link.actor}
+      where company_id = ${ctx.companyId} and lead_id = ${link.to} and created_by <> ${link.pinCreator}
         ${link.pinId === undefined ? sql`` : sql`and id <> ${link.pinId}`}
       limit 1`,
   );
