@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Route } from "@playwright/test";
 import { API_HEADERS, demoUser, expectNoPageScrollX, screenshotBoth, signIn, unique } from "./helpers";
 
 // The map as the field team's tool (issue 43, E5): logging knocks, door history, moving pins,
@@ -115,19 +115,20 @@ test("a rep logs a knock at a tapped point, records another outcome and moves th
   await expect(sheet).toContainText(notes);
   await expect(sheet.getByTestId("pin-visits").getByRole("listitem")).toHaveCount(1);
 
-  // Another outcome: a visit in the history, on the map and in the API.
+  // Another outcome minutes after the knock: the rep's visit is corrected, not a second knock
+  // (extensions.md E5), in the history, on the map and in the API.
   const other = types[1]!;
   await sheet
     .getByRole("group", { name: "Change the outcome" })
     .getByRole("button", { name: other.label, exact: true })
     .click();
-  await expect(toasts(page)).toContainText(`Visit recorded: ${other.label}`);
+  await expect(toasts(page)).toContainText(`Visit corrected: ${other.label}`);
   await expect(sheet.getByTestId("pin-sheet-type")).toHaveText(other.label);
-  await expect(sheet.getByTestId("pin-visits").getByRole("listitem")).toHaveCount(2);
+  await expect(sheet.getByTestId("pin-visits").getByRole("listitem")).toHaveCount(1);
   await expect(sheet.getByTestId("pin-visits").getByRole("listitem").first()).toContainText(other.label);
   await expect(sheet.getByTestId("pin-last-visit")).toContainText(rep.name);
   const detail = (await apiGet<{ data: ApiPinDetail }>(page, `/pins/${pin!.id}`)).data;
-  expect(detail.visits.map((v) => v.pin_type.id)).toEqual([other.id, types[0]!.id]);
+  expect(detail.visits.map((v) => v.pin_type.id)).toEqual([other.id]);
   await screenshotBoth(page, "pin-history", { fullPage: false });
 
   // Move the pin: drag, then confirm.
@@ -147,7 +148,7 @@ test("a rep logs a knock at a tapped point, records another outcome and moves th
   const moved = (await apiGet<{ data: ApiPinDetail }>(page, `/pins/${pin!.id}`)).data;
   expect(moved.location).not.toEqual(pin!.location);
   // A move is not a visit.
-  expect(moved.visits).toHaveLength(2);
+  expect(moved.visits).toHaveLength(1);
 });
 
 test("the device's location places the knock; a refused location says so and a tap still works", async ({
@@ -234,28 +235,134 @@ test("a knock without a connection waits on the device, survives a reload and is
   expect(await pinsWithNotes(page, rep.id, notes)).toHaveLength(1);
 });
 
-test("a knock the API refuses keeps its reason until it is fixed or discarded", async ({ page }) => {
+/** The signed-in user's knocks waiting on the device, as stored. */
+async function storedKnocks(page: Page, userId: string): Promise<{ client_id: string; notes?: string }[]> {
+  const raw = await page.evaluate((key) => localStorage.getItem(key), `knocks-pending:${userId}`);
+  return raw ? (JSON.parse(raw) as { client_id: string; notes?: string }[]) : [];
+}
+
+async function seedKnocks(page: Page, userId: string, knocks: Record<string, unknown>[]) {
+  await page.evaluate(([key, list]) => localStorage.setItem(key as string, list as string), [
+    `knocks-pending:${userId}`,
+    JSON.stringify(knocks),
+  ] as const);
+}
+
+test("a knock saved by the server whose answer was lost is sent again and stays one pin", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
   await signIn(page, "sales_rep");
-  await openMapNearAPin(page);
-  // A knock that waited on the device with a pin type that no longer exists.
-  const clientId = `e2e-${unique()}`;
   const rep = demoUser("sales_rep");
-  await page.evaluate(([key, knock]) => localStorage.setItem(key as string, JSON.stringify([knock])), [
-    `knocks-pending:${rep.id}`,
+  await openMapNearAPin(page);
+  // Each send reaches the server, which saves, and then its answer is lost on the way back.
+  let delivered = 0;
+  const loseAnswers = async (route: Route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    await route.fetch();
+    delivered += 1;
+    await route.abort("connectionreset");
+  };
+  await page.route("**/api/pins", loseAnswers);
+
+  await page.getByRole("button", { name: "Log knock" }).click();
+  await tapMap(page, 0.4, 0.55);
+  const notes = `Lost answer ${unique()}`;
+  await knockSheet(page).getByLabel("Notes (optional)").fill(notes);
+  await knockSheet(page).getByRole("group", { name: "Outcome" }).getByRole("button").first().click();
+  // No answer: the knock waits on the device, though the server has it.
+  await expect(toasts(page)).toContainText("Knock kept on this device");
+  const pending = page.getByTestId("pending-knocks");
+  await expect(pending).toHaveText("1 pending");
+  expect(delivered).toBe(1);
+
+  // The connection "returns": the queue sends the knock again, and loses that answer too.
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect.poll(() => delivered).toBe(2);
+  // While the queue still holds the knock, the server has exactly one pin for it.
+  await expect(pending).toHaveText("1 pending");
+  expect((await storedKnocks(page, rep.id)).map((k) => k.notes)).toEqual([notes]);
+  expect(await pinsWithNotes(page, rep.id, notes)).toHaveLength(1);
+
+  // An answer gets through: the queue lets go of the knock, and there is still one pin.
+  await page.unroute("**/api/pins", loseAnswers);
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect(pending).toBeHidden();
+  expect(await storedKnocks(page, rep.id)).toEqual([]);
+  expect(await pinsWithNotes(page, rep.id, notes)).toHaveLength(1);
+});
+
+test("a knock the API refuses leaves the queue and says why; one the server failed waits", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, "sales_rep");
+  const rep = demoUser("sales_rep");
+  await openMapNearAPin(page);
+  const pending = page.getByTestId("pending-knocks");
+  // A knock that waited on the device with a pin type that no longer exists: a 400, final.
+  await seedKnocks(page, rep.id, [
     {
-      client_id: clientId,
+      client_id: `e2e-${unique()}`,
       location: [30.27, -97.74],
       pin_type_id: "no-such-type",
       logged_at: new Date().toISOString(),
     },
-  ] as const);
+  ]);
   await page.reload();
   await mapLoaded(page);
-  await page.getByTestId("pending-knocks").click();
-  const sheet = page.getByTestId("pending-sheet");
-  await expect(sheet.getByText(/Not sent:/)).toBeVisible();
-  await sheet.getByRole("button", { name: "Discard" }).click();
-  await expect(page.getByTestId("pending-knocks")).toBeHidden();
+  const refused = toasts(page).getByText("Knock not sent");
+  await expect(refused).toBeVisible();
+  await expect(toasts(page)).toContainText("pin_type_id");
+  // Dropped from the queue: nothing left to send again.
+  await expect(pending).toBeHidden();
+  expect(await storedKnocks(page, rep.id)).toEqual([]);
+  // The user can log it again, with the reason in view.
+  await toasts(page).getByRole("button", { name: "Log again" }).click();
+  await expect(knockSheet(page)).toContainText("Not sent:");
+  await knockSheet(page).getByRole("button", { name: "Close" }).click();
+
+  // A server failure is not final: the knock waits, and goes once the server answers.
+  const types = await pinTypes(page);
+  const notes = `Server failed ${unique()}`;
+  await seedKnocks(page, rep.id, [
+    {
+      client_id: `e2e-${unique()}`,
+      location: [30.27, -97.74],
+      pin_type_id: types[0]!.id,
+      notes,
+      logged_at: new Date().toISOString(),
+    },
+  ]);
+  let failed = 0;
+  const unavailable = async (route: Route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    failed += 1;
+    await route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({
+        status: "error",
+        message: "The service is temporarily unavailable; please retry shortly",
+        error_code: "SERVICE_UNAVAILABLE",
+      }),
+    });
+  };
+  await page.route("**/api/pins", unavailable);
+  await page.reload();
+  await mapLoaded(page);
+  await expect.poll(() => failed).toBeGreaterThan(0);
+  await expect(pending).toHaveText("1 pending");
+  expect((await storedKnocks(page, rep.id)).map((k) => k.notes)).toEqual([notes]);
+  await page.unroute("**/api/pins", unavailable);
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect(pending).toBeHidden();
+  expect(await pinsWithNotes(page, rep.id, notes)).toHaveLength(1);
 });
 
 test("a door becomes a lead: the form is prefilled, pin and lead link each other", async ({ page }) => {

@@ -35,13 +35,12 @@ function dropIcon(kind: "knock" | "move"): L.DivIcon {
 }
 
 function pendingIcon(knock: PendingKnock, color: string): L.DivIcon {
-  const ring = knock.error ? "#b91c1c" : "#0f172a";
   return L.divIcon({
     className: "pending-knock",
     iconSize: [22, 22],
     html:
       `<div data-client-id="${knock.client_id}" title="Waiting to be sent" style="width:22px;height:22px;` +
-      `border-radius:9999px;border:3px dashed ${ring};background:${color};opacity:.85"></div>`,
+      `border-radius:9999px;border:3px dashed #0f172a;background:${color};opacity:.85"></div>`,
   });
 }
 

@@ -7,7 +7,7 @@ import { Notice } from "@/components/ui/notice";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime, formatNumber } from "@/lib/format";
 import { useSavePin, type FieldPin } from "@/lib/query/pin-knocks";
-import { isNetworkFailure, newClientId, useKnockOutbox, type PendingKnock } from "@/lib/query/pin-outbox";
+import { isFinalRefusal, newClientId, useKnockOutbox, type PendingKnock } from "@/lib/query/pin-outbox";
 import type { Pin, PinType } from "@/lib/query/pins";
 import { useCan, useSession } from "@/lib/query/session";
 import type { FieldLayerProps } from "./field-layer";
@@ -35,7 +35,20 @@ export function useFieldTools({
 }) {
   const field = useFieldMap();
   const session = useSession();
-  const outbox = useKnockOutbox(session.data?.user.id);
+  const { notify } = useToast();
+  const { fixKnock } = field;
+  const onRefused = useCallback(
+    (knock: PendingKnock, reason: string) =>
+      notify({
+        tone: "danger",
+        title: `Knock not sent: ${types.find((t) => t.id === knock.pin_type_id)?.label ?? "unknown outcome"}`,
+        description: reason,
+        durationMs: 30_000,
+        action: { label: "Log again", onClick: () => fixKnock({ ...knock, error: reason }) },
+      }),
+    [notify, types, fixKnock],
+  );
+  const outbox = useKnockOutbox(session.data?.user.id, { onRefused });
   const [showPending, setShowPending] = useState(false);
   const colors = useMemo(() => new Map(types.map((t) => [t.id, t.color])), [types]);
   const selectedPin = useMemo(
@@ -105,11 +118,6 @@ export function FieldTools({ tools }: { tools: FieldTools }) {
       address: input.address,
       logged_at: mode.fixing?.logged_at ?? new Date().toISOString(),
     };
-    if (mode.fixing) {
-      outbox.retry(knock);
-      close();
-      return;
-    }
     const keep = () => {
       outbox.add(knock);
       notify({
@@ -131,8 +139,10 @@ export function FieldTools({ tools }: { tools: FieldTools }) {
       notify({ tone: "success", title: `Knock saved: ${input.pinType.label}` });
       close();
     } catch (e) {
-      if (isNetworkFailure(e)) keep();
-      else setError(`Not saved: ${errorMessage(e)}`);
+      // Only a refusal is final; after any other failure the server may have saved the knock, so
+      // it waits with its client_id, which a later send matches to that pin.
+      if (isFinalRefusal(e)) setError(`Not saved: ${errorMessage(e)}`);
+      else keep();
     }
   }
 
@@ -246,32 +256,23 @@ export function FieldTools({ tools }: { tools: FieldTools }) {
           types={types}
           onClose={() => setShowPending(false)}
           onSend={() => void outbox.flush()}
-          onDiscard={outbox.discard}
-          onFix={(knock) => {
-            setShowPending(false);
-            field.fixKnock(knock);
-          }}
         />
       ) : null}
     </>
   );
 }
 
-/** The knocks waiting on this device: send now, and the refused ones to fix or discard. */
+/** The knocks waiting on this device, and sending them now. */
 function PendingSheet({
   pending,
   types,
   onClose,
   onSend,
-  onDiscard,
-  onFix,
 }: {
   pending: readonly PendingKnock[];
   types: readonly PinType[];
   onClose: () => void;
   onSend: () => void;
-  onDiscard: (clientId: string) => void;
-  onFix: (knock: PendingKnock) => void;
 }) {
   const label = (id: string) => types.find((t) => t.id === id)?.label ?? "Unknown outcome";
   return (
@@ -286,25 +287,10 @@ function PendingSheet({
                 <span className="text-xs text-slate-500">{formatDateTime(knock.logged_at)}</span>
               </div>
               {knock.notes ? <p className="text-slate-700">{knock.notes}</p> : null}
-              {knock.error ? <Notice tone="danger">Not sent: {knock.error}</Notice> : null}
-              {knock.error ? (
-                <div className="flex gap-2">
-                  <Button variant="secondary" className="h-11 flex-1" onClick={() => onFix(knock)}>
-                    Fix
-                  </Button>
-                  <Button
-                    variant="danger-ghost"
-                    className="h-11 flex-1"
-                    onClick={() => onDiscard(knock.client_id)}
-                  >
-                    Discard
-                  </Button>
-                </div>
-              ) : null}
             </li>
           ))}
         </ul>
-        {pending.some((k) => !k.error) ? (
+        {pending.length > 0 ? (
           <Button className="h-11 w-full" onClick={onSend}>
             Send now
           </Button>

@@ -67,7 +67,11 @@ export function KnockSheet({
   const placed = Boolean(location);
 
   return (
-    <MapSheet title={fixing ? "Fix a waiting knock" : "Log a knock"} onClose={onCancel} testId="knock-sheet">
+    <MapSheet
+      title={fixing ? "Fix a knock that was not sent" : "Log a knock"}
+      onClose={onCancel}
+      testId="knock-sheet"
+    >
       <div className="space-y-3">
         {fixing?.error ? <Notice tone="danger">Not sent: {fixing.error}</Notice> : null}
         <div aria-live="polite" className="text-sm text-slate-700" data-testid="knock-where">

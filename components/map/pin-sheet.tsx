@@ -28,7 +28,8 @@ function addressText(pin: FieldPin): string | null {
 
 /**
  * A door's sheet: its address, notes, last visit and who knocked, every visit (GET /pins/{id}),
- * and for the field team: another outcome (a new visit), "Move pin" and "Create lead".
+ * and for the field team: another outcome (a new visit, or within 10 minutes of the user's own last
+ * visit a correction of it), "Move pin" and "Create lead".
  */
 export function PinSheet({
   pinId,
@@ -72,8 +73,13 @@ export function PinSheet({
   async function change(type: PinType) {
     setError(null);
     try {
-      await save.mutateAsync({ id: pinId, pin_type_id: type.id });
-      notify({ tone: "success", title: `Visit recorded: ${type.label}` });
+      const saved = await save.mutateAsync({ id: pinId, pin_type_id: type.id });
+      // Within 10 minutes of the user's own last visit the API corrects that visit (E5).
+      const corrected = saved.visit_count === pin?.visit_count;
+      notify({
+        tone: "success",
+        title: `${corrected ? "Visit corrected" : "Visit recorded"}: ${type.label}`,
+      });
     } catch (e) {
       setError(errorMessage(e));
     }

@@ -13,6 +13,7 @@ import {
   TooManyAttemptsError,
   ValidationError,
 } from "@/lib/domain/errors";
+import { FieldScopeError, LeadAlreadyLinkedError } from "@/lib/domain/pins/errors";
 import { ApiError, INTERNAL_ERROR_MESSAGE, type ErrorBody } from "./errors";
 import { jsonResponse } from "./json";
 import { logError } from "./log";
@@ -37,9 +38,11 @@ function toApiError(thrown: unknown): ApiError | undefined {
   const error = thrown instanceof DomainError ? thrown : (fromDatabaseError(thrown) ?? thrown);
   if (error instanceof NotFoundError) return new ApiError(404, undefined, error.message);
   if (error instanceof ValidationError) return validationError(error.details);
+  if (error instanceof FieldScopeError) return ApiError.coded("INSUFFICIENT_SCOPE", error.message);
   if (error instanceof ForbiddenError) return ApiError.coded("FORBIDDEN", error.message);
   if (error instanceof StageInUseError) return ApiError.coded("STAGE_IN_USE", error.message);
   if (error instanceof PinTypeInUseError) return ApiError.coded("PIN_TYPE_IN_USE", error.message);
+  if (error instanceof LeadAlreadyLinkedError) return ApiError.coded("LEAD_ALREADY_LINKED", error.message);
   if (error instanceof ConflictError) return ApiError.coded("CONFLICT", error.message);
   if (error instanceof InvalidCredentialsError) return ApiError.coded("INVALID_CREDENTIALS", error.message);
   if (error instanceof TooManyAttemptsError) {

@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   CONFLICT: 409,
   STAGE_IN_USE: 409,
   PIN_TYPE_IN_USE: 409,
+  LEAD_ALREADY_LINKED: 409,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   SERVICE_UNAVAILABLE: 503,
@@ -46,6 +47,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERN
     "Pipeline settings: a stage left out of the new pipeline is still used by leads; the message names it.",
   PIN_TYPE_IN_USE:
     "Pin type settings: a type left out of the new list is still used by pins or their visits; the message names it and its counts.",
+  LEAD_ALREADY_LINKED:
+    "Pins: the lead is linked to another user's pin (their credit); only an admin or a manager may move it.",
   NOT_FOUND: "No such path under /api.",
   METHOD_NOT_ALLOWED: "The path exists but not with this method; the Allow header lists the methods.",
   SERVICE_UNAVAILABLE: "The database is unreachable or did not answer in time; retry later.",

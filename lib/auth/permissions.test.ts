@@ -110,6 +110,7 @@ describe("the permission table", () => {
     expect(rolesOfAction("leads:read")).toBeUndefined();
     expect(Object.keys(ACTIONS).filter((a) => isSessionOnly(a as Action))).toEqual([
       "territories:write",
+      "pins:relink_lead",
       "settings:manage",
       "users:manage",
       "api_keys:manage",

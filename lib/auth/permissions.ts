@@ -52,6 +52,8 @@ export const ACTIONS = {
   // Keys made before pipeline:read existed read the pipeline with leads:read.
   "pipeline:read": { scopes: ["pipeline:read", "leads:read"] },
   "territories:write": { scopes: ["pins:write"], roles: ["admin", "manager"] },
+  // A lead on another user's pin is that user's credit (extensions.md E5): only a manager moves it.
+  "pins:relink_lead": { scopes: ["leads:read"], roles: ["admin", "manager"] },
   "settings:manage": ADMIN_ONLY,
   "users:manage": ADMIN_ONLY,
   "api_keys:manage": ADMIN_ONLY,

@@ -6,7 +6,9 @@ import { ApiClientError } from "@/lib/query/api-client";
 import { postPin, putPinInCaches, type PinAddress } from "@/lib/query/pin-knocks";
 
 // Knocks logged offline wait in localStorage per user. Each has a client_id made once, which the
-// API answers with its existing pin, so a retry after a lost answer never makes two pins.
+// API answers with its existing pin, so a retry after a lost answer never makes two pins. A knock
+// the API refuses (a 4xx other than sign-in or rate limit) would be refused again: it leaves the
+// queue and is shown to the user, instead of waiting to be sent forever.
 
 export interface PendingKnock {
   client_id: string;
@@ -16,7 +18,7 @@ export interface PendingKnock {
   address?: Partial<PinAddress>;
   /** When it was logged (ISO 8601). */
   logged_at: string;
-  /** The API refused it (not a network failure): the reason, until the user fixes or discards it. */
+  /** Why the API refused it, when the user logs it again (never kept in the queue). */
   error?: string;
 }
 
@@ -55,9 +57,23 @@ function subscribe(listener: () => void) {
   };
 }
 
-/** A network failure (no answer), as opposed to the API refusing the knock. */
-export function isNetworkFailure(error: unknown): boolean {
-  return error instanceof ApiClientError && error.status === 0;
+/**
+ * A refusal that sending again would only repeat: a 4xx answer about the knock itself (400, 403,
+ * 404, 409). No answer, a cut-off answer, a 5xx, 401 (signed out), 408 and 429 may pass later.
+ */
+export function isFinalRefusal(error: unknown): error is ApiClientError {
+  return (
+    error instanceof ApiClientError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    ![401, 408, 429].includes(error.status)
+  );
+}
+
+/** What to tell the user of a refusal: the message, with each field's problem when given. */
+export function refusalReason(error: ApiClientError): string {
+  const fields = error.details.map((d) => `${d.field} ${d.message}`);
+  return fields.length > 0 ? `${error.message} (${fields.join("; ")})` : error.message;
 }
 
 export function newClientId(): string {
@@ -66,9 +82,13 @@ export function newClientId(): string {
 
 /**
  * The user's pending knocks, and sending them: on load, when the connection returns, and on
- * demand. Knocks the API refuses stay with their reason; a network failure stops the round.
+ * demand. A knock the API refuses leaves the queue through `onRefused`; any other failure stops
+ * the round and keeps the knock for the next one.
  */
-export function useKnockOutbox(userId: string | undefined) {
+export function useKnockOutbox(
+  userId: string | undefined,
+  { onRefused }: { onRefused?: (knock: PendingKnock, reason: string) => void } = {},
+) {
   const client = useQueryClient();
   const pending = useSyncExternalStore(
     subscribe,
@@ -76,6 +96,10 @@ export function useKnockOutbox(userId: string | undefined) {
     () => EMPTY,
   );
   const sending = useRef(false);
+  const refused = useRef(onRefused);
+  useEffect(() => {
+    refused.current = onRefused;
+  }, [onRefused]);
 
   const update = useCallback(
     (change: (list: PendingKnock[]) => PendingKnock[]) => {
@@ -84,8 +108,11 @@ export function useKnockOutbox(userId: string | undefined) {
     [userId],
   );
 
-  const add = useCallback((knock: PendingKnock) => update((list) => [...list, knock]), [update]);
-  const discard = useCallback(
+  const add = useCallback(
+    (knock: PendingKnock) => update((list) => [...list, { ...knock, error: undefined }]),
+    [update],
+  );
+  const remove = useCallback(
     (clientId: string) => update((list) => list.filter((k) => k.client_id !== clientId)),
     [update],
   );
@@ -95,7 +122,6 @@ export function useKnockOutbox(userId: string | undefined) {
     sending.current = true;
     try {
       for (const knock of read(userId)) {
-        if (knock.error) continue;
         try {
           const pin = await postPin({
             client_id: knock.client_id,
@@ -105,28 +131,17 @@ export function useKnockOutbox(userId: string | undefined) {
             address: knock.address,
           });
           putPinInCaches(client, pin);
-          update((list) => list.filter((k) => k.client_id !== knock.client_id));
+          remove(knock.client_id);
         } catch (error) {
-          if (isNetworkFailure(error)) break;
-          const reason = error instanceof Error ? error.message : "The knock was refused.";
-          update((list) => list.map((k) => (k.client_id === knock.client_id ? { ...k, error: reason } : k)));
+          if (!isFinalRefusal(error)) break;
+          remove(knock.client_id);
+          refused.current?.(knock, refusalReason(error));
         }
       }
     } finally {
       sending.current = false;
     }
-  }, [userId, client, update]);
-
-  /** Sends a refused knock again (after the user changed it, or to try once more). */
-  const retry = useCallback(
-    (knock: PendingKnock) => {
-      update((list) =>
-        list.map((k) => (k.client_id === knock.client_id ? { ...knock, error: undefined } : k)),
-      );
-      void flush();
-    },
-    [update, flush],
-  );
+  }, [userId, client, remove]);
 
   useEffect(() => {
     void flush();
@@ -135,5 +150,5 @@ export function useKnockOutbox(userId: string | undefined) {
     return () => window.removeEventListener("online", online);
   }, [flush]);
 
-  return { pending, add, discard, retry, flush };
+  return { pending, add, flush };
 }

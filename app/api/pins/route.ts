@@ -57,7 +57,12 @@ export const POST = apiRoute({
         "fields present overwrite, absent fields are kept, `null` clears notes, address parts and lead_id.",
       "A create and each change of `pin_type_id` record a visit `{ at, by, pin_type }` (GET /pins/{id}) and " +
         "move the pin's `visit_count` and `last_visit_at`; an update that changes nothing writes nothing " +
-        "and leaves `updated_at` as it was.",
+        "and leaves `updated_at` as it was. A change of `pin_type_id` by a user within 10 minutes of their " +
+        "last visit to that pin corrects that visit's outcome instead of adding one.",
+      "`lead_id` (set or null) needs the `leads:read` scope as well (else 403 `INSUFFICIENT_SCOPE`). A lead " +
+        "is the knock-to-cash credit of the user whose pin it is linked to, so only an admin or a manager " +
+        "may link a lead that is linked to another user's pin, or change the lead of a pin another user " +
+        "created: anyone else gets a 409 `LEAD_ALREADY_LINKED` and nothing changes.",
       "`client_id` makes a create safe to retry (an offline knock sent again): a create whose `client_id` " +
         "the company has already seen answers 200 with that pin, unchanged, and records nothing; " +
         "concurrent retries make one pin.",
@@ -81,6 +86,11 @@ export const POST = apiRoute({
       },
     ],
     notFound: "Pin",
+    errors: ["LEAD_ALREADY_LINKED"],
+    errorMessages: {
+      LEAD_ALREADY_LINKED:
+        "The lead lead_01jq8m2x4kd7w3a9c5v6r8t0ye is linked to another user's pin: only an admin or a manager may link it to this pin",
+    },
     example: {
       body: {
         location: [30.2672, -97.7431],

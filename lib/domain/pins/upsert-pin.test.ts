@@ -3,6 +3,9 @@ import { sql } from "drizzle-orm";
 import { GET as listPinsRoute, POST as postPin } from "@/app/api/pins/route";
 import { GET as getPinRoute } from "@/app/api/pins/[id]/route";
 import { POST as postLead } from "@/app/api/leads/route";
+import { GET as getLeadRoute } from "@/app/api/leads/[id]/route";
+import { GET as fieldActivityRoute } from "@/app/api/reports/field-activity/route";
+import type { FieldActivityReport } from "@/lib/schemas/reports";
 import {
   apiRequest,
   call,
@@ -62,6 +65,11 @@ async function storedPin(id: string) {
     updated_at: unknown;
   }>(sql`select visit_count, last_visit_at, updated_at from pins where id = ${id}`);
   return rows[0]!;
+}
+
+/** Moves the pin's visits back in time, as if they were made that long ago. */
+async function ageVisits(pinId: string, by: string) {
+  await database.db.execute(sql`update pin_visits set at = at - ${by}::interval where pin_id = ${pinId}`);
 }
 
 describe(`POST /api/pins (${testEngine()})`, () => {
@@ -154,7 +162,9 @@ describe(`POST /api/pins (${testEngine()})`, () => {
     expect(detail.body.data.visits[0]!.at).toBe(sold.body.last_visit_at);
     expect(await storedPin(id)).toMatchObject({ visit_count: 2 });
 
-    // A key's change is the given user's visit, else the pin's creator's.
+    // A key's change is the given user's visit, else the pin's creator's (their visits now old
+    // enough to be new knocks, not corrections).
+    await ageVisits(id, "1 hour");
     const back = await post({ key: s.key }, { id, pin_type_id: s.notHome.id });
     const moved = await post({ key: s.key }, { id, pin_type_id: s.sold.id, created_by: s.tech.id });
     expect([back.body.visit_count, moved.body.visit_count]).toEqual([3, 4]);
@@ -322,5 +332,172 @@ describe(`POST /api/pins (${testEngine()})`, () => {
     const unread = await getPin({ key: writeOnly }, made.body.id);
     expect(unread.status).toBe(403);
     expect((await getPin({ key: readOnly }, made.body.id)).status).toBe(200);
+  });
+
+  it("corrects a user's recent visit on a second type change instead of adding knocks", async () => {
+    const s = await knockScenario();
+    const knocks = async () => {
+      const res = await call<FieldActivityReport>(
+        fieldActivityRoute,
+        apiRequest("/reports/field-activity", { key: s.key }),
+      );
+      return Object.fromEntries(res.body.data.map((row) => [row.user.user_id, row.knocks]));
+    };
+    for (const at of [
+      [1, 1],
+      [1, 2],
+      [1, 3],
+    ]) {
+      await post({ cookie: s.techCookie }, { location: at, pin_type_id: s.notHome.id });
+    }
+    const theirs = await post({ cookie: s.repCookie }, { location: [2, 2], pin_type_id: s.notHome.id });
+    const id = theirs.body.id;
+    expect(await knocks()).toEqual({ [s.tech.id]: 3, [s.rep.id]: 1 });
+    // The technician flips the rep's pin twenty times: one knock of theirs, with the last outcome.
+    let last = theirs;
+    for (let i = 0; i < 20; i++) {
+      last = await post(
+        { cookie: s.techCookie },
+        { id, pin_type_id: i % 2 === 0 ? s.sold.id : s.notHome.id },
+      );
+      expect(last.status).toBe(200);
+    }
+    expect(await knocks()).toEqual({ [s.tech.id]: 4, [s.rep.id]: 1 });
+    expect(last.body).toMatchObject({ visit_count: 2, pin_type: { id: s.notHome.id } });
+    const detail = await getPin({ key: s.key }, id);
+    expect(detail.body.data.visits.map((v) => [v.by.user_id, v.pin_type.id])).toEqual([
+      [s.tech.id, s.notHome.id],
+      [s.rep.id, s.notHome.id],
+    ]);
+    expect(last.body.last_visit_at).toBe(detail.body.data.visits[0]!.at);
+    // Another user's change is their own visit; the rep's create is theirs to correct.
+    const byRep = await post({ cookie: s.repCookie }, { id, pin_type_id: s.sold.id });
+    expect(byRep.body.visit_count).toBe(2);
+    // Past the window, a change is a new knock again.
+    await ageVisits(id, "11 minutes");
+    const later = await post({ cookie: s.techCookie }, { id, pin_type_id: s.notHome.id });
+    expect(later.body.visit_count).toBe(3);
+    expect(await knocks()).toEqual({ [s.tech.id]: 5, [s.rep.id]: 1 });
+  });
+
+  it("needs leads:read to set or clear lead_id, and writes nothing without it", async () => {
+    const s = await knockScenario();
+    const lead = await call<{ id: string }>(
+      postLead,
+      apiRequest("/leads", { key: s.key, body: { name: "Door" } }),
+    );
+    // The technician cannot read the lead, so cannot link it either.
+    expect(
+      (
+        await call(getLeadRoute, apiRequest(`/leads/${lead.body.id}`, { cookie: s.techCookie }), {
+          id: lead.body.id,
+        })
+      ).status,
+    ).toBe(403);
+    const own = await post({ cookie: s.techCookie }, { location: [0, 0], pin_type_id: s.sold.id });
+    const { key: pinsOnly } = await createApiKey(database.db, s.companyId, { scopes: ["pins:write"] });
+    const attempts: [Auth, Record<string, unknown>][] = [
+      [{ cookie: s.techCookie }, { location: [0, 1], pin_type_id: s.sold.id, lead_id: lead.body.id }],
+      [{ cookie: s.techCookie }, { id: own.body.id, lead_id: lead.body.id }],
+      [{ cookie: s.techCookie }, { id: own.body.id, lead_id: null }],
+      [
+        { key: pinsOnly },
+        { location: [0, 1], pin_type_id: s.sold.id, created_by: s.tech.id, lead_id: lead.body.id },
+      ],
+    ];
+    for (const [auth, body] of attempts) {
+      const res = await post(auth, body);
+      expect([res.status, res.body], JSON.stringify(body)).toEqual([
+        403,
+        {
+          status: "error",
+          error_code: "INSUFFICIENT_SCOPE",
+          message: "Insufficient scope: lead_id requires the leads:read scope",
+        },
+      ]);
+    }
+    const { rows } = await database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pins where company_id = ${s.companyId} and lead_id is not null`,
+    );
+    expect(rows[0]!.n).toBe(0);
+    expect((await post({ cookie: s.techCookie }, { id: own.body.id, notes: "no lead" })).status).toBe(200);
+    // A rep reads leads, so links one.
+    const linked = await post(
+      { cookie: s.repCookie },
+      { location: [0, 2], pin_type_id: s.sold.id, lead_id: lead.body.id },
+    );
+    expect([linked.status, linked.body.lead_id]).toEqual([201, lead.body.id]);
+  });
+
+  it("moves a lead off another user's pin only for an admin or a manager (409 otherwise)", async () => {
+    const s = await knockScenario();
+    const newLead = async (name: string) =>
+      (await call<{ id: string }>(postLead, apiRequest("/leads", { key: s.key, body: { name } }))).body.id;
+    const [leadA, leadB] = [await newLead("A"), await newLead("B")];
+    const other = await createUser(database.db, s.companyId, { role: "sales_rep", name: "Otto Rep" });
+    const otherCookie = await createSessionCookie(database.db, other);
+    const ritas = await post(
+      { cookie: s.repCookie },
+      { location: [0, 0], pin_type_id: s.sold.id, lead_id: leadA },
+    );
+    const ottos = await post({ cookie: otherCookie }, { location: [0, 1], pin_type_id: s.sold.id });
+    const refusals: [Auth, Record<string, unknown>][] = [
+      [{ cookie: otherCookie }, { location: [0, 2], pin_type_id: s.sold.id, lead_id: leadA }],
+      [{ cookie: otherCookie }, { id: ottos.body.id, lead_id: leadA }],
+      [{ cookie: otherCookie }, { id: ritas.body.id, lead_id: null }],
+      [{ cookie: otherCookie }, { id: ritas.body.id, lead_id: leadB }],
+      [{ key: s.key }, { id: ottos.body.id, lead_id: leadA, created_by: other.id }],
+    ];
+    for (const [auth, body] of refusals) {
+      const res = await post(auth, body);
+      expect([res.status, (res.body as { error_code?: string }).error_code], JSON.stringify(body)).toEqual([
+        409,
+        "LEAD_ALREADY_LINKED",
+      ]);
+      expect(String((res.body as { message?: string }).message)).toMatch(/only an admin or a manager/);
+    }
+    const linked = await database.db.execute<{ id: string; lead_id: string | null }>(
+      sql`select id, lead_id from pins where company_id = ${s.companyId} order by id`,
+    );
+    expect(Object.fromEntries(linked.rows.map((r) => [r.id, r.lead_id]))).toEqual({
+      [ritas.body.id]: leadA,
+      [ottos.body.id]: null,
+    });
+    // The pin's creator changes their own pin's lead; a second pin of theirs may share it.
+    expect((await post({ cookie: s.repCookie }, { id: ritas.body.id, lead_id: leadB })).status).toBe(200);
+    expect(
+      (await post({ cookie: s.repCookie }, { location: [0, 3], pin_type_id: s.sold.id, lead_id: leadB }))
+        .status,
+    ).toBe(201);
+    // Anyone who reads leads may link it to another pin of the same user: the credit stays theirs.
+    const ritas3 = await post({ cookie: s.repCookie }, { location: [0, 4], pin_type_id: s.sold.id });
+    expect((await post({ cookie: otherCookie }, { id: ritas3.body.id, lead_id: leadB })).status).toBe(200);
+    // A manager and an admin move it.
+    for (const role of ["manager", "admin"] as const) {
+      const boss = await createUser(database.db, s.companyId, { role });
+      const cookie = await createSessionCookie(database.db, boss);
+      const moved = await post({ cookie }, { id: ottos.body.id, lead_id: role === "manager" ? leadB : null });
+      expect(moved.status, role).toBe(200);
+    }
+  });
+
+  it("lets one of two concurrent links of a lead to different users' pins through", async () => {
+    const s = await knockScenario();
+    const lead = await call<{ id: string }>(
+      postLead,
+      apiRequest("/leads", { key: s.key, body: { name: "Race" } }),
+    );
+    const other = await createUser(database.db, s.companyId, { role: "sales_rep" });
+    const otherCookie = await createSessionCookie(database.db, other);
+    const body = { location: [0, 0], pin_type_id: s.sold.id, lead_id: lead.body.id };
+    const answers = await Promise.all([
+      post({ cookie: s.repCookie }, body),
+      post({ cookie: otherCookie }, body),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const { rows } = await database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pins where company_id = ${s.companyId} and lead_id = ${lead.body.id}`,
+    );
+    expect(rows[0]!.n).toBe(1);
   });
 });

@@ -1,9 +1,11 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
+import { can } from "@/lib/auth/permissions";
 import type { DbOrTx } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import { ID_PREFIX, newId } from "@/lib/ids";
+import { FieldScopeError, LeadAlreadyLinkedError } from "./errors";
 import { PIN_MESSAGES, type Pin, type PinUpsertResponse, type UpsertPinBody } from "@/lib/schemas/pins";
 import { pinColumns, pinJoins, toPin, type PinRow } from "./pin-record";
 
@@ -20,6 +22,10 @@ export async function upsertPin({
   ctx: PinWriteContext;
   input: UpsertPinBody;
 }): Promise<{ created: boolean; pin: PinUpsertResponse }> {
+  // Linking a lead shows and credits it: a caller who may not read leads may not link one.
+  if (input.lead_id !== undefined && !can(ctx.principal, "leads:read")) {
+    throw new FieldScopeError("lead_id", "leads:read");
+  }
   if (input.id !== undefined) {
     const pin = await updatePin(ctx, input.id, input);
     return { created: false, pin: { ...pin, status: "success", message: PIN_MESSAGES.updated } };
@@ -62,12 +68,14 @@ async function createPin(
   });
   const [latitude, longitude] = location;
   const address = input.address ?? {};
-  const { rows } = await ctx.db.execute<PinRow>(sql`with p as (
+  const leadId = input.lead_id ?? null;
+  const insert = async (db: DbOrTx) =>
+    db.execute<PinRow>(sql`with p as (
       insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, street1, city, state, zip,
         notes, lead_id, client_id, visit_count, last_visit_at, created_at, updated_at)
       values (${ctx.companyId}, ${newId(ID_PREFIX.pin)}, ${pinTypeId}, ${by}, ${latitude}, ${longitude},
         ${address.street1 ?? null}, ${address.city ?? null}, ${address.state ?? null}, ${address.zip ?? null},
-        ${input.notes ?? null}, ${input.lead_id ?? null}, ${input.client_id ?? null}, 1, now(), now(), now())
+        ${input.notes ?? null}, ${leadId}, ${input.client_id ?? null}, 1, now(), now(), now())
       on conflict (company_id, client_id) where client_id is not null do nothing
       returning *
     ), v as (
@@ -75,6 +83,13 @@ async function createPin(
       select company_id, id, created_at, created_by, pin_type_id from p
     )
     select ${pinColumns("p")} from p ${pinJoins("p")}`);
+  const { rows } =
+    leadId === null
+      ? await insert(ctx.db)
+      : await ctx.db.transaction(async (tx) => {
+          await checkLeadLink(tx, ctx, { pinCreator: by, from: null, to: leadId, actor: by });
+          return insert(tx);
+        });
   const row = rows[0];
   if (row) return { created: true, pin: toPin(row) };
   // Another call with the same client_id created it meanwhile (and has committed).
@@ -124,15 +139,32 @@ async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody)
       lead_id: changes.has("lead_id") ? (input.lead_id ?? undefined) : undefined,
       created_by: ctx.principal.kind === "session" ? undefined : by,
     });
+    const visitor = by ?? stored.created_by;
+    if (changes.has("lead_id")) {
+      await checkLeadLink(tx, ctx, {
+        pinId: id,
+        pinCreator: stored.created_by,
+        from: stored.lead_id,
+        to: input.lead_id ?? null,
+        actor: visitor,
+      });
+    }
     const knocked = changes.has("pin_type_id");
+    const corrected = knocked ? await recentVisit(tx, ctx.companyId, id, visitor) : undefined;
     const set = [...changes].map(([column, value]) => sql`${sql.identifier(column)} = ${value}`);
     set.push(sql`updated_at = now()`);
-    if (knocked) set.push(sql`visit_count = p.visit_count + 1`, sql`last_visit_at = now()`);
-    const visit = knocked
-      ? sql`, v as (
+    if (knocked && corrected === undefined) {
+      set.push(sql`visit_count = p.visit_count + 1`, sql`last_visit_at = now()`);
+    }
+    const visit = !knocked
+      ? sql``
+      : corrected !== undefined
+        ? sql`, v as (
+          update pin_visits pv set pin_type_id = w.pin_type_id from w
+          where pv.company_id = w.company_id and pv.id = ${corrected})`
+        : sql`, v as (
           insert into pin_visits (company_id, pin_id, at, user_id, pin_type_id)
-          select company_id, id, updated_at, ${by ?? stored.created_by}, pin_type_id from w)`
-      : sql``;
+          select company_id, id, updated_at, ${visitor}, pin_type_id from w)`;
     const updated = await tx.execute<PinRow>(sql`with w as (
         update pins p set ${sql.join(set, sql`, `)}
         where p.company_id = ${ctx.companyId} and p.id = ${id}
@@ -141,6 +173,63 @@ async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody)
       select ${pinColumns("w")} from w ${pinJoins("w")}`);
     return toPin(updated.rows[0]!);
   });
+}
+
+/**
+ * Within this window of a user's last visit to a pin, their change of its type corrects that visit
+ * (a mis-tap fixed) instead of counting another knock: flipping a type back and forth made knocks.
+ */
+const CORRECTION_WINDOW = sql`interval '10 minutes'`;
+
+/** The id of the user's last visit to the pin when it is recent enough to correct, else undefined. */
+async function recentVisit(
+  tx: DbOrTx,
+  companyId: string,
+  pinId: string,
+  userId: string,
+): Promise<string | undefined> {
+  const { rows } = await tx.execute<{ id: string | number; recent: boolean }>(
+    sql`select id, at >= now() - ${CORRECTION_WINDOW} as recent from pin_visits
+      where company_id = ${companyId} and pin_id = ${pinId} and user_id = ${userId}
+      order by at desc, id desc limit 1`,
+  );
+  const last = rows[0];
+  return last?.recent ? String(last.id) : undefined;
+}
+
+/**
+ * E5's rule for moving a lead between pins: a lead on a user's pin is that user's credit in the
+ * knock-to-cash report, so only an admin or a manager may take it off a pin the actor did not
+ * create (`from`), or link it (`to`) to a pin of another user than the pins it is on.
+ */
+async function checkLeadLink(
+  tx: DbOrTx,
+  ctx: PinWriteContext,
+  link: { pinId?: string; pinCreator: string; from: string | null; to: string | null; actor: string },
+): Promise<void> {
+  if (can(ctx.principal, "pins:relink_lead")) return;
+  if (link.from !== null && link.pinCreator !== link.actor) {
+    throw new LeadAlreadyLinkedError(
+      `The pin's lead ${link.from} is linked to another user's pin: only an admin or a manager may change its lead_id`,
+    );
+  }
+  if (link.to === null) return;
+  // Concurrent links of one lead take turns on its row; the pins are read after the wait, so the
+  // second sees the first's link.
+  await tx.execute(
+    sql`select 1 from leads where company_id = ${ctx.companyId} and id = ${link.to} for no key update`,
+  );
+  const { rows } = await tx.execute<{ created_by: string }>(
+    sql`select created_by from pins
+      where company_id = ${ctx.companyId} and lead_id = ${link.to} and created_by <> ${link.pinCreator}
+        ${link.pinId === undefined ? sql`` : sql`and id <> ${link.pinId}`}
+      limit 1`,
+  );
+  if (rows.length > 0) {
+    throw new LeadAlreadyLinkedError(
+      `The lead ${link.to} is linked to another user's pin: only an admin or a manager may link it to this pin`,
+    );
+  }
 }
 
 /** The pin `id` as its record, or undefined. */

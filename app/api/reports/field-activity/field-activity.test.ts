@@ -288,7 +288,7 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
         user: user(t.ann, "Ann Rep"),
         knocks: 3,
         knocks_by_pin_type: { [t.typeA]: 2, [t.typeB]: 1 },
-        leads: 3,
+        leads: 2,
         won: 1,
         customers: 1,
         // Quarterly at 100: the non-cancelled job's 100 and 3 visits without a job.
@@ -307,7 +307,7 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
         collected: 40,
       },
     ]);
-    // Lead 3 is Ann's (assigned) and Bob's (his pin): in both rows, once in the totals.
+    // Lead 3 is Ann's (assigned) and on Bob's pin: credited to Bob alone, so the rows add up to the totals.
     expect(res.body.totals).toEqual({
       knocks: 4,
       knocks_by_pin_type: { [t.typeA]: 2, [t.typeB]: 2 },
@@ -323,6 +323,52 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
     expect(none.body.conversion).toEqual({ leads: null, won: null, customers: null, collected: null });
   });
 
+  it("credits each lead once: to the creator of its first pin, else to its owner", async () => {
+    const t = await knockToCashTenant();
+    const co = t.companyId;
+    const leadNumbers = (body: FieldActivityReport) =>
+      Object.fromEntries(body.data.map((row) => [row.user.user_id, [row.leads, row.won, row.customers]]));
+    const addsUp = (body: FieldActivityReport) =>
+      expect(
+        ["leads", "won", "customers"].map((k) =>
+          body.data.reduce((n, row) => n + row[k as "leads" | "won" | "customers"], 0),
+        ),
+      ).toEqual([body.totals.leads, body.totals.won, body.totals.customers]);
+    // Lead 1 (won, converted) is made Ann's own and then linked to a pin of Tom's dropped before
+    // hers: Tom's, once, and no longer Ann's too.
+    await database.db.execute(
+      sql`update leads set assigned_to = ${t.ann} where company_id = ${co} and name = 'L1'`,
+    );
+    const [lead1] = (
+      await database.db.execute<{ id: string }>(
+        sql`select id from leads where company_id = ${co} and name = 'L1'`,
+      )
+    ).rows;
+    await database.db.insert(pins).values({
+      companyId: co,
+      id: newId(ID_PREFIX.pin),
+      pinTypeId: t.typeA,
+      createdBy: t.tom,
+      latitude: INSIDE[1],
+      longitude: INSIDE[0],
+      leadId: lead1!.id,
+      createdAt: new Date("2020-01-01T00:00:00Z"),
+    });
+    const res = await report(t.key, RANGE);
+    expect(leadNumbers(res.body)).toEqual({
+      [t.ann]: [1, 0, 0],
+      [t.bob]: [2, 0, 0],
+      [t.tom]: [1, 1, 1],
+    });
+    expect(res.body.totals).toMatchObject({ leads: 4, won: 1, customers: 1 });
+    addsUp(res.body);
+    const csv = await exportRoute(apiRequest(`/reports/field-activity/export?${RANGE}`, { key: t.key }), {
+      params: Promise.resolve({}),
+    });
+    const tomLine = (await csv.text()).split("\r\n").find((line) => line.startsWith(t.tom));
+    expect(tomLine?.split(",").slice(-5, -2)).toEqual(["1", "1", "1"]);
+  });
+
   it("keeps to a territory: knocks at pins, leads and customers inside it", async () => {
     const t = await knockToCashTenant();
     const res = await report(t.key, `${RANGE}&territory_id=${t.territoryId}`);
@@ -332,7 +378,7 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
         user: user(t.ann, "Ann Rep"),
         knocks: 2,
         knocks_by_pin_type: { [t.typeA]: 1, [t.typeB]: 1 },
-        leads: 2,
+        leads: 1,
         won: 1,
         customers: 1,
         sale_value: 400,
@@ -487,7 +533,7 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
       `${t.ann},Ann Rep,${t.ann}@example.test,3,${counts([
         [t.typeA, 2],
         [t.typeB, 1],
-      ])},3,1,1,400.00,90.00`,
+      ])},2,1,1,400.00,90.00`,
       `${t.tom},Tom Tech,${t.tom}@example.test,0,{},0,0,0,0.00,40.00`,
       `,Total,,4,${counts([
         [t.typeA, 2],
