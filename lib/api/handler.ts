@@ -17,6 +17,7 @@ import { quotaResetInfo, rateLimitHeaders } from "./rate-limit";
 import {
   actionsOf,
   attachDeclaration,
+  inputActionsOf,
   type AuthedRouteConfig,
   type HandlerResult,
   type PublicRouteConfig,
@@ -72,6 +73,7 @@ export function apiRoute<
           checkVersion(request);
         }
         const input = await parseInput(config, request, url, context);
+        if (principal) authorizeInput(config, principal, input);
         const result = ctx
           ? await (config as AuthedRouteConfig<Q, B, P>).handler({ ctx, ...input, request })
           : await (config as PublicRouteConfig<Q, B, P>).handler({ db: getDb, ...input, request, requestId });
@@ -158,6 +160,18 @@ function authorize(
   if (principal.kind === "session" && isWriteMethod(request.method) && isCrossSite(request)) {
     throw ApiError.coded("FORBIDDEN", "Cross-site request refused");
   }
+}
+
+/** Check 5 again for the actions some inputs need as well (`inputPermissions`), once they are parsed. */
+function authorizeInput(
+  config: AuthedRouteConfig<Schema, Schema, Schema> | PublicRouteConfig<Schema, Schema, Schema>,
+  principal: Principal,
+  input: { query: unknown; body: unknown; params: unknown },
+): void {
+  const needed = inputActionsOf(config, input);
+  if (needed.length === 0) return;
+  const refusal = refusalOf(principal, [...actionsOf(config), ...needed]);
+  if (refusal) throw ApiError.coded(refusal.code, refusal.message);
 }
 
 function toResponse(result: HandlerResult): Response {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { accessOfActions, type Action } from "@/lib/auth/permissions";
+import { accessOfActions, scopeNamedInRefusal, scopesOfAction, type Action } from "@/lib/auth/permissions";
 import type { Db } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import type { JsonResult } from "./json";
@@ -44,6 +44,11 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
    * valid principal. An action that names roles makes the route session-only by itself.
    */
   permission?: Action | readonly Action[];
+  /**
+   * Actions needed as well for some inputs only (a bulk change selected by filter also reads the
+   * list): checked once the input is parsed, refused as `permission` is (403 naming the scope).
+   */
+  inputPermissions?: readonly InputPermission<Out<Q>, Out<B>, Out<P>>[];
   handler: (args: {
     ctx: DomainContext;
     query: Out<Q>;
@@ -51,6 +56,14 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
     params: Out<P>;
     request: Request;
   }) => Promise<HandlerResult>;
+}
+
+/** An action a route needs when its parsed input asks for it, and the words the document says. */
+export interface InputPermission<Query = unknown, Body = unknown, Params = unknown> {
+  permission: Action;
+  /** When it is needed, for the OpenAPI document ("a selection by `filter`"). */
+  when: string;
+  applies: (input: { query: Query; body: Body; params: Params }) => boolean;
 }
 
 export interface PublicRouteConfig<Q extends Schema, B extends Schema, P extends Schema> extends BaseConfig<
@@ -84,19 +97,37 @@ export function actionsOf(declaration: RouteDeclaration): readonly Action[] {
   return typeof declaration.permission === "string" ? [declaration.permission] : declaration.permission;
 }
 
+/** The actions the declaration needs for this parsed input beyond its `permission`. */
+export function inputActionsOf(
+  declaration: RouteDeclaration,
+  input: { query: unknown; body: unknown; params: unknown },
+): Action[] {
+  if (declaration.auth === "none") return [];
+  return (declaration.inputPermissions ?? []).filter((p) => p.applies(input)).map((p) => p.permission);
+}
+
 /**
  * Who may call a declared route, as the OpenAPI document shows it: accessOfActions of its
- * actions, with auth "none", "both" or "session" (its own, or implied by an action's roles).
+ * actions, with auth "none", "both" or "session" (its own, or implied by an action's roles), and
+ * the scopes some inputs need as well.
  */
 export function declaredAccess(declaration: RouteDeclaration) {
   const access = accessOfActions(actionsOf(declaration));
+  const inputScopes =
+    declaration.auth === "none"
+      ? []
+      : (declaration.inputPermissions ?? []).map((p) => ({
+          when: p.when,
+          scopes: scopesOfAction(p.permission),
+          scopeNamedToKey: scopeNamedInRefusal(scopesOfAction(p.permission), "api_key"),
+        }));
   const auth =
     declaration.auth === "none"
       ? "none"
       : declaration.auth === "session" || access.sessionOnly
         ? "session"
         : "both";
-  return { auth, ...access } as const;
+  return { auth, ...access, inputScopes } as const;
 }
 
 const ROUTE_DECLARATION = Symbol.for("fieldcrm.routeDeclaration");

@@ -83,6 +83,7 @@ describe("the permission table", () => {
     expect(rolesOfAction("leads:read")).toBeUndefined();
     expect(Object.keys(ACTIONS).filter((a) => isSessionOnly(a as Action))).toEqual([
       "territories:write",
+      "bulk_changes:undo_any",
       "settings:manage",
       "users:manage",
       "api_keys:manage",

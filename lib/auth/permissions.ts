@@ -52,6 +52,8 @@ export const ACTIONS = {
   // Keys made before pipeline:read existed read the pipeline with leads:read.
   "pipeline:read": { scopes: ["pipeline:read", "leads:read"] },
   "territories:write": { scopes: ["pins:write"], roles: ["admin", "manager"] },
+  // Undo someone else's bulk change (its author may always undo their own).
+  "bulk_changes:undo_any": { roles: ["admin", "manager"] },
   "settings:manage": ADMIN_ONLY,
   "users:manage": ADMIN_ONLY,
   "api_keys:manage": ADMIN_ONLY,
