@@ -144,30 +144,31 @@ export const bulkLeadsBodySchema = z
       ),
     action: bulkLeadActionSchema,
   })
-  .superRefine((body, ctx) => {
+  // A check, not superRefine: it sees the filter's own issues, so an unknown key is not also
+  // reported as an empty filter.
+  .check((ctx) => {
+    const body = ctx.value;
+    const issue = (field: string, message: string) =>
+      ctx.issues.push({ code: "custom", input: body, path: [field], message });
     if ((body.ids === undefined) === (body.filter === undefined)) {
-      for (const field of ["ids", "filter"]) {
-        ctx.addIssue({ code: "custom", path: [field], message: "give either ids or filter" });
-      }
+      for (const field of ["ids", "filter"]) issue(field, "give either ids or filter");
       return;
     }
+    if (ctx.issues.some((existing) => existing.path?.[0] === "filter")) return;
     const everyLead = body.filter !== undefined && isEmptyLeadFilter(body.filter);
     if (everyLead && body.all !== true) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["filter"],
-        message:
-          'an empty filter selects every lead: send "all": true to confirm, or give a filter ' +
+      issue(
+        "filter",
+        'an empty filter selects every lead: send "all": true to confirm, or give a filter ' +
           "(search, stage, tags, ...)",
-      });
+      );
     } else if (!everyLead && body.all === true) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["all"],
-        message: body.ids
+      issue(
+        "all",
+        body.ids
           ? "all goes with an empty filter, not with ids"
           : "all goes with an empty filter only: leave it out when the filter narrows the selection",
-      });
+      );
     }
   })
   .describe("Change many leads at once: one action on the leads selected by ids or by a filter.");
