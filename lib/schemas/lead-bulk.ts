@@ -84,7 +84,9 @@ function unknownFilterMessage(keys: readonly string[]): string {
 }
 
 /** Whether a filter selects every lead (every active one, or every one with `archived`). */
-export function isEmptyLeadFilter(filter: BulkLeadFilter): boolean {
+export function isEmptyLeadFilter(
+  filter: Partial<Record<(typeof NARROWING_LEAD_FILTERS)[number], unknown>>,
+): boolean {
   return NARROWING_LEAD_FILTERS.every((key) => {
     const value = filter[key];
     return value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
