@@ -55,7 +55,12 @@ export const bulkLeadFilterSchema = z
         "As GET /leads: a follow-up date on or before this ISO 8601 date or date-time.",
       ).optional(),
     },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? unknownFilterMessage(issue.keys) : undefined) },
+    {
+      error: (issue): string | undefined =>
+        issue.code === "unrecognized_keys"
+          ? unknownFilterMessage("GET /leads", [...NARROWING_LEAD_FILTERS, "archived"], issue.keys)
+          : undefined,
+    },
   )
   .describe(
     "Select the leads GET /leads would list with these filters (every page of them). A key that is " +
@@ -73,14 +78,12 @@ const NARROWING_LEAD_FILTERS = [
   "territory_id",
   "follow_up_from",
   "follow_up_to",
-] as const satisfies readonly (keyof BulkLeadFilter)[];
+] as const;
 
-function unknownFilterMessage(keys: readonly string[]): string {
+/** The 400 of a filter key the list does not know, leads' and customers' alike. */
+export function unknownFilterMessage(list: string, known: readonly string[], keys: readonly string[]) {
   const named = keys.map((key) => `"${key}"`).join(", ");
-  return (
-    `${keys.length === 1 ? "unknown filter" : "unknown filters"} ${named}: GET /leads filters by ` +
-    `${[...NARROWING_LEAD_FILTERS, "archived"].join(", ")}`
-  );
+  return `${keys.length === 1 ? "unknown filter" : "unknown filters"} ${named}: ${list} filters by ${known.join(", ")}`;
 }
 
 /** Whether a filter selects every lead (every active one, or every one with `archived`). */
@@ -125,6 +128,38 @@ export const bulkLeadActionSchema = z
   .describe("What to do to each selected lead: assign, set_stage, add_tags, archive or unarchive.");
 export type BulkLeadAction = z.output<typeof bulkLeadActionSchema>;
 
+/**
+ * The selection rules of a bulk body, leads' and customers' alike: ids or a filter; a filter that
+ * narrows nothing only with `all: true`, and `all` with nothing else. A check, not superRefine: it
+ * sees the filter's own issues, so an unknown key is not also reported as an empty filter.
+ */
+export function bulkSelectionCheck<F>(record: string, isEmpty: (filter: F) => boolean) {
+  return (ctx: z.core.ParsePayload<{ ids?: unknown; filter?: F; all?: boolean }>) => {
+    const body = ctx.value;
+    const issue = (field: string, message: string) =>
+      ctx.issues.push({ code: "custom", input: body, path: [field], message });
+    if ((body.ids === undefined) === (body.filter === undefined)) {
+      for (const field of ["ids", "filter"]) issue(field, "give either ids or filter");
+      return;
+    }
+    if (ctx.issues.some((existing) => existing.path?.[0] === "filter")) return;
+    const everyRecord = body.filter !== undefined && isEmpty(body.filter);
+    if (everyRecord && body.all !== true) {
+      issue(
+        "filter",
+        `an empty filter selects every ${record}: send "all": true to confirm, or give a filter`,
+      );
+    } else if (!everyRecord && body.all === true) {
+      issue(
+        "all",
+        body.ids
+          ? "all goes with an empty filter, not with ids"
+          : "all goes with an empty filter only: leave it out when the filter narrows the selection",
+      );
+    }
+  };
+}
+
 export const bulkLeadsBodySchema = z
   .object({
     ids: z
@@ -146,33 +181,7 @@ export const bulkLeadsBodySchema = z
       ),
     action: bulkLeadActionSchema,
   })
-  // A check, not superRefine: it sees the filter's own issues, so an unknown key is not also
-  // reported as an empty filter.
-  .check((ctx) => {
-    const body = ctx.value;
-    const issue = (field: string, message: string) =>
-      ctx.issues.push({ code: "custom", input: body, path: [field], message });
-    if ((body.ids === undefined) === (body.filter === undefined)) {
-      for (const field of ["ids", "filter"]) issue(field, "give either ids or filter");
-      return;
-    }
-    if (ctx.issues.some((existing) => existing.path?.[0] === "filter")) return;
-    const everyLead = body.filter !== undefined && isEmptyLeadFilter(body.filter);
-    if (everyLead && body.all !== true) {
-      issue(
-        "filter",
-        'an empty filter selects every lead: send "all": true to confirm, or give a filter ' +
-          "(search, stage, tags, ...)",
-      );
-    } else if (!everyLead && body.all === true) {
-      issue(
-        "all",
-        body.ids
-          ? "all goes with an empty filter, not with ids"
-          : "all goes with an empty filter only: leave it out when the filter narrows the selection",
-      );
-    }
-  })
+  .check(bulkSelectionCheck("lead", isEmptyLeadFilter))
   .describe("Change many leads at once: one action on the leads selected by ids or by a filter.");
 export type BulkLeadsBody = z.output<typeof bulkLeadsBodySchema>;
 

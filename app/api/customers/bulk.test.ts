@@ -149,6 +149,43 @@ describe(`POST /customers/bulk (${testEngine()})`, () => {
     });
   });
 
+  it("selects by the list's filter: needs the read scope, refuses unknown keys and an empty filter", async () => {
+    const t = await tenantWithCustomers(3);
+    const action = { type: "archive" };
+    const before = await archivedOf(t.companyId);
+    const writeOnly = await createApiKey(database.db, t.companyId, { scopes: ["customers:write"] });
+    const byFilter = { filter: { search: "bulk1@" }, action };
+    const refused = await bulk({ key: writeOnly.key }, byFilter);
+    expect([refused.status, refused.body.error_code, refused.body.message]).toEqual([
+      403,
+      "INSUFFICIENT_SCOPE",
+      "Insufficient scope: this endpoint also requires the leads:read scope",
+    ]);
+    for (const [body, field, text] of [
+      [{ filter: { stauts: "inactive" }, action }, "filter", '"stauts"'],
+      [{ filter: {}, action }, "filter", '"all": true'],
+      [{ filter: { archived: true }, action }, "filter", '"all": true'],
+      [{ filter: { status: "active" }, all: true, action }, "all", "empty filter"],
+      [{ ids: t.ids, all: true, action }, "all", "not with ids"],
+    ] as const) {
+      const res = await bulk({ key: t.key }, body);
+      const details = res.body.details as { field: string; message: string }[];
+      expect([res.status, details.map((d) => d.field)], JSON.stringify(body)).toEqual([400, [field]]);
+      expect(details[0]!.message).toContain(text);
+    }
+    expect(await archivedOf(t.companyId)).toEqual(before);
+
+    const readWrite = await createApiKey(database.db, t.companyId, {
+      scopes: ["customers:read", "customers:write"],
+    });
+    const one = await bulk({ key: readWrite.key }, byFilter);
+    expect([one.status, one.body.matched, one.body.changed_ids]).toEqual([200, 1, [t.ids[1]]]);
+    const every = await bulk({ key: t.key }, { filter: {}, all: true, action });
+    expect(every.body).toMatchObject({ matched: 2, changed: 2 });
+    expect((await archivedOf(t.companyId)).every((row) => row.archived)).toBe(true);
+    expect((await undo({ key: t.key }, every.body.id)).body).toMatchObject({ restored: 2, skipped: 0 });
+  });
+
   it("undo: only by its author, an admin or a manager, within 24 hours", async () => {
     const t = await tenantWithCustomers(2);
     const users = {

@@ -11,6 +11,7 @@ import {
   SKIPPED_IDS_LISTED,
 } from "@/lib/domain/bulk/bulk-undo";
 import { uniqueTags } from "@/lib/values/normalize";
+import { customerFilter } from "./list-customers";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type {
   BulkCustomersBody,
@@ -22,8 +23,9 @@ import type {
 const textArrayParam = (values: readonly string[]) => sql`${sql.param([...values], customers.tags)}::text[]`;
 
 /**
- * POST /customers/bulk: archive or unarchive the named customers, all or nothing, keeping the
- * values replaced (record_type 'customer') as a leads' bulk change does, so its undo restores them.
+ * POST /customers/bulk: archive or unarchive the customers named by ids or matching the list's
+ * filter, all or nothing, keeping the values replaced (record_type 'customer') as a leads' bulk
+ * change does, so its undo restores them.
  */
 export async function bulkChangeCustomers({
   ctx,
@@ -32,11 +34,17 @@ export async function bulkChangeCustomers({
   ctx: DomainContext;
   input: BulkCustomersBody;
 }): Promise<BulkCustomersResponse> {
-  const ids = uniqueTags(input.ids);
   const archived = input.action.type === "archive";
   const id = newId(ID_PREFIX.leadBulk);
   const actor = actorOf(ctx.principal);
   return ctx.db.transaction(async (tx) => {
+    // A filter's customers, locked in id order as below, so they still match when changed.
+    const ids = input.ids
+      ? uniqueTags(input.ids)
+      : (
+          await tx.execute<{ id: string }>(sql`select ${customers.id} as id from ${customers}
+            where ${customerFilter(ctx.companyId, input.filter!)} order by ${customers.id} for update`)
+        ).rows.map((row) => row.id);
     await tx.insert(leadBulkOperations).values({
       companyId: ctx.companyId,
       id,
@@ -64,7 +72,7 @@ export async function bulkChangeCustomers({
     ).rows;
     const matched = Number(saved?.matched ?? 0);
     const target = { ctx, recordType: "customer" as const, archived };
-    if (matched < ids.length) await refuseUnknownIds(tx, target, input.ids);
+    if (input.ids && matched < ids.length) await refuseUnknownIds(tx, target, input.ids);
     const { changedIds } = await archiveIn(tx, target, ids);
     await tx.execute(sql`update ${leadBulkOperations} set "changed" = ${changedIds.length}
       where "company_id" = ${ctx.companyId} and "id" = ${id}`);
