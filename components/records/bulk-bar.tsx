@@ -51,7 +51,7 @@ export function BulkOutcome({
   changed: string;
   /** "2 customers" restored, once undone; null before. */
   restored: string | null;
-  /** "1 customer" the undo left as it was (changed since the bulk change); null when none. */
+  /** "1 customer" the undo skipped (changed since the bulk change); null when none. */
   skipped?: string | null;
   undoable: boolean;
   undo: { isPending: boolean; error: unknown };
@@ -73,7 +73,7 @@ export function BulkOutcome({
       ) : (
         <>
           Undone: {restored} restored.
-          {skipped ? ` ${skipped} left as they are: changed since the bulk change.` : null}
+          {skipped ? ` ${skipped} skipped (changed since the bulk change, so left as is).` : null}
         </>
       )}{" "}
       <Button variant="ghost" size="sm" onClick={onDismiss}>

@@ -30,7 +30,7 @@ export const POST = apiRoute({
     responses: [
       {
         status: 200,
-        description: "The previous values were restored.",
+        description: "The previous values were restored where the records still held the operation's values.",
         schema: named("UndoBulkLeadsResponse", undoBulkLeadsResponseSchema),
       },
     ],
