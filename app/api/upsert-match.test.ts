@@ -251,7 +251,7 @@ describe.each(RESOURCES)(`POST /api/$name: matched_on, match and dry_run (${test
     const refusal = {
       status: "error",
       error_code: "INSUFFICIENT_SCOPE",
-      message: "Insufficient scope: a dry run also requires the leads:read scope",
+      message: "Insufficient scope: this endpoint also requires the leads:read scope",
     };
     for (const query of ["?dry_run=true", "?dry_run=TRUE"]) {
       const dry = await upsert(writeOnly, { phone: "512.555.0199" }, query);
@@ -341,7 +341,9 @@ describe.each(RESOURCES)(`POST /api/$name: matched_on, match and dry_run (${test
     expect(real.required).not.toContain("dry_run");
     expect((dryRunSchema.properties.result as { required: string[] }).required).not.toContain("id");
     // And the dry run's further scope, in words and as a field.
-    expect(operation["x-dry-run-scopes"]).toEqual([r.read]);
-    expect(operation.description).toContain(`A dry run (\`?dry_run=true\`) also needs \`${r.read}\``);
+    expect(operation["x-input-scopes"]).toEqual([
+      { when: "A dry run (`?dry_run=true`)", scopes: expect.arrayContaining([r.read]) },
+    ]);
+    expect(operation.description).toContain(`A dry run (\`?dry_run=true\`) needs \`${r.read}\``);
   });
 });

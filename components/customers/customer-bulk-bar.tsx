@@ -24,6 +24,7 @@ export function CustomerBulkBar({ selection, onClear }: { selection: BulkSelecti
     id: string;
     changed: number;
     restored: number | null;
+    skipped: number;
   } | null>(null);
   const bulk = useBulkArchiveCustomers();
   const undo = useUndoBulkCustomers();
@@ -32,14 +33,14 @@ export function CustomerBulkBar({ selection, onClear }: { selection: BulkSelecti
   async function apply(action: Action) {
     const result = await bulk.mutateAsync({ ids: selection.ids, action: { type: action } });
     setConfirming(null);
-    setDone({ action, id: result.id, changed: result.changed, restored: null });
+    setDone({ action, id: result.id, changed: result.changed, restored: null, skipped: 0 });
     onClear();
   }
 
   async function undoLast() {
     if (!done) return;
-    const { restored } = await undo.mutateAsync(done.id);
-    setDone({ ...done, restored });
+    const { restored, skipped } = await undo.mutateAsync(done.id);
+    setDone({ ...done, restored, skipped });
   }
 
   const outcome = done ? (
@@ -47,6 +48,7 @@ export function CustomerBulkBar({ selection, onClear }: { selection: BulkSelecti
       what={DONE[done.action]}
       changed={plural(done.changed)}
       restored={done.restored === null ? null : plural(done.restored)}
+      skipped={done.skipped > 0 ? plural(done.skipped) : null}
       undoable={done.changed > 0}
       undo={undo}
       onUndo={undoLast}

@@ -13,6 +13,7 @@ import {
   useBulkChangeLeads,
   useUndoBulkChange,
 } from "@/lib/query/lead-owners";
+import { isEmptyLeadFilter } from "@/lib/schemas/lead-bulk";
 import { ROLE_LABELS } from "@/lib/values/roles";
 
 // The leads table's bulk bar: ticked rows or every lead matching the filters, each action
@@ -57,6 +58,12 @@ function filterBody(filter: BulkFilter): NonNullable<BulkLeadsInput["filter"]> {
   };
 }
 
+/** The selection of every lead matching the list's filters: with none, every lead, said with `all`. */
+function filterSelection(filter: BulkFilter): Pick<BulkLeadsInput, "filter" | "all"> {
+  const body = filterBody(filter);
+  return isEmptyLeadFilter(body) ? { filter: body, all: true } : { filter: body };
+}
+
 export function LeadBulkBar({
   selection,
   total,
@@ -78,7 +85,7 @@ export function LeadBulkBar({
 }) {
   const [action, setAction] = useState<ActionKind | null>(null);
   const [done, setDone] = useState<{ result: BulkLeadsResponse; what: string } | null>(null);
-  const [undone, setUndone] = useState<number | null>(null);
+  const [undone, setUndone] = useState<{ restored: number; skipped: number } | null>(null);
   const bulk = useBulkChangeLeads();
   const undo = useUndoBulkChange();
   const count = selection.allMatching ? total : selection.ids.length;
@@ -87,10 +94,11 @@ export function LeadBulkBar({
     <BulkOutcome
       what={done.what}
       changed={plural(done.result.changed)}
-      restored={undone === null ? null : plural(undone)}
+      restored={undone === null ? null : plural(undone.restored)}
+      skipped={undone && undone.skipped > 0 ? plural(undone.skipped) : null}
       undoable
       undo={undo}
-      onUndo={async () => setUndone((await undo.mutateAsync(done.result.id)).restored)}
+      onUndo={async () => setUndone(await undo.mutateAsync(done.result.id))}
       onDismiss={() => setDone(null)}
     />
   ) : null;
@@ -98,7 +106,7 @@ export function LeadBulkBar({
   if (count === 0) return outcome;
 
   async function apply(body: BulkLeadsInput["action"], what: string) {
-    const selected = selection.allMatching ? { filter: filterBody(filter) } : { ids: selection.ids };
+    const selected = selection.allMatching ? filterSelection(filter) : { ids: selection.ids };
     const result = await bulk.mutateAsync({ ...selected, action: body });
     setAction(null);
     setUndone(null);

@@ -39,6 +39,7 @@ export function BulkOutcome({
   what,
   changed,
   restored,
+  skipped = null,
   undoable,
   undo,
   onUndo,
@@ -50,6 +51,8 @@ export function BulkOutcome({
   changed: string;
   /** "2 customers" restored, once undone; null before. */
   restored: string | null;
+  /** "1 customer" the undo skipped (changed since the bulk change); null when none. */
+  skipped?: string | null;
   undoable: boolean;
   undo: { isPending: boolean; error: unknown };
   onUndo: () => void;
@@ -68,7 +71,10 @@ export function BulkOutcome({
           {undo.error ? <span className="ml-2 text-red-700">{errorMessage(undo.error)}</span> : null}
         </>
       ) : (
-        <>Undone: {restored} restored.</>
+        <>
+          Undone: {restored} restored.
+          {skipped ? ` ${skipped} skipped (changed since the bulk change, so left as is).` : null}
+        </>
       )}{" "}
       <Button variant="ghost" size="sm" onClick={onDismiss}>
         Dismiss

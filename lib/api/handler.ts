@@ -17,7 +17,8 @@ import { quotaResetInfo, rateLimitHeaders } from "./rate-limit";
 import {
   actionsOf,
   attachDeclaration,
-  dryRunActionsAsked,
+  inputActionsOf,
+  queryActionsOf,
   type AuthedRouteConfig,
   type HandlerResult,
   type PublicRouteConfig,
@@ -73,6 +74,7 @@ export function apiRoute<
           checkVersion(request);
         }
         const input = await parseInput(config, request, url, context);
+        if (principal) authorizeInput(config, principal, input);
         const result = ctx
           ? await (config as AuthedRouteConfig<Q, B, P>).handler({ ctx, ...input, request })
           : await (config as PublicRouteConfig<Q, B, P>).handler({ db: getDb, ...input, request, requestId });
@@ -148,24 +150,31 @@ function checkVersion(request: Request): void {
   }
 }
 
-/**
- * Check 5: the declared permission (lib/auth/permissions.ts), a dry run's as well, then
- * cross-site cookie writes.
- */
+/** Check 5: the declared permission (lib/auth/permissions.ts), then cross-site cookie writes. */
 function authorize(
   config: AuthedRouteConfig<Schema, Schema, Schema>,
   principal: Principal,
   request: Request,
   url: URL,
 ): void {
-  const refusal = refusalOf(principal, actionsOf(config), {
-    sessionOnly: config.auth === "session",
-    dryRun: dryRunActionsAsked(config, url.searchParams),
-  });
+  const actions = [...actionsOf(config), ...queryActionsOf(config, url.searchParams)];
+  const refusal = refusalOf(principal, actions, { sessionOnly: config.auth === "session" });
   if (refusal) throw ApiError.coded(refusal.code, refusal.message);
   if (principal.kind === "session" && isWriteMethod(request.method) && isCrossSite(request)) {
     throw ApiError.coded("FORBIDDEN", "Cross-site request refused");
   }
+}
+
+/** Check 5 again for the actions some inputs need as well (`inputPermissions`), once they are parsed. */
+function authorizeInput(
+  config: AuthedRouteConfig<Schema, Schema, Schema> | PublicRouteConfig<Schema, Schema, Schema>,
+  principal: Principal,
+  input: { query: unknown; body: unknown; params: unknown },
+): void {
+  const needed = inputActionsOf(config, input);
+  if (needed.length === 0) return;
+  const refusal = refusalOf(principal, [...actionsOf(config), ...needed]);
+  if (refusal) throw ApiError.coded(refusal.code, refusal.message);
 }
 
 function toResponse(result: HandlerResult): Response {

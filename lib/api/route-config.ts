@@ -1,10 +1,11 @@
 import "server-only";
 import type { z } from "zod";
-import { accessOfActions, type Action } from "@/lib/auth/permissions";
+import { accessOfActions, scopeNamedInRefusal, scopesOfAction, type Action } from "@/lib/auth/permissions";
 import type { Db } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import type { JsonResult } from "./json";
 import type { RouteDocs } from "./route-docs";
+import { searchParamsToObject } from "./validation";
 
 /*
  * A route verb's declaration: what apiRoute (lib/api/handler.ts) runs, and what the OpenAPI
@@ -45,10 +46,10 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
    */
   permission?: Action | readonly Action[];
   /**
-   * The action(s) a call with `?dry_run=true` needs besides `permission`: a dry run answers the
-   * matched record, so it needs the record's read scope. The route's query must have `dry_run`.
+   * Actions needed as well for some inputs only (a bulk change selected by filter also reads the
+   * list): checked once the input is parsed, refused as `permission` is (403 naming the scope).
    */
-  dryRunPermission?: Action | readonly Action[];
+  inputPermissions?: readonly InputPermission<Out<Q>, Out<B>, Out<P>>[];
   handler: (args: {
     ctx: DomainContext;
     query: Out<Q>;
@@ -56,6 +57,29 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
     params: Out<P>;
     request: Request;
   }) => Promise<HandlerResult>;
+}
+
+/** An action a route needs when its parsed input asks for it, and the words the document says. */
+export interface InputPermission<Query = unknown, Body = unknown, Params = unknown> {
+  permission: Action;
+  /** When it is needed, for the OpenAPI document ("a selection by `filter`"). */
+  when: string;
+  applies: (input: { query: Query; body: Body; params: Params }) => boolean;
+  /** Decided by the query alone: checked with the route's permission (check 5), before the body. */
+  byQuery?: boolean;
+}
+
+/**
+ * A dry run's further action: its answer shows the matched record, so a write-only key must not
+ * get it without the record's read scope.
+ */
+export function whenDryRun(permission: Action): InputPermission<{ dry_run: boolean }> {
+  return {
+    permission,
+    when: "A dry run (`?dry_run=true`)",
+    applies: ({ query }) => query.dry_run,
+    byQuery: true,
+  };
 }
 
 export interface PublicRouteConfig<Q extends Schema, B extends Schema, P extends Schema> extends BaseConfig<
@@ -83,61 +107,64 @@ export type RouteHandler = (request: Request, context: RouteContext) => Promise<
 export type RouteDeclaration =
   AuthedRouteConfig<Schema, Schema, Schema> | PublicRouteConfig<Schema, Schema, Schema>;
 
-const asList = (permission: Action | readonly Action[] | undefined): readonly Action[] =>
-  permission === undefined ? [] : typeof permission === "string" ? [permission] : permission;
-
 /** The declaration's actions as a list (all of them needed). */
 export function actionsOf(declaration: RouteDeclaration): readonly Action[] {
-  return declaration.auth === "none" ? [] : asList(declaration.permission);
+  if (declaration.auth === "none" || !declaration.permission) return [];
+  return typeof declaration.permission === "string" ? [declaration.permission] : declaration.permission;
 }
 
-/** The further actions a dry run of the route needs (all of them), as a list. */
-export function dryRunActionsOf(declaration: RouteDeclaration): readonly Action[] {
-  return declaration.auth === "none" ? [] : asList(declaration.dryRunPermission);
-}
-
-/** The query schema's `dry_run` flag, if the declaration has one. */
-function dryRunFlagOf(declaration: RouteDeclaration): z.ZodType | undefined {
-  const shape = (declaration.query as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
-  return shape?.dry_run;
+/** The actions the declaration needs for this parsed input beyond its `permission`. */
+export function inputActionsOf(
+  declaration: RouteDeclaration,
+  input: { query: unknown; body: unknown; params: unknown },
+): Action[] {
+  if (declaration.auth === "none") return [];
+  return (declaration.inputPermissions ?? []).filter((p) => p.applies(input)).map((p) => p.permission);
 }
 
 /**
- * The further actions this request needs: dryRunActionsOf when its query's `dry_run` parses to
- * true, else none (a `dry_run` that does not parse is the validation's 400, later).
+ * The actions that the request's query alone asks for (`byQuery` input permissions), so that
+ * check 5 refuses them before the body is read. A query that does not parse asks for none: it is
+ * check 7's 400.
  */
-export function dryRunActionsAsked(
-  declaration: RouteDeclaration,
-  params: URLSearchParams,
-): readonly Action[] {
-  const actions = dryRunActionsOf(declaration);
-  if (actions.length === 0) return actions;
-  const parsed = dryRunFlagOf(declaration)?.safeParse(params.get("dry_run") ?? undefined);
-  return parsed?.success && parsed.data === true ? actions : [];
+export function queryActionsOf(declaration: RouteDeclaration, searchParams: URLSearchParams): Action[] {
+  if (declaration.auth === "none") return [];
+  const byQuery = (declaration.inputPermissions ?? []).filter((p) => p.byQuery);
+  if (byQuery.length === 0 || !declaration.query) return [];
+  const parsed = declaration.query.safeParse(searchParamsToObject(searchParams));
+  if (!parsed.success) return [];
+  const input = { query: parsed.data, body: undefined, params: undefined };
+  return byQuery.filter((p) => p.applies(input)).map((p) => p.permission);
 }
 
 /**
  * Who may call a declared route, as the OpenAPI document shows it: accessOfActions of its
- * actions, with auth "none", "both" or "session" (its own, or implied by an action's roles).
+ * actions, with auth "none", "both" or "session" (its own, or implied by an action's roles), and
+ * the scopes some inputs need as well.
  */
 export function declaredAccess(declaration: RouteDeclaration) {
-  const access = accessOfActions(actionsOf(declaration), dryRunActionsOf(declaration));
+  const access = accessOfActions(actionsOf(declaration));
+  const inputScopes =
+    declaration.auth === "none"
+      ? []
+      : (declaration.inputPermissions ?? []).map((p) => ({
+          when: p.when,
+          scopes: scopesOfAction(p.permission),
+          scopeNamedToKey: scopeNamedInRefusal(scopesOfAction(p.permission), "api_key"),
+        }));
   const auth =
     declaration.auth === "none"
       ? "none"
       : declaration.auth === "session" || access.sessionOnly
         ? "session"
         : "both";
-  return { auth, ...access } as const;
+  return { auth, ...access, inputScopes } as const;
 }
 
 const ROUTE_DECLARATION = Symbol.for("fieldcrm.routeDeclaration");
 
 /** Keeps the declaration on the verb, so tests and the OpenAPI document read the real one. */
 export function attachDeclaration(route: RouteHandler, declaration: RouteDeclaration): void {
-  if (dryRunActionsOf(declaration).length > 0 && !dryRunFlagOf(declaration)) {
-    throw new Error("A route with dryRunPermission needs a dry_run query parameter");
-  }
   Object.defineProperty(route, ROUTE_DECLARATION, { value: declaration });
 }
 

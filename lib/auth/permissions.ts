@@ -54,6 +54,8 @@ export const ACTIONS = {
   "territories:write": { scopes: ["pins:write"], roles: ["admin", "manager"] },
   // A lead on another user's pin is that user's credit (extensions.md E5): only a manager moves it.
   "pins:relink_lead": { scopes: ["leads:read"], roles: ["admin", "manager"] },
+  // Undo someone else's bulk change (its author may always undo their own).
+  "bulk_changes:undo_any": { roles: ["admin", "manager"] },
   "settings:manage": ADMIN_ONLY,
   "users:manage": ADMIN_ONLY,
   "api_keys:manage": ADMIN_ONLY,
@@ -135,19 +137,16 @@ export function isSessionOnly(action: Action): boolean {
 
 /**
  * What a route needing all of `actions` requires, as the OpenAPI document shows it (first
- * action's scopes, the others' as also needed, roles, session-only, key scopes, 403's scope);
- * `dryRunActions`: what a `?dry_run=true` call needs as well (one scope each).
+ * action's scopes, the others' as also needed, roles, session-only, key scopes, 403's scope).
  */
-export function accessOfActions(actions: readonly Action[], dryRunActions: readonly Action[] = []) {
+export function accessOfActions(actions: readonly Action[]) {
   const [first, ...rest] = actions;
   const scopes = first ? scopesOfAction(first) : [];
   const alsoScopes = rest.flatMap(scopesOfAction);
-  const dryRunScopes = dryRunActions.flatMap(scopesOfAction);
-  const roles = [...actions, ...dryRunActions].map(rolesOfAction).find((r) => r !== undefined);
+  const roles = actions.map(rolesOfAction).find((r) => r !== undefined);
   return {
     scopes,
     alsoScopes: alsoScopes.length > 0 ? alsoScopes : undefined,
-    dryRunScopes: dryRunScopes.length > 0 ? dryRunScopes : undefined,
     roles,
     sessionOnly: actions.some(isSessionOnly),
     scopesFromKeys: scopesAcceptedFromKeys(scopes),
@@ -160,32 +159,26 @@ export type RefusalCode = "FORBIDDEN" | "INSUFFICIENT_SCOPE";
 /**
  * Why a caller may not do all of `actions` (the first reason, in the contract's order: session
  * only, scopes, roles), or undefined when it may. The messages are the API's 403 bodies.
- * `options.dryRun`: the further actions of a `?dry_run=true` call, whose answer shows the
- * matched record (so a write-only key needs the read scope as well).
  */
 export function refusalOf(
   caller: Caller,
   actions: readonly Action[],
-  options: { sessionOnly?: boolean; dryRun?: readonly Action[] } = {},
+  options: { sessionOnly?: boolean } = {},
 ): { code: RefusalCode; message: string } | undefined {
-  const dryRun = options.dryRun ?? [];
-  const all = [...actions, ...dryRun];
-  if ((options.sessionOnly || all.some(isSessionOnly)) && caller.kind !== "session") {
+  if ((options.sessionOnly || actions.some(isSessionOnly)) && caller.kind !== "session") {
     return { code: "FORBIDDEN", message: "This endpoint is only available to signed-in dashboard users" };
   }
-  for (const [index, action] of all.entries()) {
+  for (const [index, action] of actions.entries()) {
     const scopes = scopesOfAction(action);
     if (scopes.length === 0 || hasAnyScope(caller, scopes)) continue;
     const named = scopeNamedInRefusal(scopes, caller.kind);
-    const needs =
-      index >= actions.length
-        ? "a dry run also requires"
-        : index === 0
-          ? "this endpoint requires"
-          : "this endpoint also requires";
-    return { code: "INSUFFICIENT_SCOPE", message: `Insufficient scope: ${needs} the ${named} scope` };
+    const needs = index === 0 ? "requires" : "also requires";
+    return {
+      code: "INSUFFICIENT_SCOPE",
+      message: `Insufficient scope: this endpoint ${needs} the ${named} scope`,
+    };
   }
-  for (const action of all) {
+  for (const action of actions) {
     const roles = rolesOfAction(action);
     if (roles && (caller.kind !== "session" || !roles.includes(caller.role))) {
       return { code: "FORBIDDEN", message: `Only ${roles.join(" or ")} users may do this` };

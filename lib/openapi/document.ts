@@ -125,7 +125,7 @@ export function accessOf(declaration: RouteDeclaration): EndpointAccess {
     auth: access.auth,
     scopes: access.scopes.length > 0 ? access.scopes : undefined,
     alsoScopes: access.alsoScopes,
-    dryRunScopes: access.dryRunScopes,
+    inputScopes: access.inputScopes.length > 0 ? access.inputScopes : undefined,
     roles: access.roles,
   };
 }
@@ -362,7 +362,14 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
     "x-auth": auth,
     "x-scopes": [...scopes],
     ...(endpoint.alsoScopes ? { "x-also-scopes": [...endpoint.alsoScopes] } : {}),
-    ...(endpoint.dryRunScopes ? { "x-dry-run-scopes": [...endpoint.dryRunScopes] } : {}),
+    ...(endpoint.inputScopes
+      ? {
+          "x-input-scopes": endpoint.inputScopes.map((s) => ({
+            when: s.when,
+            scopes: scopesAcceptedFromKeys(s.scopes),
+          })),
+        }
+      : {}),
     ...(scopes.length > 0 ? { "x-scope-named": endpoint.scopeNamed ?? scopes[0] } : {}),
     ...(endpoint.roles ? { "x-roles": [...endpoint.roles] } : {}),
     "x-error-codes": errors,
@@ -426,12 +433,11 @@ export function accessText(endpoint: EndpointSpec): string {
     for (const scope of endpoint.alsoScopes ?? []) {
       parts.push(`\`${scope}\` is needed as well (a 403 without it names it).`);
     }
-    // A dry run answers the matched record: it takes the record's read scope too.
-    for (const scope of endpoint.dryRunScopes ?? []) {
-      const accepted = scopesAcceptedFromKeys([scope]).map((s) => `\`${s}\``);
-      const named = scopeNamedInRefusal([scope], "api_key");
+    for (const { when, scopes: needed, scopeNamedToKey } of endpoint.inputScopes ?? []) {
+      const named = needed[0] === scopeNamedToKey ? "" : ` (to an API key: \`${scopeNamedToKey}\`)`;
       parts.push(
-        `A dry run (\`?dry_run=true\`) also needs ${accepted.join(" or ")} (a 403 names \`${named}\`).`,
+        `${when} needs ${needed.map((s) => `\`${s}\``).join(" or ")} as well: without it a 403 ` +
+          `INSUFFICIENT_SCOPE names it${named}.`,
       );
     }
     // Legacy: leads:read stands in for the endpoint's own scope, and the 403 names it (GET /pipeline

@@ -22,8 +22,8 @@ export interface EndpointAccess {
   scopeNamed?: Scope;
   /** Scopes needed as well as one of `scopes`, each of them. */
   alsoScopes?: readonly Scope[];
-  /** Scopes a `?dry_run=true` call needs as well, each of them (its answer shows the matched record). */
-  dryRunScopes?: readonly Scope[];
+  /** Scopes some inputs need as well (route `inputPermissions`): when, any one of them, the 403's. */
+  inputScopes?: readonly { when: string; scopes: readonly Scope[]; scopeNamedToKey?: Scope }[];
   roles?: readonly UserRole[];
 }
 

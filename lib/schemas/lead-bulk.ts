@@ -20,39 +20,81 @@ const tag = z
   .min(1, "must not be empty")
   .max(TAG_MAX, `must be at most ${TAG_MAX} characters`);
 
-/** The filters of GET /leads, as JSON: the same meaning as the list's query parameters. */
+/**
+ * The filters of GET /leads, as JSON: the same meaning as the list's query parameters. An unknown
+ * key is refused, not ignored: a misspelt filter would otherwise select every lead.
+ */
 export const bulkLeadFilterSchema = z
-  .object({
-    search: searchQuery("As GET /leads: case-insensitive substring of the name, email or phone."),
-    note: searchQuery("As GET /leads: leads with a note containing this text, case-insensitive."),
-    stage: z
-      .string()
-      .trim()
-      .max(SHORT_TEXT_MAX)
-      .optional()
-      .describe("As GET /leads: leads in this stage (exact)."),
-    tags: z
-      .array(tag)
-      .max(TAGS_MAX, `must have at most ${TAGS_MAX} tags`)
-      .optional()
-      .describe("As GET /leads: leads having any of these tags (exact, case-sensitive)."),
-    archived: z
-      .boolean()
-      .default(false)
-      .describe("As GET /leads: include archived leads (default false: only active ones)."),
-    assigned_to: assignedToQuery,
-    territory_id: territoryIdQuery("leads"),
-    follow_up_from: isoDateQuery(
-      "start",
-      "As GET /leads: a follow-up date on or after this ISO 8601 date or date-time.",
-    ).optional(),
-    follow_up_to: isoDateQuery(
-      "end",
-      "As GET /leads: a follow-up date on or before this ISO 8601 date or date-time.",
-    ).optional(),
-  })
-  .describe("Select the leads GET /leads would list with these filters (every page of them).");
+  .strictObject(
+    {
+      search: searchQuery("As GET /leads: case-insensitive substring of the name, email or phone."),
+      note: searchQuery("As GET /leads: leads with a note containing this text, case-insensitive."),
+      stage: z
+        .string()
+        .trim()
+        .max(SHORT_TEXT_MAX)
+        .optional()
+        .describe("As GET /leads: leads in this stage (exact)."),
+      tags: z
+        .array(tag)
+        .max(TAGS_MAX, `must have at most ${TAGS_MAX} tags`)
+        .optional()
+        .describe("As GET /leads: leads having any of these tags (exact, case-sensitive)."),
+      archived: z
+        .boolean()
+        .default(false)
+        .describe("As GET /leads: include archived leads (default false: only active ones)."),
+      assigned_to: assignedToQuery,
+      territory_id: territoryIdQuery("leads"),
+      follow_up_from: isoDateQuery(
+        "start",
+        "As GET /leads: a follow-up date on or after this ISO 8601 date or date-time.",
+      ).optional(),
+      follow_up_to: isoDateQuery(
+        "end",
+        "As GET /leads: a follow-up date on or before this ISO 8601 date or date-time.",
+      ).optional(),
+    },
+    {
+      error: (issue): string | undefined =>
+        issue.code === "unrecognized_keys"
+          ? unknownFilterMessage("GET /leads", [...NARROWING_LEAD_FILTERS, "archived"], issue.keys)
+          : undefined,
+    },
+  )
+  .describe(
+    "Select the leads GET /leads would list with these filters (every page of them). A key that is " +
+      'not one of these filters is a 400; a filter that narrows nothing (`{}`, or only `archived`) needs `"all": true`.',
+  );
 export type BulkLeadFilter = z.output<typeof bulkLeadFilterSchema>;
+
+/** The keys of the lead filter that narrow the selection (`archived` only widens it). */
+const NARROWING_LEAD_FILTERS = [
+  "search",
+  "note",
+  "stage",
+  "tags",
+  "assigned_to",
+  "territory_id",
+  "follow_up_from",
+  "follow_up_to",
+] as const;
+
+/** The 400 of a filter key the list does not know, leads' and customers' alike. */
+export function unknownFilterMessage(list: string, known: readonly string[], keys: readonly string[]) {
+  const named = keys.map((key) => `"${key}"`).join(", ");
+  return `${keys.length === 1 ? "unknown filter" : "unknown filters"} ${named}: ${list} filters by ${known.join(", ")}`;
+}
+
+/** Whether a filter selects every lead (every active one, or every one with `archived`). */
+export function isEmptyLeadFilter(
+  filter: Partial<Record<(typeof NARROWING_LEAD_FILTERS)[number], unknown>>,
+): boolean {
+  return NARROWING_LEAD_FILTERS.every((key) => {
+    const value = filter[key];
+    return value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
+  });
+}
 
 export const bulkLeadActionSchema = z
   .discriminatedUnion("type", [
@@ -86,6 +128,38 @@ export const bulkLeadActionSchema = z
   .describe("What to do to each selected lead: assign, set_stage, add_tags, archive or unarchive.");
 export type BulkLeadAction = z.output<typeof bulkLeadActionSchema>;
 
+/**
+ * The selection rules of a bulk body, leads' and customers' alike: ids or a filter; a filter that
+ * narrows nothing only with `all: true`, and `all` with nothing else. A check, not superRefine: it
+ * sees the filter's own issues, so an unknown key is not also reported as an empty filter.
+ */
+export function bulkSelectionCheck<F>(record: string, isEmpty: (filter: F) => boolean) {
+  return (ctx: z.core.ParsePayload<{ ids?: unknown; filter?: F; all?: boolean }>) => {
+    const body = ctx.value;
+    const issue = (field: string, message: string) =>
+      ctx.issues.push({ code: "custom", input: body, path: [field], message });
+    if ((body.ids === undefined) === (body.filter === undefined)) {
+      for (const field of ["ids", "filter"]) issue(field, "give either ids or filter");
+      return;
+    }
+    if (ctx.issues.some((existing) => existing.path?.[0] === "filter")) return;
+    const everyRecord = body.filter !== undefined && isEmpty(body.filter);
+    if (everyRecord && body.all !== true) {
+      issue(
+        "filter",
+        `an empty filter selects every ${record}: send "all": true to confirm, or give a filter`,
+      );
+    } else if (!everyRecord && body.all === true) {
+      issue(
+        "all",
+        body.ids
+          ? "all goes with an empty filter, not with ids"
+          : "all goes with an empty filter only: leave it out when the filter narrows the selection",
+      );
+    }
+  };
+}
+
 export const bulkLeadsBodySchema = z
   .object({
     ids: z
@@ -98,15 +172,16 @@ export const bulkLeadsBodySchema = z
           "company, else a 400 listing the unknown ones and nothing is changed.",
       ),
     filter: bulkLeadFilterSchema.optional(),
+    all: z
+      .boolean()
+      .optional()
+      .describe(
+        "`true` confirms a `filter` that narrows nothing (`{}`, or only `archived`): every lead " +
+          "(every active one without `archived: true`). Needed then, refused otherwise.",
+      ),
     action: bulkLeadActionSchema,
   })
-  .superRefine((body, ctx) => {
-    if ((body.ids === undefined) === (body.filter === undefined)) {
-      for (const field of ["ids", "filter"]) {
-        ctx.addIssue({ code: "custom", path: [field], message: "give either ids or filter" });
-      }
-    }
-  })
+  .check(bulkSelectionCheck("lead", isEmptyLeadFilter))
   .describe("Change many leads at once: one action on the leads selected by ids or by a filter.");
 export type BulkLeadsBody = z.output<typeof bulkLeadsBodySchema>;
 
@@ -138,6 +213,9 @@ export const bulkOperationIdParamsSchema = idParamsSchema(
 );
 export type BulkOperationIdParams = z.output<typeof bulkOperationIdParamsSchema>;
 
+/** Skipped records an undo's answer lists by id, at most (its `skipped` counts them all). */
+export const UNDO_SKIPPED_IDS_LISTED = 100;
+
 /** The answer of a bulk change's undo, leads' and customers' alike. */
 export const undoBulkResponseSchema = (records: string) =>
   z
@@ -145,6 +223,19 @@ export const undoBulkResponseSchema = (records: string) =>
       status: z.literal("success"),
       id: z.string().describe("The bulk operation's id."),
       restored: z.number().int().describe(`${records} whose previous values were restored.`),
+      skipped: z
+        .number()
+        .int()
+        .describe(
+          `${records} left as they are: changed since the operation (the field no longer holds the ` +
+            "value it set), so restoring them would revert a later write.",
+        ),
+      skipped_ids: z
+        .array(z.string())
+        .max(UNDO_SKIPPED_IDS_LISTED)
+        .describe(
+          `The first ${UNDO_SKIPPED_IDS_LISTED} skipped ids, in id order (\`skipped\` counts them all).`,
+        ),
     })
     .describe("The outcome of an undo.");
 

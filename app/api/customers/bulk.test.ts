@@ -84,7 +84,10 @@ describe(`POST /customers/bulk (${testEngine()})`, () => {
     expect(res.body.undo).toEqual({ method: "POST", path: `/customers/bulk/${res.body.id as string}/undo` });
 
     const undone = await undo({ key: t.key }, res.body.id);
-    expect([undone.status, undone.body]).toEqual([200, { status: "success", id: res.body.id, restored: 2 }]);
+    expect([undone.status, undone.body]).toEqual([
+      200,
+      { status: "success", id: res.body.id, restored: 2, skipped: 0, skipped_ids: [] },
+    ]);
     expect(await archivedOf(t.companyId)).toEqual(before);
     const logAfter = await call<Body>(
       customerActivityRoute,
@@ -112,11 +115,138 @@ describe(`POST /customers/bulk (${testEngine()})`, () => {
     expect((await archivedOf(t.companyId)).every((row) => !row.archived && row.archived_at === null)).toBe(
       true,
     );
-    // A change since is replaced by the undo too (as for leads: the values the operation replaced).
-    await bulk({ key: t.key }, { ids: [t.ids[0]], action: { type: "archive" } });
     const undone = await undo({ key: t.key }, res.body.id);
-    expect(undone.body).toMatchObject({ restored: 2 });
+    expect(undone.body).toMatchObject({ restored: 2, skipped: 0, skipped_ids: [] });
     expect(await archivedOf(t.companyId)).toEqual(before);
+  });
+
+  it("undo restores only the customers still as the operation left them, and lists the others", async () => {
+    const t = await tenantWithCustomers(3);
+    const [a, b, c] = t.ids as [string, string, string];
+    await bulk({ key: t.key }, { ids: [c], action: { type: "archive" } });
+    const cArchivedAt = (await archivedOf(t.companyId)).find((row) => row.id === c)?.archived_at;
+    const unarchived = await bulk({ key: t.key }, { ids: t.ids, action: { type: "unarchive" } });
+    expect(unarchived.body).toMatchObject({ changed: 1 });
+    const archived = await bulk({ key: t.key }, { ids: [a, b], action: { type: "archive" } });
+    // Since the archive: a is unarchived and archived again (a later archive, its own time), b is
+    // unarchived. Neither holds what the operation set any more: the undo leaves both as they are.
+    await bulk({ key: t.key }, { ids: [a, b], action: { type: "unarchive" } });
+    await bulk({ key: t.key }, { ids: [a], action: { type: "archive" } });
+    const before = await archivedOf(t.companyId);
+    const undone = await undo({ key: t.key }, archived.body.id);
+    expect([undone.status, undone.body]).toEqual([
+      200,
+      { status: "success", id: archived.body.id, restored: 0, skipped: 2, skipped_ids: [a, b].sort() },
+    ]);
+    expect(await archivedOf(t.companyId)).toEqual(before);
+    // The unarchive's undo: c is still active, so it is archived again with its old time.
+    const undoneUnarchive = await undo({ key: t.key }, unarchived.body.id);
+    expect(undoneUnarchive.body).toMatchObject({ restored: 1, skipped: 0, skipped_ids: [] });
+    expect((await archivedOf(t.companyId)).find((row) => row.id === c)).toEqual({
+      id: c,
+      archived: true,
+      archived_at: cArchivedAt,
+    });
+  });
+
+  it("selects by the list's filter: needs the read scope, refuses unknown keys and an empty filter", async () => {
+    const t = await tenantWithCustomers(3);
+    const action = { type: "archive" };
+    const before = await archivedOf(t.companyId);
+    const writeOnly = await createApiKey(database.db, t.companyId, { scopes: ["customers:write"] });
+    const byFilter = { filter: { search: "bulk1@" }, action };
+    const refused = await bulk({ key: writeOnly.key }, byFilter);
+    expect([refused.status, refused.body.error_code, refused.body.message]).toEqual([
+      403,
+      "INSUFFICIENT_SCOPE",
+      "Insufficient scope: this endpoint also requires the leads:read scope",
+    ]);
+    for (const [body, field, text] of [
+      [{ filter: { stauts: "inactive" }, action }, "filter", '"stauts"'],
+      [{ filter: {}, action }, "filter", '"all": true'],
+      [{ filter: { archived: true }, action }, "filter", '"all": true'],
+      [{ filter: { status: "active" }, all: true, action }, "all", "empty filter"],
+      [{ ids: t.ids, all: true, action }, "all", "not with ids"],
+    ] as const) {
+      const res = await bulk({ key: t.key }, body);
+      const details = res.body.details as { field: string; message: string }[];
+      expect([res.status, details.map((d) => d.field)], JSON.stringify(body)).toEqual([400, [field]]);
+      expect(details[0]!.message).toContain(text);
+    }
+    expect(await archivedOf(t.companyId)).toEqual(before);
+
+    const readWrite = await createApiKey(database.db, t.companyId, {
+      scopes: ["customers:read", "customers:write"],
+    });
+    const one = await bulk({ key: readWrite.key }, byFilter);
+    expect([one.status, one.body.matched, one.body.changed_ids]).toEqual([200, 1, [t.ids[1]]]);
+    const every = await bulk({ key: t.key }, { filter: {}, all: true, action });
+    expect(every.body).toMatchObject({ matched: 2, changed: 2 });
+    expect((await archivedOf(t.companyId)).every((row) => row.archived)).toBe(true);
+    expect((await undo({ key: t.key }, every.body.id)).body).toMatchObject({ restored: 2, skipped: 0 });
+  });
+
+  it("undo: only by its author, an admin or a manager, within 24 hours", async () => {
+    const t = await tenantWithCustomers(2);
+    const users = {
+      rep: await createUser(database.db, t.companyId, { role: "sales_rep" }),
+      otherRep: await createUser(database.db, t.companyId, { role: "sales_rep" }),
+      manager: await createUser(database.db, t.companyId, { role: "manager" }),
+      admin: await createUser(database.db, t.companyId, { role: "admin" }),
+    };
+    const cookie = async (user: keyof typeof users) => ({
+      cookie: await createSessionCookie(database.db, users[user]),
+    });
+    const otherKey = await createApiKey(database.db, t.companyId, { scopes: ["customers:write"] });
+    const body = { ids: t.ids, action: { type: "archive" } };
+    const byRep = await bulk(await cookie("rep"), body);
+    for (const auth of [await cookie("otherRep"), { key: otherKey.key }, { key: t.key }]) {
+      const refused = await undo(auth, byRep.body.id);
+      expect([refused.status, refused.body.error_code, refused.body.message]).toEqual([
+        403,
+        "FORBIDDEN",
+        "Only the author of a bulk change, an admin or a manager may undo it",
+      ]);
+    }
+    expect((await archivedOf(t.companyId)).every((row) => row.archived)).toBe(true);
+    expect((await undo(await cookie("manager"), byRep.body.id)).status).toBe(200);
+    const byKey = await bulk({ key: t.key }, body);
+    expect((await undo(await cookie("admin"), byKey.body.id)).status).toBe(200);
+
+    // 24 hours after the change, no one may undo it any more, its author included.
+    const late = await bulk({ key: t.key }, body);
+    const before = await archivedOf(t.companyId);
+    await database.db.execute(
+      sql`update lead_bulk_operations set created_at = now() - interval '24 hours 1 minute' where id = ${late.body.id}`,
+    );
+    for (const auth of [{ key: t.key }, await cookie("admin")]) {
+      const expired = await undo(auth, late.body.id);
+      expect([expired.status, expired.body.error_code]).toEqual([409, "CONFLICT"]);
+      expect(expired.body.message).toMatch(/within 24 hours/);
+    }
+    expect(await archivedOf(t.companyId)).toEqual(before);
+  });
+
+  it("concurrent undos of one operation: exactly one restores, the others get a 409", async () => {
+    const t = await tenantWithCustomers(3);
+    const before = await archivedOf(t.companyId);
+    const res = await bulk({ key: t.key }, { ids: t.ids, action: { type: "archive" } });
+    const results = await Promise.all(Array.from({ length: 4 }, () => undo({ key: t.key }, res.body.id)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    expect(results.find((r) => r.status === 200)?.body).toMatchObject({ restored: 3, skipped: 0 });
+    for (const r of results.filter((r) => r.status === 409)) {
+      expect(r.body).toMatchObject({
+        error_code: "CONFLICT",
+        message: "This bulk operation has already been undone",
+      });
+    }
+    expect(await archivedOf(t.companyId)).toEqual(before);
+    const [entries] = (
+      await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from record_activity where company_id = ${t.companyId} and type = 'unarchived'`,
+      )
+    ).rows;
+    expect(entries?.n).toBe(3);
   });
 
   it("undoes an operation that changed nothing: nothing to restore", async () => {

@@ -8,6 +8,7 @@ import {
   upsertCustomerBodySchema,
 } from "@/lib/schemas/customers";
 import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
+import { whenDryRun } from "@/lib/api/route-config";
 import { named } from "@/lib/api/route-docs";
 import { z } from "zod";
 
@@ -39,7 +40,7 @@ export const GET = apiRoute({
 export const POST = apiRoute({
   permission: "customers:write",
   // A dry run answers the matched customer: a write-only key must not read customers through it.
-  dryRunPermission: "customers:read",
+  inputPermissions: [whenDryRun("customers:read")],
   query: upsertQuerySchema,
   body: upsertCustomerBodySchema,
   handler: async ({ ctx, query, body }) => {

@@ -158,7 +158,7 @@ describe(`POST /leads/{id}/convert (${testEngine()})`, () => {
         {
           status: "error",
           error_code: "INSUFFICIENT_SCOPE",
-          message: "Insufficient scope: a dry run also requires the leads:read scope",
+          message: "Insufficient scope: this endpoint also requires the leads:read scope",
         },
       ]);
     }
@@ -201,7 +201,10 @@ describe(`POST /leads/{id}/convert (${testEngine()})`, () => {
       components: { schemas: Record<string, { properties: Record<string, unknown>; required: string[] }> };
     };
     const operation = document.paths["/leads/{id}/convert"]!.post!;
-    expect(operation["x-dry-run-scopes"]).toEqual(["leads:read", "customers:read"]);
+    expect(operation["x-input-scopes"]).toEqual([
+      { when: "A dry run (`?dry_run=true`)", scopes: ["leads:read"] },
+      { when: "A dry run (`?dry_run=true`)", scopes: expect.arrayContaining(["customers:read"]) },
+    ]);
     expect(document.components.schemas.ConvertLeadLinkedOrDryRunResponse).toMatchObject({
       oneOf: [
         { $ref: "#/components/schemas/ConvertLeadResponse" },

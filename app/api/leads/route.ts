@@ -8,6 +8,7 @@ import {
   upsertLeadBodySchema,
 } from "@/lib/schemas/leads";
 import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
+import { whenDryRun } from "@/lib/api/route-config";
 import { named } from "@/lib/api/route-docs";
 import { z } from "zod";
 
@@ -45,7 +46,7 @@ export const GET = apiRoute({
 export const POST = apiRoute({
   permission: "leads:write",
   // A dry run answers the matched lead: a write-only key must not read leads through it.
-  dryRunPermission: "leads:read",
+  inputPermissions: [whenDryRun("leads:read")],
   query: upsertQuerySchema,
   body: upsertLeadBodySchema,
   handler: async ({ ctx, query, body }) => {

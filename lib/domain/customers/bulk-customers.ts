@@ -4,8 +4,14 @@ import { customers, leadBulkChanges, leadBulkOperations, recordActivity } from "
 import { actorOf, actorValues } from "@/lib/domain/activity/activity";
 import { archiveIn, refuseUnknownIds } from "@/lib/domain/activity/archive";
 import type { DomainContext } from "@/lib/domain/context";
-import { ConflictError, NotFoundError } from "@/lib/domain/errors";
+import {
+  lockOperationToUndo,
+  markUndone,
+  operationTime,
+  SKIPPED_IDS_LISTED,
+} from "@/lib/domain/bulk/bulk-undo";
 import { uniqueTags } from "@/lib/values/normalize";
+import { customerFilter } from "./list-customers";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type {
   BulkCustomersBody,
@@ -17,8 +23,9 @@ import type {
 const textArrayParam = (values: readonly string[]) => sql`${sql.param([...values], customers.tags)}::text[]`;
 
 /**
- * POST /customers/bulk: archive or unarchive the named customers, all or nothing, keeping the
- * values replaced (record_type 'customer') as a leads' bulk change does, so its undo restores them.
+ * POST /customers/bulk: archive or unarchive the customers named by ids or matching the list's
+ * filter, all or nothing, keeping the values replaced (record_type 'customer') as a leads' bulk
+ * change does, so its undo restores them.
  */
 export async function bulkChangeCustomers({
   ctx,
@@ -27,11 +34,17 @@ export async function bulkChangeCustomers({
   ctx: DomainContext;
   input: BulkCustomersBody;
 }): Promise<BulkCustomersResponse> {
-  const ids = uniqueTags(input.ids);
   const archived = input.action.type === "archive";
   const id = newId(ID_PREFIX.leadBulk);
   const actor = actorOf(ctx.principal);
   return ctx.db.transaction(async (tx) => {
+    // A filter's customers, locked in id order as below, so they still match when changed.
+    const ids = input.ids
+      ? uniqueTags(input.ids)
+      : (
+          await tx.execute<{ id: string }>(sql`select ${customers.id} as id from ${customers}
+            where ${customerFilter(ctx.companyId, input.filter!)} order by ${customers.id} for update`)
+        ).rows.map((row) => row.id);
     await tx.insert(leadBulkOperations).values({
       companyId: ctx.companyId,
       id,
@@ -59,7 +72,7 @@ export async function bulkChangeCustomers({
     ).rows;
     const matched = Number(saved?.matched ?? 0);
     const target = { ctx, recordType: "customer" as const, archived };
-    if (matched < ids.length) await refuseUnknownIds(tx, target, input.ids);
+    if (input.ids && matched < ids.length) await refuseUnknownIds(tx, target, input.ids);
     const { changedIds } = await archiveIn(tx, target, ids);
     await tx.execute(sql`update ${leadBulkOperations} set "changed" = ${changedIds.length}
       where "company_id" = ${ctx.companyId} and "id" = ${id}`);
@@ -75,8 +88,10 @@ export async function bulkChangeCustomers({
 }
 
 /**
- * POST /customers/bulk/{id}/undo: restores the archived and archived_at the operation replaced,
- * once (then 409), as the leads' undo; another company's or a leads' operation is a 404.
+ * POST /customers/bulk/{id}/undo: restores the archived and archived_at the operation replaced on
+ * the customers that still hold what it set (the others are skipped and reported), once, by its
+ * author, an admin or a manager, within BULK_UNDO_HOURS; another company's or a leads' operation
+ * is a 404.
  */
 export async function undoBulkChangeCustomers({
   ctx,
@@ -87,27 +102,27 @@ export async function undoBulkChangeCustomers({
 }): Promise<UndoBulkCustomersResponse> {
   const by = actorValues(actorOf(ctx.principal));
   return ctx.db.transaction(async (tx) => {
-    const [operation] = (
-      await tx.execute<{ undone_at: unknown }>(sql`
-        select "undone_at" from ${leadBulkOperations}
-        where "company_id" = ${ctx.companyId} and "id" = ${id} and "record_type" = 'customer' for update`)
-    ).rows;
-    if (!operation) throw new NotFoundError("Bulk operation");
-    if (operation.undone_at !== null) throw new ConflictError("This bulk operation has already been undone");
+    const { action } = await lockOperationToUndo<BulkCustomersBody["action"]>(tx, ctx, id, "customer");
+    // Archived by this operation and not archived again since (archived_at is its transaction's
+    // time), or still active after its unarchive: only then is the customer restored.
+    const holds =
+      action.type === "archive"
+        ? sql`cu."archived" and cu."archived_at" = ${operationTime(ctx.companyId, id)}`
+        : sql`not cu."archived"`;
     // A customer bulk change names at most CUSTOMER_BULK_IDS_MAX customers: one statement restores them.
     const [row] = (
-      await tx.execute<{ n: number | string }>(sql`
+      await tx.execute<{ n: number | string; skipped: number | string; skipped_ids: string[] | null }>(sql`
         with c as (
           select "lead_id" as id, "archived", "archived_at" from ${leadBulkChanges}
           where "company_id" = ${ctx.companyId} and "operation_id" = ${id}
         ), target as (
-          select cu."id", cu."archived" from ${customers} cu join c on c.id = cu."id"
+          select cu."id", cu."archived", ${holds} as holds from ${customers} cu join c on c.id = cu."id"
           where cu."company_id" = ${ctx.companyId}
           order by cu."id" for update of cu
         ), done as (
           update ${customers} set "archived" = c."archived", "archived_at" = c."archived_at", "updated_at" = now()
           from c join target on target."id" = c.id
-          where ${customers.companyId} = ${ctx.companyId} and ${customers.id} = c.id
+          where ${customers.companyId} = ${ctx.companyId} and ${customers.id} = c.id and target.holds
           returning ${customers.id} as id, target."archived" as old_archived, ${customers.archived} as new_archived
         ), logged as (
           insert into ${recordActivity} ("company_id", "record_type", "record_id", "type", "actor_kind", "actor_id")
@@ -115,10 +130,18 @@ export async function undoBulkChangeCustomers({
             case when d.new_archived then 'archived' else 'unarchived' end, ${by.kind}, ${by.id}
           from done d where d.old_archived <> d.new_archived
         )
-        select (select count(*) from done)::int as n`)
+        select (select count(*) from done)::int as n,
+          (select count(*) from target where not target.holds)::int as skipped,
+          (select array_agg(id order by id) from (select id from target where not target.holds
+            order by id limit ${SKIPPED_IDS_LISTED}) s) as skipped_ids`)
     ).rows;
-    await tx.execute(sql`update ${leadBulkOperations} set "undone_at" = now()
-      where "company_id" = ${ctx.companyId} and "id" = ${id}`);
-    return { status: "success" as const, id, restored: Number(row?.n ?? 0) };
+    await markUndone(tx, ctx.companyId, id);
+    return {
+      status: "success" as const,
+      id,
+      restored: Number(row?.n ?? 0),
+      skipped: Number(row?.skipped ?? 0),
+      skipped_ids: row?.skipped_ids ?? [],
+    };
   });
 }

@@ -4,7 +4,13 @@ import type { DbOrTx } from "@/lib/db/client";
 import { leadBulkChanges, leadBulkOperations, leads, recordActivity } from "@/lib/db/schema";
 import { actorOf, actorValues, type ActivityActor } from "@/lib/domain/activity/activity";
 import type { DomainContext } from "@/lib/domain/context";
-import { ConflictError, DeadlineExceededError, NotFoundError, ValidationError } from "@/lib/domain/errors";
+import {
+  lockOperationToUndo,
+  markUndone,
+  operationTime,
+  SKIPPED_IDS_LISTED,
+} from "@/lib/domain/bulk/bulk-undo";
+import { DeadlineExceededError, ValidationError } from "@/lib/domain/errors";
 import { uniqueTags } from "@/lib/values/normalize";
 import { mergedTags } from "@/lib/domain/normalize";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
@@ -143,7 +149,8 @@ export const BULK_WORK_MS = 20_000;
 
 /**
  * Updates an operation's saved leads a chunk at a time in id order, each with its activity entry
- * in the same statement (the leads are locked, so `o` still holds the values before).
+ * in the same statement (the leads are locked, so `o` still holds the values before). `only`, on
+ * `o` and the saved values `c`, leaves out the leads it does not hold for.
  */
 async function updateSaved(
   tx: DbOrTx,
@@ -151,6 +158,7 @@ async function updateSaved(
   operationId: string,
   set: SQL,
   actor: ActivityActor,
+  only: SQL = sql`true`,
 ): Promise<number> {
   const stopAt = performance.now() + BULK_WORK_MS;
   const by = actorValues(actor);
@@ -171,7 +179,7 @@ async function updateSaved(
         ), done as (
           update ${leads} set ${set}, "updated_at" = now()
           from c join ${leads} o on o."company_id" = c."company_id" and o."id" = c."lead_id"
-          where ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id"
+          where ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id" and ${only}
           returning ${leads.id} as id,
             o."stage" as old_stage, ${leads.stage} as new_stage,
             o."tags" as old_tags, ${leads.tags} as new_tags,
@@ -267,8 +275,29 @@ function undoSet(action: BulkLeadAction): SQL {
 }
 
 /**
- * POST /leads/bulk/{id}/undo: restores the fields the action set, in one statement, overwriting
- * any later writes to them. Once only: a second undo is a 409.
+ * Whether a lead (`o`) still holds what the operation set, from its saved values (`c`): only then
+ * does undo restore it, so a later write (a convert's stage, another tag) is never reverted.
+ */
+function stillHolds(action: BulkLeadAction, when: SQL): SQL {
+  switch (action.type) {
+    case "assign":
+      return sql`o."assigned_to" is not distinct from ${action.assigned_to ?? null}::text`;
+    case "set_stage":
+      return sql`o."stage" is not distinct from ${action.stage ?? null}::text`;
+    case "add_tags":
+      return sql`o."tags" = ${mergedTags(sql`c."tags"`, textArrayParam(uniqueTags(action.tags)))}`;
+    case "archive":
+      // Archived by this operation, not archived again since: archived_at is its transaction's time.
+      return sql`o."archived" and o."archived_at" = ${when}`;
+    case "unarchive":
+      return sql`not o."archived"`;
+  }
+}
+
+/**
+ * POST /leads/bulk/{id}/undo: restores the fields the action set on the leads that still hold
+ * its values, in one transaction; the others are skipped and reported. Once only, by its author,
+ * an admin or a manager, within BULK_UNDO_HOURS (lockOperationToUndo).
  */
 export async function undoBulkChange({
   ctx,
@@ -278,24 +307,32 @@ export async function undoBulkChange({
   id: string;
 }): Promise<UndoBulkLeadsResponse> {
   return ctx.db.transaction(async (tx) => {
-    const [operation] = (
-      await tx.execute<{ action: BulkLeadAction; undone_at: unknown }>(sql`
-        select "action", "undone_at" from ${leadBulkOperations}
-        where "company_id" = ${ctx.companyId} and "id" = ${id} and "record_type" = 'lead' for update`)
-    ).rows;
-    if (!operation) throw new NotFoundError("Bulk operation");
-    if (operation.undone_at !== null) throw new ConflictError("This bulk operation has already been undone");
-    const action = (
-      typeof operation.action === "string" ? JSON.parse(operation.action) : operation.action
-    ) as BulkLeadAction;
-    // Locked in id order first, as a bulk change locks them: the two never deadlock.
+    const { action } = await lockOperationToUndo<BulkLeadAction>(tx, ctx, id, "lead");
+    // Locked in id order first, as a bulk change locks them: the two never deadlock, and what
+    // is read below stays true until the undo commits.
     await tx.execute(sql`select 1 from ${leads} join ${leadBulkChanges} c
       on c."company_id" = ${leads.companyId} and c."lead_id" = ${leads.id}
       where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id}
       order by ${leads.id} for update of ${leads}`);
-    const restored = await updateSaved(tx, ctx.companyId, id, undoSet(action), actorOf(ctx.principal));
-    await tx.execute(sql`update ${leadBulkOperations} set "undone_at" = now()
-      where "company_id" = ${ctx.companyId} and "id" = ${id}`);
-    return { status: "success" as const, id, restored };
+    const holds = stillHolds(action, operationTime(ctx.companyId, id));
+    const [skipped] = (
+      await tx.execute<{ n: number | string; ids: string[] | null }>(sql`
+        with s as (
+          select c."lead_id" as id from ${leadBulkChanges} c
+          join ${leads} o on o."company_id" = c."company_id" and o."id" = c."lead_id"
+          where c."company_id" = ${ctx.companyId} and c."operation_id" = ${id} and not (${holds})
+        )
+        select (select count(*) from s)::int as n,
+          (select array_agg(id order by id) from (select id from s order by id limit ${SKIPPED_IDS_LISTED}) f) as ids`)
+    ).rows;
+    const restored = await updateSaved(tx, ctx.companyId, id, undoSet(action), actorOf(ctx.principal), holds);
+    await markUndone(tx, ctx.companyId, id);
+    return {
+      status: "success" as const,
+      id,
+      restored,
+      skipped: Number(skipped?.n ?? 0),
+      skipped_ids: skipped?.ids ?? [],
+    };
   });
 }

@@ -238,6 +238,7 @@ describe(`POST /api/leads/bulk (${testEngine()})`, () => {
     const cases: { filter: Record<string, unknown>; query: string; auth: Auth }[] = [
       { filter: {}, query: "", auth: { key: t.key } },
       { filter: { archived: true }, query: "?archived=true", auth: { key: t.key } },
+      { filter: { search: "" }, query: "?search=", auth: { key: t.key } },
       { filter: { search: "north" }, query: "?search=north", auth: { key: t.key } },
       { filter: { search: "no" }, query: "?search=no", auth: { key: t.key } },
       { filter: { stage: "new", tags: ["vip"] }, query: "?stage=new&tags=vip", auth: { key: t.key } },
@@ -262,7 +263,13 @@ describe(`POST /api/leads/bulk (${testEngine()})`, () => {
       );
       const expected = listed.body.data.map((l) => l.id).sort();
       const tag = `picked-${expected.length}-${Math.random().toString(36).slice(2, 6)}`;
-      const res = await bulk(auth, { filter, action: { type: "add_tags", tags: [tag] } });
+      // A filter that narrows nothing selects every lead: it must say so with all: true.
+      const everyLead = ["", "?archived=true", "?search="].includes(query);
+      const res = await bulk(auth, {
+        filter,
+        ...(everyLead ? { all: true } : {}),
+        action: { type: "add_tags", tags: [tag] },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect([res.body.matched, res.body.changed], query).toEqual([expected.length, expected.length]);
       const tagged = (await snapshot(t.companyId)).filter((r) => r.tags.includes(tag)).map((r) => r.id);

@@ -7,6 +7,7 @@ import {
 } from "@/lib/schemas/lead-convert";
 import { leadIdParamsSchema } from "@/lib/schemas/leads";
 import { upsertQuerySchema } from "@/lib/schemas/upsert-fields";
+import { whenDryRun } from "@/lib/api/route-config";
 import { named } from "@/lib/api/route-docs";
 import { z } from "zod";
 
@@ -14,7 +15,7 @@ import { z } from "zod";
 export const POST = apiRoute({
   permission: ["leads:write", "customers:write"],
   // A dry run shows the matched customer and the lead's fields: both read scopes as well.
-  dryRunPermission: ["leads:read", "customers:read"],
+  inputPermissions: [whenDryRun("leads:read"), whenDryRun("customers:read")],
   params: leadIdParamsSchema,
   query: upsertQuerySchema,
   body: convertLeadBodySchema,
