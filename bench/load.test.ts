@@ -34,6 +34,7 @@ const benchCase = (vary?: BenchCase["vary"]): BenchCase => ({
   request: { method: "GET", path: "/ok" },
   ...(vary ? { vary } : {}),
   expectStatus: 200,
+  check: () => undefined,
 });
 
 async function engineRun(load: BenchCase, baseUrlOf = baseUrl): Promise<EngineRun> {
