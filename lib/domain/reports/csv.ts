@@ -50,6 +50,22 @@ export function datedFilename(name: string, now = new Date()): string {
   return `${name}-${now.toISOString().slice(0, 10)}.csv`;
 }
 
+/** A small export written at once (a row per user): the header and rows as one chunk. */
+export function csvOfRows(
+  filename: string,
+  header: readonly string[],
+  rows: readonly CsvCell[][],
+): CsvExport {
+  const bytes = new TextEncoder().encode([header, ...rows].map(csvLine).join(""));
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return { filename, stream };
+}
+
 /**
  * Streams keyset-paginated batches as the client pulls. The first is read before returning, so a failing
  * query still answers through the error pipeline; a later failure aborts the download.
