@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import type { BenchCase, RequestSpec } from "./cases";
+import type { BenchRun } from "./report";
 
 export interface LoadOptions {
   baseUrl: string;
@@ -157,4 +158,29 @@ export function loadCase(
       if (statusCode !== benchCase.expectStatus) unexpected++;
     });
   });
+}
+
+/**
+ * Each load of a run in which a request failed (a status other than the case's expected 2xx, a
+ * connection error or a timeout): a run timing failures is no measure of the product, so it fails.
+ */
+export function failedLoads(engines: BenchRun["engines"]): string[] {
+  const failures: string[] = [];
+  for (const run of engines) {
+    for (const result of run.cases) {
+      for (const [server, load] of [
+        ["ours", result.ours],
+        ["baseline", result.baseline],
+      ] as const) {
+        if (!load || load.unexpected + load.errors === 0) continue;
+        const statuses = Object.entries(load.statuses)
+          .map(([status, n]) => `${status}×${n}`)
+          .join(" ");
+        failures.push(
+          `${run.engine}/${result.id} ${server}: ${load.unexpected} unexpected status (${statuses}), ${load.errors} errors`,
+        );
+      }
+    }
+  }
+  return failures;
 }

@@ -18,7 +18,7 @@ import { openRawDb, prepareTarget, type BenchTarget } from "./db";
 import { explainCase, type CaseExplain } from "./explain";
 import { newRunTag, startRun } from "./fixtures";
 import { measureImport } from "./import-bench";
-import { RequestCounter, headersFor, loadCase, summarize, type RawLoad } from "./load";
+import { RequestCounter, failedLoads, headersFor, loadCase, summarize, type RawLoad } from "./load";
 import { databaseVersion, uptime } from "./machine";
 import {
   markdownRun,
@@ -564,12 +564,11 @@ export async function main(argv: string[]): Promise<number> {
   const broken = outcomes.flatMap((o) =>
     o.run.cases.filter((c) => c.broken).map((c) => `${o.run.engine}/${c.id}`),
   );
+  const failed = failedLoads(run.engines);
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (broken.length > 0) {
-    log(`broken cases: ${broken.join(", ")}`);
-    return 1;
-  }
-  return 0;
+  if (broken.length > 0) log(`broken cases: ${broken.join(", ")}`);
+  for (const failure of failed) log(`FAILED REQUESTS ${failure}`);
+  return broken.length > 0 || failed.length > 0 ? 1 : 0;
 }
 
 function readVersion(name: string): string {

@@ -196,6 +196,31 @@ describe(`web security of the production server (${engine})`, () => {
     expect(server!.output()).toMatch(/"method":"TRACE","path":"\/api\/leads","status":405/);
   });
 
+  it("answers an API path's slash variants as the path, and its OPTIONS as its 405s (issue #54)", async () => {
+    const auth = { ...VERSION, "x-api-key": seededKey };
+    // Next.js alone answers these with a 308 and a text body, without a request id or the headers.
+    for (const path of ["/api/leads/bulk/", "/api//leads/bulk", "/api/leads/bulk//", "/api/", "/api"]) {
+      const answer = await rawRequest("POST", path, auth);
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.headers["content-type"], path).toMatch(/^application\/json/);
+      expect(answer.headers["x-request-id"], path).toMatch(/^[0-9a-f-]{36}$/);
+      expectSecurityHeaders((name) => answer.headers[name] as string | undefined, path);
+      expect(JSON.parse(answer.text).status, path).toBe("error");
+    }
+    const listed = await rawRequest("GET", "/api/leads/?limit=1", auth);
+    expect(listed.status).toBe(200);
+    expect(JSON.parse(listed.text).status).toBe("success");
+    for (const path of ["/api/leads", "/api/leads/bulk", "/api/reports/service-plans/export"]) {
+      const options = await rawRequest("OPTIONS", path);
+      const refused = await rawRequest("PUT", path, auth);
+      expect(options.status, path).toBe(204);
+      expect(options.headers["x-request-id"], path).toMatch(/^[0-9a-f-]{36}$/);
+      expect(refused.status, path).toBe(405);
+      expect(options.headers.allow, path).toBe(refused.headers.allow);
+      expect(options.headers.allow, path).toMatch(/OPTIONS$/);
+    }
+  });
+
   it("sets the session cookie HttpOnly and SameSite=Lax, and refuses cookie-authenticated writes from other sites", async () => {
     const session = await signIn(admin.email, admin.password);
     expect(session.status).toBe(200);

@@ -60,6 +60,20 @@ const plainText = (status: number, body: string, headers: Record<string, string>
   body,
 });
 
+/**
+ * An /api target with its slashes normalised (`/api/leads/bulk/` → `/api/leads/bulk`, `//` and `\`
+ * as one `/`), or undefined when there is nothing to fix. Next.js would answer those with a 308 and
+ * a text body, without the API's JSON, request id or security headers; the route answers them instead.
+ */
+export function normalisedApiTarget(target: string): string | undefined {
+  const end = target.search(/[?#]/);
+  const pathname = end === -1 ? target : target.slice(0, end);
+  const normalised = pathname.replace(/[\\/]+/g, "/").replace(/(.)\/$/, "$1");
+  if (normalised === pathname) return undefined;
+  if (normalised !== "/api" && !normalised.startsWith("/api/")) return undefined;
+  return normalised + (end === -1 ? "" : target.slice(end));
+}
+
 /** What to answer in Next's place, or undefined when Next handles the request. */
 export function earlyAnswer(method: string, target: string): EarlyAnswer | undefined {
   let pathname: string;
@@ -70,6 +84,8 @@ export function earlyAnswer(method: string, target: string): EarlyAnswer | undef
   }
   const routed = ROUTED_METHODS.has(method);
   const valid = decodes(pathname);
+  // No route serves /api itself (the catch-all needs a segment): Next would answer its HTML 404.
+  if (routed && pathname === "/api") return apiError(404, noEndpointBody(pathname), pathname);
   if (routed && valid) return undefined;
   if (pathname === "/api" || pathname.startsWith("/api/")) {
     if (!routed) {
@@ -111,6 +127,8 @@ export function beforeRouting(securityHeaders: Record<string, string>): BeforeRo
     answer(req, res) {
       const begun = performance.now();
       const method = req.method ?? "GET";
+      const normalised = normalisedApiTarget(req.url ?? "/");
+      if (normalised) req.url = normalised;
       const early = earlyAnswer(method, req.url ?? "/");
       if (!early) return false;
       res.writeHead(early.status, {

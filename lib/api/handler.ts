@@ -28,7 +28,7 @@ import {
 
 // What route files and tests import with apiRoute, kept here so a route needs one import line.
 export { jsonResponse, respond } from "./json";
-export { isMethodNotAllowedHandler, methodsNotAllowed } from "./method-not-allowed";
+export { isMethodNotAllowedHandler, isOptionsAnswer, methodsNotAllowed } from "./method-not-allowed";
 export { MAX_QUERY_LENGTH } from "./input";
 export {
   routeDeclarationOf,

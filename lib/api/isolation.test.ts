@@ -499,10 +499,22 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "A's seller", query: { sold_by_user_id: a.userIds[1]! }, check: emptyList },
     { label: "A's service type", query: { service_type: a.serviceType }, check: emptyList },
     { label: "B's seller", query: { sold_by_user_id: b.userIds[1]! }, check: seesB(() => b.planId) },
+    { label: "A's customer", query: { customer_id: a.customer.id }, check: emptyList },
+    { label: "B's customer", query: { customer_id: b.customer.id }, check: seesB(() => b.planId) },
     { label: "no filter", check: seesB(() => b.planId) },
   ],
   "GET /api/serviced-jobs": () => [
     { label: "every job", query: { only_completed: "false" }, check: seesB(() => b.jobIds[1]!) },
+    {
+      label: "A's customer",
+      query: { only_completed: "false", customer_id: a.customer.id },
+      check: emptyList,
+    },
+    {
+      label: "B's customer",
+      query: { only_completed: "false", customer_id: b.customer.id },
+      check: seesB(() => b.jobIds[1]!),
+    },
     {
       label: "A's visit dates",
       query: { service_date_range_start: "2026-01-20", service_date_range_end: "2026-01-20" },
@@ -512,9 +524,18 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   "GET /api/reports/service-plans": () => [
     { label: "A's seller", query: { sold_by_user_id: a.userIds[1]! }, check: planReportEmpty },
     { label: "A's service type", query: { service_type: a.serviceType }, check: planReportEmpty },
+    { label: "A's customer", query: { customer_id: a.customer.id }, check: planReportEmpty },
     {
       label: "B's seller",
       query: { sold_by_user_id: b.userIds[1]! },
+      check: (res) => {
+        ok(res);
+        expect((dataOf(res) as { plan_count: number }).plan_count).toBe(1);
+      },
+    },
+    {
+      label: "B's customer",
+      query: { customer_id: b.customer.id },
       check: (res) => {
         ok(res);
         expect((dataOf(res) as { plan_count: number }).plan_count).toBe(1);
@@ -524,6 +545,8 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   "GET /api/reports/service-plans/export": () => [
     { label: "A's seller", query: { sold_by_user_id: a.userIds[1]! }, check: csvHeaderOnly },
     { label: "A's service type", query: { service_type: a.serviceType }, check: csvHeaderOnly },
+    { label: "A's customer", query: { customer_id: a.customer.id }, check: csvHeaderOnly },
+    { label: "B's customer", query: { customer_id: b.customer.id }, check: seesB(() => b.planId) },
     { label: "no filter", check: seesB(() => b.planId) },
   ],
   "GET /api/reports/serviced-jobs": () => [
@@ -535,9 +558,35 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
         expect((dataOf(res) as { job_count: number }).job_count).toBe(2);
       },
     },
+    {
+      label: "A's customer",
+      query: { only_completed: "false", customer_id: a.customer.id },
+      check: (res) => {
+        ok(res);
+        expect((dataOf(res) as { job_count: number }).job_count).toBe(0);
+      },
+    },
+    {
+      label: "B's customer",
+      query: { only_completed: "false", customer_id: b.customer.id },
+      check: (res) => {
+        ok(res);
+        expect((dataOf(res) as { job_count: number }).job_count).toBe(2);
+      },
+    },
   ],
   "GET /api/reports/serviced-jobs/export": () => [
     { label: "every job", query: { only_completed: "false" }, check: seesB(() => b.jobIds[1]!) },
+    {
+      label: "A's customer",
+      query: { only_completed: "false", customer_id: a.customer.id },
+      check: csvHeaderOnly,
+    },
+    {
+      label: "B's customer",
+      query: { only_completed: "false", customer_id: b.customer.id },
+      check: seesB(() => b.jobIds[1]!),
+    },
   ],
 
   "GET /api/reports/field-activity": () => [

@@ -1070,7 +1070,7 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
           await insertLeads(a, companyId, [{ stage: "new" }, { stage: "won" }], "a");
           // a now holds a lock on every counter row of the tenant's leads, old and new.
           await a.query("select list_counts_compact($1, 'leads')", [companyId]);
-          const started = Date.now();
+          // a ends only after b commits: b finishing at all shows it never waited for a's lock.
           await b.query("begin");
           await insertLeads(b, companyId, [{ stage: "new" }, { stage: "lost", archived: true }], "b");
           await b.query("select list_counts_compact($1, 'leads')", [companyId]);
@@ -1078,7 +1078,6 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
             companyId,
           ]);
           await b.query("commit");
-          expect(Date.now() - started).toBeLessThan(1000);
           // Readers see b's writes, not a's uncommitted ones.
           await expectExact(db, leads, tenant);
           expect(await leads.listTotal(db, companyId, {})).toBe(3);
@@ -1114,7 +1113,7 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
           await a.query("begin");
           // a folds (new, {vip}): it holds that tuple's row until it ends.
           await insertLeads(a, companyId, [{ stage: "new", tags: ["vip"] }], "a");
-          const started = Date.now();
+          // a ends only after b commits: b finishing at all shows it never waited for a's lock.
           await b.query("begin");
           await insertLeads(b, companyId, [{ stage: "new", tags: ["vip", "vip"] }], "b");
           await b.query(
@@ -1129,7 +1128,6 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
           );
           await b.query("select list_counts_compact($1, 'lead_tags')", [companyId]);
           await b.query("commit");
-          expect(Date.now() - started).toBeLessThan(1000);
           // b could not take a's row: it left its own beside it. Readers see b's writes only.
           await expectExact(db, leadTags, tenant);
           expect(await leadTags.listTotal(db, companyId, { tags: "vip" })).toBe(3);
@@ -1177,7 +1175,7 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
           await a.query("begin");
           // a folds (2026-03-01, Completed): it holds that tuple's row until it ends.
           await insertJobs(a, 1, day);
-          const started = Date.now();
+          // a ends only after b commits: b finishing at all shows it never waited for a's lock.
           await b.query("begin");
           await insertJobs(b, 2, day);
           await b.query(
@@ -1186,7 +1184,6 @@ describe(`list counters under concurrent writers (${testEngine()})`, () => {
             [companyId],
           );
           await b.query("commit");
-          expect(Date.now() - started).toBeLessThan(1000);
           // b could not take a's row: it left its own beside it. Readers see b's writes only.
           await expectExact(db, jobDays, tenant);
           expect(await jobDays.listTotal(db, companyId, whole)).toBe(4);

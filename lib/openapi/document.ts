@@ -309,7 +309,10 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
             contentType === "text/csv"
               ? {
                   type: "string",
-                  description: `CSV: a header row, then one row per record. Columns: ${(response.csvColumns ?? []).join(", ")}.`,
+                  description:
+                    `CSV: a header row, then one row per record. Columns: ${(response.csvColumns ?? []).join(", ")}. ` +
+                    "Text cells are always quoted; text a spreadsheet would run as a formula (starting with =, +, -, @, " +
+                    "a tab or a line break) carries a leading ' so that it shows as text.",
                   "x-csv-columns": [...(response.csvColumns ?? [])],
                 }
               : response.schema

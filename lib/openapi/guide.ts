@@ -102,7 +102,11 @@ export function guideSections(resources: readonly ResourceSpec[] = []): GuideSec
               "On every response to an API key: the daily quota (see Rate limits).",
             ],
             ["`Retry-After`", "response", "On a 429 (seconds until 00:00 UTC) and a 503 (seconds)."],
-            ["`Allow`", "response", "On a 405: the methods the path accepts."],
+            [
+              "`Allow`",
+              "response",
+              "On a 405 and on OPTIONS (204), alike: the methods the path accepts, HEAD with GET, and OPTIONS.",
+            ],
           ],
         },
       ],

@@ -41,7 +41,7 @@ export const activityChangeSchema = z
 
 export const activityEntrySchema = z
   .object({
-    id: z.string().describe("Entry id."),
+    id: z.string().describe("Entry id: `act_` and 32 random hexadecimal digits."),
     at: z.string().describe("When it happened, ISO 8601."),
     type: z
       .enum(ACTIVITY_TYPES)

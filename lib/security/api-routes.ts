@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   isMethodNotAllowedHandler,
+  isOptionsAnswer,
   routeDeclarationOf,
   type RouteDeclaration,
   type RouteHandler,
@@ -54,7 +55,8 @@ export async function discoverApiRoutes(): Promise<ApiRouteVerb[]> {
     const mod = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
     for (const method of HTTP_METHODS) {
       const handler = mod[method];
-      if (typeof handler !== "function") continue;
+      // A path's OPTIONS answer names its verbs; it is no operation of its own.
+      if (typeof handler !== "function" || isOptionsAnswer(handler)) continue;
       verbs.push({
         name: `${method} ${pattern}`,
         method,

@@ -190,6 +190,25 @@ describe(`record activity (${testEngine()})`, () => {
     expect(bad.status).toBe(400);
   });
 
+  it("gives entries random ids that reveal no counter across companies (issue #54)", async () => {
+    const [t, other] = [await tenant(), await tenant()];
+    const id = (await upsertLead({ key: t.key }, { name: "Counted" })).body.id as string;
+    const elsewhere = (await upsertLead({ key: other.key }, { name: "Elsewhere" })).body.id as string;
+    for (let i = 1; i <= 3; i++) await upsertLead({ key: t.key }, { id, notes: `v${i}` });
+    const note = await post(leadNotesRoute, `/leads/${id}/notes`, { key: t.key }, id, { body: "hi" });
+    const ids = [
+      ...(await activity({ key: t.key }, "leads", id)).body.data.map((e) => e.id),
+      ...(await activity({ key: other.key }, "leads", elsewhere)).body.data.map((e) => e.id),
+    ];
+    expect(ids).toHaveLength(6);
+    expect(ids).toContain((note.body.data as ActivityEntry).id);
+    expect(new Set(ids).size).toBe(6);
+    // `act_` and 32 random hex digits: no sequence number, so neighbours share no long prefix.
+    for (const entry of ids) expect(entry).toMatch(/^act_[0-9a-f]{32}$/);
+    const shared = (a: string, b: string) => [...a].findIndex((ch, i) => ch !== b[i]);
+    expect(Math.max(...ids.slice(1).map((entry, i) => shared(entry, ids[i]!)))).toBeLessThan(4 + 8);
+  });
+
   it("archives and unarchives a lead or customer once each, recorded", async () => {
     const t = await tenant();
     const id = (await upsertLead({ key: t.key }, { name: "Shelved" })).body.id as string;

@@ -657,10 +657,10 @@ describe(`GET /api/leads/{id} (${testEngine()})`, () => {
     expect(res.body.message).toContain("leads:read");
     const post = await call(postLeadById, apiRequest("/leads/x", { key, body: {} }), { id: "x" });
     expect(post.status).toBe(405);
-    expect(post.headers.get("Allow")).toBe("GET");
+    expect(post.headers.get("Allow")).toBe("GET, HEAD, OPTIONS");
     const put = await call(putLeads, apiRequest("/leads", { key, method: "PUT", body: {} }));
     expect(put.status).toBe(405);
-    expect(put.headers.get("Allow")).toBe("GET, POST");
+    expect(put.headers.get("Allow")).toBe("GET, HEAD, POST, OPTIONS");
   });
 
   it("leaves the other company's lead untouched by a matching upsert", async () => {

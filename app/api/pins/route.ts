@@ -111,4 +111,4 @@ export const POST = apiRoute({
   },
 });
 
-export const { PUT, PATCH, DELETE } = methodsNotAllowed("GET, POST");
+export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET, POST");

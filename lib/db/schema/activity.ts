@@ -39,12 +39,17 @@ const list = (values: readonly string[]) => `(${values.map((v) => `'${v}'`).join
 /**
  * A lead's or customer's history (extensions.md E3), written in the change's own transaction. A
  * sequence id keeps bulk inserts in writing order; actor names are read live, so renames show.
+ * The sequence is one counter for every company, so the API shows the random `public_id` instead.
  */
 export const recordActivity = pgTable(
   "record_activity",
   {
     companyId: text("company_id").notNull(),
     id: bigint("id", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
+    /** The entry's id in the API: random, made by the database for the set-based writers too. */
+    publicId: text("public_id")
+      .notNull()
+      .default(sql`('act_' || replace(gen_random_uuid()::text, '-', ''))`),
     recordType: text("record_type").$type<ActivityRecordType>().notNull(),
     recordId: text("record_id").notNull(),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),

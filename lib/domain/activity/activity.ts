@@ -120,7 +120,7 @@ export const IMPORT_ACTOR_NAME = "Import";
 
 /** A stored entry with its actor's name, as the reads select it. */
 type EntryRow = Record<string, unknown> & {
-  id: number | string;
+  public_id: string;
   at: Date | string;
   type: ActivityType;
   actor_kind: "user" | "api_key" | "import";
@@ -132,7 +132,7 @@ type EntryRow = Record<string, unknown> & {
 };
 
 /** The entries' columns with the actor's name (a user's or key's, as they are now). */
-const entryColumns = sql`a."id", a."at", a."type", a."actor_kind", a."actor_id",
+const entryColumns = sql`a."public_id", a."at", a."type", a."actor_kind", a."actor_id",
   coalesce(u."name", k."name") as actor_name, a."changes", a."note", a."related_id"`;
 const actorJoins = sql`left join ${users} u on a."actor_kind" = 'user'
     and u."company_id" = a."company_id" and u."id" = a."actor_id"
@@ -143,7 +143,7 @@ export function toActivityEntry(row: EntryRow): ActivityEntry {
   const changes =
     typeof row.changes === "string" ? (JSON.parse(row.changes) as ActivityChange[]) : row.changes;
   return {
-    id: `act_${row.id}`,
+    id: row.public_id,
     at: iso(row.at instanceof Date ? row.at : new Date(row.at))!,
     type: row.type,
     actor: {

@@ -2,30 +2,35 @@ import "server-only";
 import type { CreatedCursor } from "./sql";
 
 /*
- * CSV exports: RFC 4180 text (CRLF, fields quoted when they hold a comma, quote or line break),
- * streamed batch by batch so that a large set never sits in memory.
+ * The one CSV writer of every export: RFC 4180 text (CRLF), streamed batch by batch so that a large
+ * set never sits in memory. Every text cell is quoted, so a `;` or tab in a name cannot start a new
+ * cell in a spreadsheet whose list separator it is, and text a spreadsheet would run as a formula
+ * gets a leading single quote (OWASP, CSV injection).
  */
 
-/** A cell written as-is: numbers formatted by us (money with two decimals). */
-export class CsvRaw {
+/** A number we formatted (money with two decimals): written bare, as numbers are. */
+class CsvNumber {
   constructor(readonly text: string) {}
 }
-export type CsvCell = string | number | boolean | null | undefined | CsvRaw;
+export type CsvCell = string | number | boolean | null | undefined | CsvNumber;
 
-export const csvMoney = (value: number) => new CsvRaw(value.toFixed(2));
+export const csvMoney = (value: number) => new CsvNumber(value.toFixed(2));
 
-// Spreadsheets run a cell starting with one of these as a formula (CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+// Spreadsheets run a cell starting with one of these as a formula, some after leading blanks.
+const FORMULA_START = /^[\s\0]*[=+\-@]|^[\t\r\n\0]/;
 
-/** One cell: text that could be read as a formula gets a leading single quote; quoting as needed. */
+/** Text a spreadsheet shows as text: a leading single quote when it could be read as a formula. */
+export function neutralised(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** One cell: numbers and booleans bare, text always quoted (after neutralising), null as nothing. */
 export function csvCell(value: CsvCell): string {
   if (value === null || value === undefined) return "";
-  if (value instanceof CsvRaw) return value.text;
+  if (value instanceof CsvNumber) return value.text;
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   if (typeof value === "boolean") return value ? "true" : "false";
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return `"${neutralised(value).replace(/"/g, '""')}"`;
 }
 
 export function csvLine(cells: readonly CsvCell[]): string {
@@ -43,6 +48,22 @@ export interface CsvExport {
 /** `<name>-YYYY-MM-DD.csv` with today's UTC date. */
 export function datedFilename(name: string, now = new Date()): string {
   return `${name}-${now.toISOString().slice(0, 10)}.csv`;
+}
+
+/** A small export written at once (a row per user): the header and rows as one chunk. */
+export function csvOfRows(
+  filename: string,
+  header: readonly string[],
+  rows: readonly CsvCell[][],
+): CsvExport {
+  const bytes = new TextEncoder().encode([header, ...rows].map(csvLine).join(""));
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return { filename, stream };
 }
 
 /**

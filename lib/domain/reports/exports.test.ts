@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as exportPlans } from "@/app/api/reports/service-plans/export/route";
 import { GET as exportJobs } from "@/app/api/reports/serviced-jobs/export/route";
 import { GET as listPlans } from "@/app/api/service-plans/route";
-import { apiRequest, call, createApiKey } from "@/lib/testing/factories";
+import { apiRequest, call, createApiKey, createUser } from "@/lib/testing/factories";
 import {
   createPlanJobScenario,
   insertCustomer,
@@ -15,8 +15,8 @@ import { exportServicedJobsCsv, exportServicePlansCsv, SERVICE_PLAN_CSV_HEADER }
 
 const database = setupTestDatabase();
 
-/** RFC 4180 parser for the tests: rows of cells. */
-function parseCsv(text: string): string[][] {
+/** RFC 4180 parser for the tests: rows of cells, split on `separator` outside quotes. */
+function parseCsv(text: string, separator = ","): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = "";
@@ -30,7 +30,7 @@ function parseCsv(text: string): string[][] {
       } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
+    else if (ch === separator) {
       row.push(cell);
       cell = "";
     } else if (ch === "\r" && text[i + 1] === "\n") {
@@ -114,6 +114,25 @@ describe(`GET /api/reports/service-plans/export (${testEngine()})`, () => {
     expect(rows[1]?.slice(4, 7)).toEqual(["O'Neil, Jr", `'=HYPERLINK("http://evil","x")`, "'@Risk\nLtd"]);
     expect(rows[1]?.[8]).toBe("'-Lawn+");
     expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
+  });
+
+  it("quotes every text cell, so a `;` list separator cannot start a formula cell", async () => {
+    const s = await createPlanJobScenario(database.db);
+    const payload = "x;=cmd|'/C calc'!A0";
+    const seller = await createUser(database.db, s.companyId, { name: payload, role: "sales_rep" });
+    const customer = await insertCustomer(database.db, s.companyId, { firstName: payload, lastName: "Doe" });
+    await insertPlan(database.db, s.companyId, {
+      customerId: customer.id,
+      soldBy: seller.id,
+      createdAt: "2027-01-01T00:00:00Z",
+    });
+    const { rows, text } = await download(exportPlans, "/reports/service-plans/export", s.key);
+    expect(rows[1]?.[4]).toBe(payload);
+    expect(rows[1]?.[10]).toBe(payload);
+    // Read with `;` as the list separator, the payload's `;` is inside quotes: no cell is a formula.
+    const cells = parseCsv(text, ";").flat();
+    expect(cells.filter((cell) => cell.includes("cmd"))).toHaveLength(1);
+    for (const cell of cells) expect(cell).not.toMatch(/^\s*[=+\-@]/);
   });
 
   it("crosses keyset batches without repeating or skipping plans created at the same instant", async () => {

@@ -11,7 +11,7 @@ import type {
   FieldActivityRow,
   GetFieldActivityReportQuery,
 } from "@/lib/schemas/reports";
-import { csvLine, csvMoney, datedFilename, type CsvCell, type CsvExport } from "./csv";
+import { csvMoney, csvOfRows, datedFilename, type CsvCell, type CsvExport } from "./csv";
 import { allOf, queryReportRows, timestampParam, toNumber } from "./sql";
 
 // GET /reports/field-activity (extensions.md E7): knock to cash per user, each source aggregated
@@ -318,17 +318,8 @@ export async function exportFieldActivityCsv({
     csvMoney(numbers.sale_value),
     csvMoney(numbers.collected),
   ];
-  const text = [
-    csvLine(FIELD_ACTIVITY_CSV_HEADER),
-    ...report.data.map((row) => csvLine(cells(row.user, row))),
-    csvLine(cells({ user_id: "", name: "Total", email: "" }, report.totals)),
-  ].join("");
-  const bytes = new TextEncoder().encode(text);
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-  return { filename: datedFilename("field-activity"), stream };
+  return csvOfRows(datedFilename("field-activity"), FIELD_ACTIVITY_CSV_HEADER, [
+    ...report.data.map((row) => cells(row.user, row)),
+    cells({ user_id: "", name: "Total", email: "" }, report.totals),
+  ]);
 }

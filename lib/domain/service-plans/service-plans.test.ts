@@ -232,7 +232,7 @@ describe(`GET /api/service-plans (${testEngine()})`, () => {
     const { POST } = await import("@/app/api/service-plans/route");
     const res = await call(POST, apiRequest("/service-plans", { method: "POST", body: {} }));
     expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });
 

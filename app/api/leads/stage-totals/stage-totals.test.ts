@@ -120,7 +120,7 @@ describe(`GET /api/leads/stage-totals (${testEngine()})`, () => {
 
     const post = await call(POST, apiRequest("/leads/stage-totals", { key, body: {} }));
     expect(post.status).toBe(405);
-    expect(post.headers.get("allow")).toBe("GET");
+    expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 
   it("gives sessions their role's scopes: a sales_rep reads the board, a technician does not", async () => {

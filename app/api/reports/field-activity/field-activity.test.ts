@@ -523,19 +523,19 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
       /^attachment; filename="field-activity-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const lines = (await res.text()).split("\r\n");
-    // Knocks per pin type as a JSON object in pin type id order, quoted as a CSV cell.
+    // Every text cell quoted; knocks per pin type as a JSON object in pin type id order.
     const counts = (entries: [string, number][]) =>
       `"${JSON.stringify(Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)))).replace(/"/g, '""')}"`;
     expect(lines.at(-1)).toBe("");
     expect(lines.slice(0, -1)).toEqual([
-      FIELD_ACTIVITY_CSV_HEADER.join(","),
-      `${t.bob},Bob Rep,${t.bob}@example.test,1,${counts([[t.typeB, 1]])},2,0,0,250.00,250.00`,
-      `${t.ann},Ann Rep,${t.ann}@example.test,3,${counts([
+      FIELD_ACTIVITY_CSV_HEADER.map((name) => `"${name}"`).join(","),
+      `"${t.bob}","Bob Rep","${t.bob}@example.test",1,${counts([[t.typeB, 1]])},2,0,0,250.00,250.00`,
+      `"${t.ann}","Ann Rep","${t.ann}@example.test",3,${counts([
         [t.typeA, 2],
         [t.typeB, 1],
       ])},2,1,1,400.00,90.00`,
-      `${t.tom},Tom Tech,${t.tom}@example.test,0,{},0,0,0,0.00,40.00`,
-      `,Total,,4,${counts([
+      `"${t.tom}","Tom Tech","${t.tom}@example.test",0,"{}",0,0,0,0.00,40.00`,
+      `"","Total","",4,${counts([
         [t.typeA, 2],
         [t.typeB, 2],
       ])},4,1,1,650.00,380.00`,

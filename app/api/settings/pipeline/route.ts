@@ -66,4 +66,4 @@ export const PUT = apiRoute({
   },
 });
 
-export const { POST, PATCH, DELETE } = methodsNotAllowed("GET, PUT");
+export const { POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET, PUT");

@@ -21,4 +21,4 @@ export const DELETE = apiRoute({
   },
 });
 
-export const { GET, POST, PUT, PATCH } = methodsNotAllowed("DELETE");
+export const { GET, POST, PUT, PATCH, OPTIONS } = methodsNotAllowed("DELETE");

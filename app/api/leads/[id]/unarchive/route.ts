@@ -1,4 +1,4 @@
 import { recordStoryRoutes } from "@/lib/api/record-story-routes";
 
 // POST /api/leads/{id}/unarchive – unarchive the lead, recorded in its activity; the lead as GET answers it
-export const { GET, POST, PUT, PATCH, DELETE } = recordStoryRoutes("lead").unarchive;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = recordStoryRoutes("lead").unarchive;

@@ -1,0 +1,1 @@
+ALTER TABLE "record_activity" ADD COLUMN "public_id" text DEFAULT ('act_' || replace(gen_random_uuid()::text, '-', '')) NOT NULL;
