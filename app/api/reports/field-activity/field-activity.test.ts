@@ -365,7 +365,7 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
     const csv = await exportRoute(apiRequest(`/reports/field-activity/export?${RANGE}`, { key: t.key }), {
       params: Promise.resolve({}),
     });
-    const tomLine = (await csv.text()).split("\r\n").find((line) => line.startsWith(t.tom));
+    const tomLine = (await csv.text()).split("\r\n").find((line) => line.startsWith(`"${t.tom}"`));
     expect(tomLine?.split(",").slice(-5, -2)).toEqual(["1", "1", "1"]);
   });
 
