@@ -120,17 +120,21 @@ export function MatchDialog({
                   {field.label}
                   {isChanged ? <span className="sr-only"> (changes)</span> : null}
                 </span>
-                {/* Before and after stack on a phone, side by side from the small breakpoint. */}
+                {/* Before and after stack on a phone, each after its name; side by side from the small breakpoint. */}
                 <dl className="grid gap-1 sm:grid-cols-2 sm:gap-3">
-                  <div className="min-w-0">
-                    <dt className="text-xs text-slate-600 sm:sr-only">Existing {words.one}</dt>
-                    <dd className="break-words text-slate-700">{format(field.key, existing[field.key])}</dd>
+                  <div className="flex min-w-0 gap-2 sm:block">
+                    <dt className="w-28 shrink-0 text-slate-600 sm:sr-only">Existing {words.one}</dt>
+                    <dd className="min-w-0 break-words text-slate-700">
+                      {format(field.key, existing[field.key])}
+                    </dd>
                   </div>
-                  <div className="min-w-0">
-                    <dt className="text-xs text-slate-600 sm:sr-only">After the update</dt>
+                  <div className="flex min-w-0 gap-2 sm:block">
+                    <dt className="w-28 shrink-0 text-slate-600 sm:sr-only">After the update</dt>
                     <dd
                       className={
-                        isChanged ? "font-semibold break-words text-slate-900" : "break-words text-slate-700"
+                        isChanged
+                          ? "min-w-0 font-semibold break-words text-slate-900"
+                          : "min-w-0 break-words text-slate-700"
                       }
                     >
                       {format(field.key, result[field.key])}
