@@ -135,3 +135,54 @@ test("a sales rep lands on My leads: their own leads, the owner filter on Me", a
   await ownerFilter(page).selectOption("");
   await expect(page).not.toHaveURL(/assigned_to/);
 });
+
+test("an owner change in the edit form is a change: toast, timeline and Undo", async ({ page }) => {
+  const priya = { id: "usr_pest_rep_priya", name: "Priya Patel" };
+  const jake = demoUser("sales_rep");
+  const name = `Owner Change ${unique()}`;
+  await signIn(page, "manager");
+  const res = await page.request.post("/api/leads", {
+    headers: API_HEADERS,
+    data: { name, stage: "new", assigned_to: priya.id },
+  });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  const ownerOf = async () => {
+    const got = await page.request.get(`/api/leads/${id}`, { headers: API_HEADERS });
+    return ((await got.json()) as { data: { assigned_to: string | null } }).data.assigned_to;
+  };
+
+  await page.goto(`/leads/${id}`);
+  const form = page.getByRole("form", { name: "Edit lead" });
+  await form.getByLabel("Owner").selectOption({ label: `${jake.name} (Sales rep)` });
+  await form.getByRole("button", { name: "Save changes" }).click();
+  const toast = page.getByRole("region", { name: "Notifications" });
+  await expect(toast).toContainText(`Updated ${name}`);
+  await expect(toast).toContainText("Changed: Owner.");
+  await expect(toast).not.toContainText("nothing changed");
+  expect(await ownerOf()).toBe(jake.id);
+
+  // The timeline names both owners.
+  const entries = page.getByRole("list", { name: /^Activity of this/ }).getByTestId("activity-entry");
+  await expect(entries.first()).toContainText(`Owner: ${priya.name} → ${jake.name}`);
+
+  // Undo while the toast shows (it lasts a few seconds).
+  await toast
+    .locator(":scope > div")
+    .filter({ hasText: "Changed: Owner." })
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(toast).toContainText(`Undone: ${name} restored`);
+  expect(await ownerOf()).toBe(priya.id);
+  await expect(form.getByLabel("Owner")).toHaveValue(priya.id);
+
+  // The change summary, once more, to look at.
+  await form.getByLabel("Owner").selectOption({ label: `${jake.name} (Sales rep)` });
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect.poll(ownerOf).toBe(jake.id);
+  await expect(toast).toContainText("Changed: Owner.");
+  await screenshotBoth(page, "owner-change-summary", { fullPage: false });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshotBoth(page, "owner-change-summary-dark", { fullPage: false });
+  await page.emulateMedia({ colorScheme: "light" });
+});

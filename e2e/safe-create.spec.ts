@@ -1,5 +1,13 @@
-import { expect, test, type Page } from "@playwright/test";
-import { API_HEADERS, screenshotBoth, signIn, unique } from "./helpers";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import {
+  API_HEADERS,
+  demoUser,
+  expectAccessible,
+  expectNoPageScrollX,
+  screenshotBoth,
+  signIn,
+  unique,
+} from "./helpers";
 
 // "New lead" / "New customer" matching an existing phone: the form asks first, showing both
 // records; update, create separately, or go back; an update offers Undo.
@@ -10,6 +18,8 @@ const dotted = (d: string) => `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6)}`;
 const parenthesized = (d: string) => `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
 
 const matchDialog = (page: Page) => page.getByRole("dialog", { name: /already exists/ });
+/** A field's line in the match dialog: its name, the existing value and the value after. */
+const fieldRow = (dialog: Locator, key: string) => dialog.locator(`li[data-field="${key}"]`);
 
 async function apiGet<T>(page: Page, path: string): Promise<T> {
   const res = await page.request.get(`/api${path}`, { headers: API_HEADERS });
@@ -51,9 +61,9 @@ test("a new lead matching an existing one: go back, create separately, update an
   await expect(ask.getByTestId("match-summary")).toHaveText(
     "The update would change 4 fields: Name, Phone, Stage, Tags.",
   );
-  const stageRow = ask.getByRole("row", { name: /Stage/ });
-  await expect(stageRow.getByRole("cell")).toHaveText(["new", "quoted"]);
-  await expect(ask.getByRole("row", { name: /Notes/ }).getByRole("cell")).toHaveText([
+  // Stages by their pipeline labels, not their keys.
+  await expect(fieldRow(ask, "stage").getByRole("definition")).toHaveText(["New", "Quoted"]);
+  await expect(fieldRow(ask, "notes").getByRole("definition")).toHaveText([
     "Prefers mornings",
     "Prefers mornings",
   ]);
@@ -82,8 +92,17 @@ test("a new lead matching an existing one: go back, create separately, update an
   await form.getByLabel("Phone").fill(digits);
   await form.getByLabel("Tags").fill(`later-${id}`);
   await form.getByRole("button", { name: "Save lead" }).click();
-  // Enter on the question updates: its Update button has the focus.
-  await expect(ask.getByRole("button", { name: `Update Robin New ${id}` })).toBeFocused();
+  // Enter on the question changes nothing: Go back has the focus, never Update.
+  await expect(ask.getByRole("button", { name: "Go back" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(ask).toBeHidden();
+  await expect(form.getByLabel("Name", { exact: true })).toHaveValue(`Robin Updated ${id}`);
+  expect((await apiGet<{ data: Record<string, unknown> }>(page, `/leads/${separate.id}`)).data).toMatchObject(
+    {
+      name: `Robin New ${id}`,
+    },
+  );
+  await form.getByRole("button", { name: "Save lead" }).click();
   await ask.getByRole("button", { name: `Update Robin New ${id}` }).click();
   await expect(form).toBeHidden();
   const toast = page.getByRole("region", { name: "Notifications" });
@@ -105,6 +124,119 @@ test("a new lead matching an existing one: go back, create separately, update an
     stage: "quoted",
     tags: [`new-${id}`],
   });
+});
+
+/** Nothing in the dialog reaches past its edges, and nothing in it scrolls sideways. */
+async function expectDialogFits(dialog: Locator) {
+  const overflow = await dialog.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const past = [...el.querySelectorAll("*")]
+      .filter((child) => {
+        const r = child.getBoundingClientRect();
+        return r.width > 0 && (r.right > box.right + 0.5 || r.left < box.left - 0.5);
+      })
+      .map((child) => `${child.tagName.toLowerCase()} "${(child.textContent ?? "").slice(0, 30)}"`);
+    const scrolls = [el, ...el.querySelectorAll("*")]
+      // A screen-reader-only text (1 px, clipped) is not seen, so it cannot be cut off.
+      .filter((child) => child.clientWidth > 1)
+      .filter(
+        (child) =>
+          child.scrollWidth > child.clientWidth + 1 && getComputedStyle(child).overflowX !== "visible",
+      )
+      .map((child) => child.tagName.toLowerCase());
+    return [...past, ...scrolls.map((t) => `${t} scrolls sideways`)];
+  });
+  expect(overflow).toEqual([]);
+}
+
+test("a matched new lead asks before changing its owner; labels, local dates, fits a phone", async ({
+  page,
+}) => {
+  const priya = { id: "usr_pest_rep_priya", name: "Priya Patel" };
+  const jake = demoUser("sales_rep");
+  await signIn(page, "manager");
+  const id = unique();
+  const digits = uniqueDigits();
+  const followUp = "2026-12-10T17:40:00.000Z";
+  const existing = await apiPost(page, "/leads", {
+    name: `Priya Lead ${id}`,
+    phone: parenthesized(digits),
+    stage: "quoted",
+    priority: "low",
+    follow_up_date: followUp,
+    assigned_to: priya.id,
+  });
+  const stored = async () =>
+    (await apiGet<{ data: Record<string, unknown> }>(page, `/leads/${existing.id}`)).data;
+
+  await page.goto("/leads");
+  const newLead = async (name: string) => {
+    await page.getByRole("button", { name: "New lead" }).click();
+    const form = page.getByRole("dialog", { name: "New lead" });
+    await form.getByLabel("Name", { exact: true }).fill(name);
+    await form.getByLabel("Phone").fill(dotted(digits));
+    await form.getByLabel("Owner").selectOption({ label: `${jake.name} (Sales rep)` });
+    await form.getByRole("button", { name: "Save lead" }).click();
+    return form;
+  };
+  const form = await newLead(`Jake Lead ${id}`);
+  const ask = matchDialog(page);
+  await expect(ask).toBeVisible();
+
+  // The owner is shown and stays Priya's unless the user ticks the box.
+  const summary = ask.getByTestId("match-summary");
+  await expect(summary).toHaveText("The update would change 2 fields: Name, Phone.");
+  const owner = ask.getByRole("checkbox", { name: `Also make ${jake.name} the owner` });
+  await expect(owner).not.toBeChecked();
+  await expect(ask).toContainText(`The lead belongs to ${priya.name}; left unticked, it stays theirs.`);
+  await expect(fieldRow(ask, "assigned_to").getByRole("definition")).toHaveText([priya.name, priya.name]);
+  // Labels and the user's local date, never the stored keys and timestamp.
+  await expect(fieldRow(ask, "stage").getByRole("definition")).toHaveText(["Quoted", "Quoted"]);
+  await expect(fieldRow(ask, "priority").getByRole("definition")).toHaveText(["Low", "Low"]);
+  const localDate = await page.evaluate(
+    (iso) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(iso)),
+    followUp,
+  );
+  await expect(fieldRow(ask, "follow_up_date").getByRole("definition")).toHaveText([localDate, localDate]);
+  await expect(ask).not.toContainText("T17:40");
+
+  await owner.check();
+  await expect(summary).toHaveText("The update would change 3 fields: Name, Phone, Owner.");
+  await expect(fieldRow(ask, "assigned_to").getByRole("definition")).toHaveText([priya.name, jake.name]);
+
+  // Readable in both themes and at a phone's width, stacked: nothing cut off, no sideways scroll.
+  await expectAccessible(page);
+  await screenshotBoth(page, "owner-match-dialog", { fullPage: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectDialogFits(ask);
+  await expectNoPageScrollX(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectAccessible(page);
+  await screenshotBoth(page, "owner-match-dialog-dark", { fullPage: false });
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // Unticked, Update leaves the owner out: the lead stays Priya's.
+  await owner.uncheck();
+  await ask.getByRole("button", { name: `Update Priya Lead ${id}` }).click();
+  await expect(form).toBeHidden();
+  const toast = page.getByRole("region", { name: "Notifications" });
+  await expect(toast).toContainText("Changed: Name, Phone.");
+  expect(await stored()).toMatchObject({ name: `Jake Lead ${id}`, assigned_to: priya.id });
+
+  // Ticked, the owner changes, the toast says so, and Undo gives the lead back to Priya.
+  await newLead(`Jake Again ${id}`);
+  await ask.getByRole("checkbox", { name: `Also make ${jake.name} the owner` }).check();
+  await ask.getByRole("button", { name: `Update Jake Lead ${id}` }).click();
+  await expect(toast).toContainText("Changed: Name, Owner.");
+  expect(await stored()).toMatchObject({ name: `Jake Again ${id}`, assigned_to: jake.id });
+  await toast
+    .locator(":scope > div")
+    .filter({ hasText: "Changed: Name, Owner." })
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(toast).toContainText(`Undone: Jake Again ${id} restored`);
+  expect(await stored()).toMatchObject({ name: `Jake Lead ${id}`, assigned_to: priya.id });
 });
 
 test("the edit form's update offers Undo, which restores the lead", async ({ page }) => {

@@ -24,6 +24,7 @@ import {
   dryRunCustomer,
   useSaveCustomer,
 } from "@/lib/query/customers";
+import { formatChangeValue } from "@/components/records/activity-changes";
 import { useSafeSave } from "@/components/records/safe-save";
 import type { SaveOutcomeProps } from "@/components/records/save-outcome";
 import { upsertCustomerBodySchema } from "@/lib/schemas/customers";
@@ -35,6 +36,8 @@ import { CUSTOMER_SOURCES, SERVICE_FREQUENCIES, STATUS_OPTIONS } from "./custome
 // fields, edit only changed ones ("" clears); "Billing same as property" lets the API copy it.
 
 const PROPERTY_FIELDS = addressFieldNames("property");
+// A customer's fields hold no stage or owner ids to name.
+const PLAIN_NAMES = { stageLabel: (key: string) => key, userName: (id: string) => id };
 const BILLING_FIELDS = addressFieldNames("billing");
 const TEXT_FIELDS = [
   "first_name",
@@ -160,6 +163,8 @@ export function CustomerForm({ customer, onSaved, onCancel, convert }: CustomerF
     recordOf: (result) => result.customer,
     editing: customer,
     onUndone: (result) => showSaved(result.customer),
+    // The match dialog shows values as the customer's page does: labels and local dates.
+    formatValue: (key, value) => formatChangeValue(key, value, PLAIN_NAMES),
   });
 
   /** The saved customer is the form's new starting point. */
@@ -195,96 +200,99 @@ export function CustomerForm({ customer, onSaved, onCancel, convert }: CustomerF
   const { bindForm, confirmDiscard, discardDialog } = useUnsavedChangesGuard(dirty);
 
   return (
-    <form
-      ref={bindForm}
-      onSubmit={onSubmit}
-      noValidate
-      aria-label={isEdit ? "Edit customer" : "New customer"}
-      className="space-y-6"
-    >
-      <FormErrorNotice errors={errors} fields={FORM_FIELDS} />
+    <>
+      <form
+        ref={bindForm}
+        onSubmit={onSubmit}
+        noValidate
+        aria-label={isEdit ? "Edit customer" : "New customer"}
+        className="space-y-6"
+      >
+        <FormErrorNotice errors={errors} fields={FORM_FIELDS} />
 
-      <FormSection legend="Contact">
-        <Field label="First name" error={err("first_name")}>
-          <Input
-            name="first_name"
-            value={values.first_name}
-            onChange={set("first_name")}
-            autoComplete="off"
-            // In the "New customer" dialog, typing starts in the first field.
-            data-autofocus={!isEdit || undefined}
+        <FormSection legend="Contact">
+          <Field label="First name" error={err("first_name")}>
+            <Input
+              name="first_name"
+              value={values.first_name}
+              onChange={set("first_name")}
+              autoComplete="off"
+              // In the "New customer" dialog, typing starts in the first field.
+              data-autofocus={!isEdit || undefined}
+            />
+          </Field>
+          <Field label="Last name" error={err("last_name")}>
+            <Input name="last_name" value={values.last_name} onChange={set("last_name")} autoComplete="off" />
+          </Field>
+          <Field label="Company name" error={err("company_name")} className="sm:col-span-2">
+            <Input
+              name="company_name"
+              value={values.company_name}
+              onChange={set("company_name")}
+              autoComplete="off"
+            />
+          </Field>
+          <EmailPhoneFields form={binding} />
+        </FormSection>
+
+        <FormSection legend="Property address" className="grid grid-cols-2 gap-4">
+          <AddressFields form={binding} prefix="property" />
+        </FormSection>
+
+        <FormSection legend="Billing address" className="grid grid-cols-2 gap-4">
+          <Checkbox
+            className="col-span-2"
+            name="billing_same_as_property"
+            label="Billing same as property"
+            description={same ? "Invoices go to the property address above." : undefined}
+            checked={same}
+            onChange={(e) => {
+              setSame(e.target.checked);
+              form.clearError("billing_same_as_property");
+            }}
           />
-        </Field>
-        <Field label="Last name" error={err("last_name")}>
-          <Input name="last_name" value={values.last_name} onChange={set("last_name")} autoComplete="off" />
-        </Field>
-        <Field label="Company name" error={err("company_name")} className="sm:col-span-2">
-          <Input
-            name="company_name"
-            value={values.company_name}
-            onChange={set("company_name")}
-            autoComplete="off"
+          {same ? null : (
+            <>
+              {!billingKnown ? (
+                <p className="col-span-2 text-xs text-slate-500">
+                  The billing address on file is not shown here; fields left empty keep it.
+                </p>
+              ) : null}
+              <AddressFields form={binding} prefix="billing" />
+            </>
+          )}
+        </FormSection>
+
+        <FormSection legend="Service">
+          <Field label="Status" error={err("status")}>
+            <Select name="status" value={values.status} onChange={set("status")} options={STATUS_OPTIONS} />
+          </Field>
+          <SuggestField
+            form={binding}
+            name="service_frequency"
+            label="Service frequency"
+            suggestions={SERVICE_FREQUENCIES}
           />
-        </Field>
-        <EmailPhoneFields form={binding} />
-      </FormSection>
+          <SuggestField form={binding} name="service_type" label="Service type" suggestions={SERVICE_TYPES} />
+          <SuggestField form={binding} name="source" label="Source" suggestions={CUSTOMER_SOURCES} />
+          <TagsField
+            {...form.tags}
+            current={customer?.tags ?? convert?.tags}
+            example="residential, quarterly"
+          />
+          <NotesField form={binding} />
+        </FormSection>
 
-      <FormSection legend="Property address" className="grid grid-cols-2 gap-4">
-        <AddressFields form={binding} prefix="property" />
-      </FormSection>
-
-      <FormSection legend="Billing address" className="grid grid-cols-2 gap-4">
-        <Checkbox
-          className="col-span-2"
-          name="billing_same_as_property"
-          label="Billing same as property"
-          description={same ? "Invoices go to the property address above." : undefined}
-          checked={same}
-          onChange={(e) => {
-            setSame(e.target.checked);
-            form.clearError("billing_same_as_property");
-          }}
+        <FormActions
+          onCancel={onCancel && (() => confirmDiscard(onCancel))}
+          saving={save.isPending || safe.checking || converting}
+          disabled={isEdit && !dirty}
+          submitLabel={convert?.submitLabel ?? (isEdit ? "Save changes" : "Save customer")}
         />
-        {same ? null : (
-          <>
-            {!billingKnown ? (
-              <p className="col-span-2 text-xs text-slate-500">
-                The billing address on file is not shown here; fields left empty keep it.
-              </p>
-            ) : null}
-            <AddressFields form={binding} prefix="billing" />
-          </>
-        )}
-      </FormSection>
-
-      <FormSection legend="Service">
-        <Field label="Status" error={err("status")}>
-          <Select name="status" value={values.status} onChange={set("status")} options={STATUS_OPTIONS} />
-        </Field>
-        <SuggestField
-          form={binding}
-          name="service_frequency"
-          label="Service frequency"
-          suggestions={SERVICE_FREQUENCIES}
-        />
-        <SuggestField form={binding} name="service_type" label="Service type" suggestions={SERVICE_TYPES} />
-        <SuggestField form={binding} name="source" label="Source" suggestions={CUSTOMER_SOURCES} />
-        <TagsField
-          {...form.tags}
-          current={customer?.tags ?? convert?.tags}
-          example="residential, quarterly"
-        />
-        <NotesField form={binding} />
-      </FormSection>
-
-      <FormActions
-        onCancel={onCancel && (() => confirmDiscard(onCancel))}
-        saving={save.isPending || safe.checking || converting}
-        disabled={isEdit && !dirty}
-        submitLabel={convert?.submitLabel ?? (isEdit ? "Save changes" : "Save customer")}
-      />
+        {discardDialog}
+      </form>
+      {/* Outside the form: Enter in the match dialog must not submit the form again. */}
       {safe.dialog}
-      {discardDialog}
-    </form>
+    </>
   );
 }

@@ -19,6 +19,8 @@ import {
   TagsField,
   useRecordForm,
 } from "@/components/records/record-form";
+import { formatChangeValue } from "@/components/records/activity-changes";
+import { useLeadValueNames } from "@/components/records/activity-timeline";
 import { useSafeSave } from "@/components/records/safe-save";
 import type { SaveOutcomeProps } from "@/components/records/save-outcome";
 import { Field, Input, Select, useUnsavedChangesGuard } from "@/components/ui";
@@ -33,7 +35,7 @@ import {
 import { usePipeline } from "@/lib/query/pipeline";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { DEFAULT_PIPELINE, findStage, type Stage } from "@/lib/schemas/pipeline";
-import { LEAD_CHANGE_FIELDS } from "./lead-changes";
+import { LEAD_ASK_FIRST, LEAD_CHANGE_FIELDS } from "./lead-changes";
 import { OwnerField } from "./lead-owner";
 import { LEAD_SOURCES, PRIORITY_OPTIONS, SERVICE_TYPES } from "./lead-options";
 
@@ -166,6 +168,7 @@ function LeadFormFields({
   const { values, initial, tagsText, errors, set, err, binding } = form;
   const save = useSaveLead();
   const isEdit = Boolean(lead);
+  const names = useLeadValueNames();
   // New: a dry run first, and a choice when it matches an existing lead; updates offer Undo.
   const safe = useSafeSave<LeadUpsertBody, LeadSaveResult>({
     kind: "lead",
@@ -178,6 +181,9 @@ function LeadFormFields({
     editing: lead,
     createDefaults: initial.stage ? { stage: initial.stage } : undefined,
     onUndone: (result) => form.reset(valuesOf(pipeline, result.lead)),
+    // The match dialog shows values as the lead's page does: labels, names, local dates.
+    formatValue: (key, value) => formatChangeValue(key, value, names),
+    askFirst: LEAD_ASK_FIRST,
   });
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -194,89 +200,92 @@ function LeadFormFields({
   const { bindForm, confirmDiscard, discardDialog } = useUnsavedChangesGuard(dirty);
 
   return (
-    <form
-      ref={bindForm}
-      onSubmit={onSubmit}
-      noValidate
-      aria-label={isEdit ? "Edit lead" : "New lead"}
-      className="space-y-6"
-    >
-      <FormErrorNotice errors={errors} fields={FORM_FIELDS}>
-        {Object.keys(errors).length > 1 ? "The highlighted fields need attention." : null}
-      </FormErrorNotice>
+    <>
+      <form
+        ref={bindForm}
+        onSubmit={onSubmit}
+        noValidate
+        aria-label={isEdit ? "Edit lead" : "New lead"}
+        className="space-y-6"
+      >
+        <FormErrorNotice errors={errors} fields={FORM_FIELDS}>
+          {Object.keys(errors).length > 1 ? "The highlighted fields need attention." : null}
+        </FormErrorNotice>
 
-      <FormSection legend="Contact">
-        <Field label="Name" error={err("name")} className="sm:col-span-2">
-          <Input
-            name="name"
-            value={values.name}
-            onChange={set("name")}
-            autoComplete="off"
-            maxLength={255}
-            // In the "New lead" dialog, typing starts in the first field.
-            data-autofocus={!isEdit || undefined}
-          />
-        </Field>
-        <EmailPhoneFields form={binding} />
-      </FormSection>
+        <FormSection legend="Contact">
+          <Field label="Name" error={err("name")} className="sm:col-span-2">
+            <Input
+              name="name"
+              value={values.name}
+              onChange={set("name")}
+              autoComplete="off"
+              maxLength={255}
+              // In the "New lead" dialog, typing starts in the first field.
+              data-autofocus={!isEdit || undefined}
+            />
+          </Field>
+          <EmailPhoneFields form={binding} />
+        </FormSection>
 
-      <FormSection legend="Property address" className="grid grid-cols-2 gap-4">
-        <AddressFields form={binding} prefix="address" />
-      </FormSection>
+        <FormSection legend="Property address" className="grid grid-cols-2 gap-4">
+          <AddressFields form={binding} prefix="address" />
+        </FormSection>
 
-      <FormSection legend="Pipeline">
-        <Field label="Stage" error={err("stage")}>
-          <Select
-            name="stage"
-            value={values.stage}
-            onChange={set("stage")}
-            placeholder="No stage"
-            options={stageOptions(pipeline, initial.stage)}
-          />
-        </Field>
-        <OwnerField value={values.assigned_to} onChange={set("assigned_to")} error={err("assigned_to")} />
-        <Field label="Priority" error={err("priority")}>
-          <Select
-            name="priority"
-            value={values.priority}
-            onChange={set("priority")}
-            placeholder="None"
-            options={PRIORITY_OPTIONS}
-          />
-        </Field>
-        <Field label="Projected value ($)" error={err("projected_value")}>
-          <Input
-            name="projected_value"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step="0.01"
-            value={values.projected_value}
-            onChange={set("projected_value")}
-          />
-        </Field>
-        <Field label="Follow-up date" error={err("follow_up_date")}>
-          <Input
-            name="follow_up_date"
-            type="date"
-            value={values.follow_up_date}
-            onChange={set("follow_up_date")}
-          />
-        </Field>
-        <SuggestField form={binding} name="service_type" label="Service type" suggestions={SERVICE_TYPES} />
-        <SuggestField form={binding} name="source" label="Source" suggestions={LEAD_SOURCES} />
-        <TagsField {...form.tags} current={lead?.tags} example="spring-promo, referral" />
-        <NotesField form={binding} />
-      </FormSection>
+        <FormSection legend="Pipeline">
+          <Field label="Stage" error={err("stage")}>
+            <Select
+              name="stage"
+              value={values.stage}
+              onChange={set("stage")}
+              placeholder="No stage"
+              options={stageOptions(pipeline, initial.stage)}
+            />
+          </Field>
+          <OwnerField value={values.assigned_to} onChange={set("assigned_to")} error={err("assigned_to")} />
+          <Field label="Priority" error={err("priority")}>
+            <Select
+              name="priority"
+              value={values.priority}
+              onChange={set("priority")}
+              placeholder="None"
+              options={PRIORITY_OPTIONS}
+            />
+          </Field>
+          <Field label="Projected value ($)" error={err("projected_value")}>
+            <Input
+              name="projected_value"
+              type="number"
+              inputMode="decimal"
+              min={0}
+              step="0.01"
+              value={values.projected_value}
+              onChange={set("projected_value")}
+            />
+          </Field>
+          <Field label="Follow-up date" error={err("follow_up_date")}>
+            <Input
+              name="follow_up_date"
+              type="date"
+              value={values.follow_up_date}
+              onChange={set("follow_up_date")}
+            />
+          </Field>
+          <SuggestField form={binding} name="service_type" label="Service type" suggestions={SERVICE_TYPES} />
+          <SuggestField form={binding} name="source" label="Source" suggestions={LEAD_SOURCES} />
+          <TagsField {...form.tags} current={lead?.tags} example="spring-promo, referral" />
+          <NotesField form={binding} />
+        </FormSection>
 
-      <FormActions
-        onCancel={onCancel && (() => confirmDiscard(onCancel))}
-        saving={save.isPending || safe.checking}
-        disabled={isEdit && !dirty}
-        submitLabel={isEdit ? "Save changes" : "Save lead"}
-      />
+        <FormActions
+          onCancel={onCancel && (() => confirmDiscard(onCancel))}
+          saving={save.isPending || safe.checking}
+          disabled={isEdit && !dirty}
+          submitLabel={isEdit ? "Save changes" : "Save lead"}
+        />
+        {discardDialog}
+      </form>
+      {/* Outside the form: Enter in the match dialog must not submit the form again. */}
       {safe.dialog}
-      {discardDialog}
-    </form>
+    </>
   );
 }

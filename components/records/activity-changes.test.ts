@@ -23,10 +23,18 @@ describe("activity changes as the timeline reads them", () => {
     expect(text("lead", "projected_value", 1200, "")).toMatch(/^Projected value: \$1,200\.00 → —$/);
     expect(text("customer", "is_auto_pay", false, true)).toBe("Auto-pay: No → Yes");
     expect(text("lead", "priority", "low", "high")).toBe("Priority: Low → High");
+    expect(text("customer", "status", "active", "inactive")).toBe("Status: Active → Inactive");
+    expect(text("lead", "assigned_to", "usr_1", "usr_2")).toBe("Owner: Jake Rivera → Former user");
   });
 
   it("shows a tag list as the tags added and removed", () => {
     expect(text("lead", "tags", ["a", "b"], ["b", "c", "d"])).toBe("Tags: added c, d; removed a");
     expect(text("customer", "tags", null, ["vip"])).toBe("Tags: added vip");
+  });
+
+  it("shows a follow-up date in the user's time zone, not as stored", () => {
+    const shown = text("lead", "follow_up_date", null, "2026-12-10T17:40:00.000Z");
+    expect(shown).not.toContain("2026-12-10T");
+    expect(shown).toMatch(/^Follow-up date: — → .*2026/);
   });
 });

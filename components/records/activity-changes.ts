@@ -1,5 +1,7 @@
 import { CUSTOMER_CHANGE_FIELDS } from "@/components/customers/customer-changes";
+import { STATUS_OPTIONS } from "@/components/customers/customer-options";
 import { LEAD_CHANGE_FIELDS } from "@/components/leads/lead-changes";
+import { PRIORITY_OPTIONS } from "@/components/leads/lead-options";
 import { formatDate, formatMoney } from "@/lib/format";
 import type { RecordKind } from "./record-kind";
 
@@ -8,7 +10,7 @@ import type { RecordKind } from "./record-kind";
 
 /** Fields the forms do not edit, by the record's kind; the others take their form's label. */
 const OTHER_LABELS: Record<RecordKind, Record<string, string>> = {
-  lead: { assigned_to: "Owner", location: "Location", customer_id: "Customer", archived: "Archived" },
+  lead: { location: "Location", customer_id: "Customer", archived: "Archived" },
   customer: { is_auto_pay: "Auto-pay", location: "Location", lead_id: "Lead", archived: "Archived" },
 };
 
@@ -42,8 +44,12 @@ export function formatChangeValue(field: string, value: unknown, names: ValueNam
   if (field === "projected_value") return formatMoney(Number(value));
   if (field === "follow_up_date" || field.endsWith("_at")) return formatDate(String(value));
   if (field === "location" && Array.isArray(value)) return value.map((n) => String(n)).join(", ");
-  if (field === "priority" && typeof value === "string")
-    return value.charAt(0).toUpperCase() + value.slice(1);
+  if (field === "priority" || field === "status") {
+    const options: readonly { value: string; label: string }[] =
+      field === "priority" ? PRIORITY_OPTIONS : STATUS_OPTIONS;
+    const option = options.find((o) => o.value === value);
+    if (option) return option.label;
+  }
   if (Array.isArray(value)) return value.map(String).join(", ");
   return String(value);
 }

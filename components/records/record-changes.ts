@@ -72,3 +72,37 @@ export function undoBody(id: string, changes: readonly FieldChange[]): Record<st
   }
   return body;
 }
+
+/** A field whose change on a matched record the user must choose, with its checkbox's words. */
+export interface AskFirstField {
+  key: string;
+  /** The checkbox's label, given the new value as shown ("Also make Jake Turner the owner"). */
+  choice: (after: string) => string;
+  /** What happens unticked, given the current value as shown. */
+  note: (before: string) => string;
+}
+
+/** How the comparison shows a field's value (a stage's label, an owner's name, a local date). */
+export type FormatValue = (key: string, value: unknown) => string;
+
+/**
+ * The update as the user chose it: the changes to `askFirst` fields (an owner, which may belong to
+ * someone else's record) apply only when `chosen`; the others are left out of the body and keep
+ * their existing value in the view of the result.
+ */
+export function chosenUpdate<Body extends object>(
+  changes: readonly FieldChange[],
+  askFirst: readonly string[],
+  chosen: ReadonlySet<string>,
+  body: Body,
+  result: RecordView,
+): { body: Body; result: RecordView; declined: FieldChange[] } {
+  const declined = changes.filter((c) => askFirst.includes(c.key) && !chosen.has(c.key));
+  const nextBody: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  const nextResult: RecordView = { ...result };
+  for (const change of declined) {
+    delete nextBody[change.body];
+    nextResult[change.key] = change.before;
+  }
+  return { body: nextBody as Body, result: nextResult, declined };
+}

@@ -1,11 +1,15 @@
 "use client";
 
 import { useState } from "react";
-import { Button, Dialog, useToast } from "@/components/ui";
+import { useToast } from "@/components/ui";
+import { MatchDialog, type MatchChoice } from "./match-dialog";
 import {
+  type AskFirstField,
   type ChangeField,
   type FieldChange,
+  type FormatValue,
   type RecordView,
+  chosenUpdate,
   displayValue,
   recordChanges,
   undoBody,
@@ -46,14 +50,21 @@ export interface SafeSaveOptions<Body, Result> {
   createDefaults?: Partial<Body>;
   /** After Undo: the record as restored (e.g. to reset the form to it). */
   onUndone?: (result: Result) => void;
+  /** A value as the match dialog shows it (labels, names, local dates); default: as stored. */
+  formatValue?: FormatValue;
+  /**
+   * Fields a matched update changes only when the user ticks them (a lead's owner): unticked,
+   * the request leaves them out.
+   */
+  askFirst?: readonly AskFirstField[];
 }
 
-type Choice = "update" | "separate" | "back";
+type Choice = MatchChoice;
 
 interface Pending<Body> {
   body: Body;
   answer: DryRunAnswer & { existing: Record<string, unknown> };
-  choose: (choice: Choice) => void;
+  choose: (choice: Choice, chosen: ReadonlySet<string>) => void;
 }
 
 /** How long the Undo button stays. */
@@ -64,6 +75,10 @@ export function useSafeSave<Body extends object, Result>(options: SafeSaveOption
   const words = RECORD_WORDS[kind];
   const { notify } = useToast();
   const [pending, setPending] = useState<Pending<Body> | null>(null);
+  // The ask-first fields the user ticked in the match dialog.
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const askFirst = options.askFirst ?? [];
+  const askKeys = askFirst.map((f) => f.key);
   const [busy, setBusy] = useState<Choice | null>(null);
   // While the dry run is asked (the form's button shows it is saving).
   const [checking, setChecking] = useState(false);
@@ -116,14 +131,19 @@ export function useSafeSave<Body extends object, Result>(options: SafeSaveOption
     if (answer.matched_on === null || answer.existing === null) return options.save(created);
     const existing = answer.existing;
     return new Promise<Result | null>((resolve, reject) => {
-      const choose = async (choice: Choice) => {
+      const choose = async (choice: Choice, ticked: ReadonlySet<string>) => {
         if (choice === "back") {
           setPending(null);
           return resolve(null);
         }
         setBusy(choice);
         try {
-          const result = await options.save(choice === "separate" ? { ...created, match: "none" } : body);
+          // An update sends only the ask-first changes the user ticked.
+          const update = () => {
+            const changes = recordChanges(fields, viewOf(existing), viewOf(answer.result));
+            return chosenUpdate(changes, askKeys, ticked, body, viewOf(answer.result)).body;
+          };
+          const result = await options.save(choice === "separate" ? { ...created, match: "none" } : update());
           if (choice === "update") offerUndo(existing, result);
           resolve(result);
         } catch (error) {
@@ -133,124 +153,46 @@ export function useSafeSave<Body extends object, Result>(options: SafeSaveOption
           setPending(null);
         }
       };
-      setPending({ body, answer: { ...answer, existing }, choose: (c) => void choose(c) });
+      setChosen(new Set());
+      setPending({ body, answer: { ...answer, existing }, choose: (c, t) => void choose(c, t) });
     });
   }
 
-  const dialog = pending ? (
-    <MatchDialog
-      kind={kind}
-      name={nameOf(pending.answer.existing)}
-      matchedOn={pending.answer.matched_on}
-      existing={viewOf(pending.answer.existing)}
-      result={viewOf(pending.answer.result)}
-      fields={fields}
-      busy={busy}
-      onChoose={pending.choose}
-    />
-  ) : null;
+  const format = options.formatValue ?? ((_key: string, value: unknown) => displayValue(value));
+  let dialog: React.ReactNode = null;
+  if (pending) {
+    const existing = viewOf(pending.answer.existing);
+    const full = viewOf(pending.answer.result);
+    const all = recordChanges(fields, existing, full);
+    const shown = chosenUpdate(all, askKeys, chosen, {}, full).result;
+    dialog = (
+      <MatchDialog
+        kind={kind}
+        name={nameOf(pending.answer.existing)}
+        matchedOn={pending.answer.matched_on}
+        existing={existing}
+        result={shown}
+        fields={fields}
+        changes={recordChanges(fields, existing, shown)}
+        asks={askFirst.flatMap((field) => {
+          const change = all.find((c) => c.key === field.key);
+          return change ? [{ change, field }] : [];
+        })}
+        chosen={chosen}
+        onChooseField={(key, on) =>
+          setChosen((current) => {
+            const next = new Set(current);
+            if (on) next.add(key);
+            else next.delete(key);
+            return next;
+          })
+        }
+        format={format}
+        busy={busy}
+        onChoose={(choice) => pending.choose(choice, chosen)}
+      />
+    );
+  }
 
   return { save, dialog, checking };
-}
-
-const MATCH_WORDS = { id: "id", phone: "phone number", email: "email address" } as const;
-
-/** The existing record beside the new values, the fields the update would change, and the three ways on. */
-function MatchDialog({
-  kind,
-  name,
-  matchedOn,
-  existing,
-  result,
-  fields,
-  busy,
-  onChoose,
-}: {
-  kind: RecordKind;
-  name: string;
-  matchedOn: "id" | "phone" | "email" | null;
-  existing: RecordView;
-  result: RecordView;
-  fields: readonly ChangeField[];
-  busy: Choice | null;
-  onChoose: (choice: Choice) => void;
-}) {
-  const words = RECORD_WORDS[kind];
-  const changes = recordChanges(fields, existing, result);
-  const changed = new Set(changes.map((c) => c.key));
-  // The existing record's filled fields, and any field the update would fill.
-  const rows = fields.filter((f) => changed.has(f.key) || displayValue(existing[f.key]) !== "—");
-  const label = name || `this ${words.one}`;
-  return (
-    <Dialog
-      open
-      size="lg"
-      onClose={() => (busy ? undefined : onChoose("back"))}
-      title={`A ${words.one} with this ${MATCH_WORDS[matchedOn ?? "phone"]} already exists`}
-      description={`Saving would update ${label} instead of creating a new ${words.one}.`}
-      footer={
-        <>
-          <Button variant="ghost" onClick={() => onChoose("back")} disabled={busy !== null}>
-            Go back
-          </Button>
-          <Button variant="secondary" onClick={() => onChoose("separate")} loading={busy === "separate"}>
-            Create a separate {words.one}
-          </Button>
-          <Button onClick={() => onChoose("update")} loading={busy === "update"} data-autofocus>
-            Update {label}
-          </Button>
-        </>
-      }
-    >
-      <p className="mb-3 text-sm text-slate-700" data-testid="match-summary">
-        {changes.length === 0
-          ? "The update would change nothing."
-          : `The update would change ${changes.length} field${changes.length === 1 ? "" : "s"}: ${changes
-              .map((c) => c.label)
-              .join(", ")}.`}
-      </p>
-      <div className="overflow-x-auto rounded-lg ring-1 ring-slate-200">
-        <table className="w-full text-left text-sm" aria-label="Existing record and the update">
-          <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Field
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Existing {words.one}
-              </th>
-              <th scope="col" className="px-3 py-2">
-                After the update
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.map((field) => {
-              const isChanged = changed.has(field.key);
-              return (
-                <tr key={field.key} className={isChanged ? "bg-amber-50" : undefined}>
-                  <th scope="row" className="px-3 py-2 font-medium text-slate-700">
-                    {field.label}
-                    {isChanged ? <span className="sr-only"> (changes)</span> : null}
-                  </th>
-                  <td className="px-3 py-2 break-words text-slate-600">
-                    {displayValue(existing[field.key])}
-                  </td>
-                  <td
-                    className={
-                      isChanged
-                        ? "px-3 py-2 font-semibold break-words text-slate-900"
-                        : "px-3 py-2 break-words text-slate-600"
-                    }
-                  >
-                    {displayValue(result[field.key])}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    </Dialog>
-  );
 }
