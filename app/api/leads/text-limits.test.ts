@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as getLeadRoute } from "@/app/api/leads/[id]/route";
 import { POST as leadNotesRoute } from "@/app/api/leads/[id]/notes/route";
 import { POST as upsertLeadRoute } from "@/app/api/leads/route";
+import { POST as createApiKeyRoute } from "@/app/api/settings/api-keys/route";
 import { POST as upsertTerritoryRoute } from "@/app/api/territories/route";
 import { NOTE_MAX_LENGTH } from "@/lib/schemas/activity";
 import { TERRITORY_NAME_MAX } from "@/lib/schemas/territories";
@@ -98,5 +99,20 @@ describe(`text limits count characters, not UTF-16 units (${testEngine()})`, () 
     );
     expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
     expect(created.body.data).toMatchObject({ name });
+  });
+
+  it("counts an API key's name in characters, in the schema and in the domain alike", async () => {
+    const company = await createCompany(database.db);
+    const admin = await createUser(database.db, company.id, { role: "admin" });
+    const cookie = await createSessionCookie(database.db, admin);
+    const create = (name: string) =>
+      call<Body>(
+        createApiKeyRoute,
+        apiRequest("/settings/api-keys", { cookie, body: { name, scopes: ["leads:read"] } }),
+      );
+    const created = await create(emoji(100));
+    expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
+    expect(JSON.stringify(created.body)).toContain(emoji(100));
+    expect((await create(emoji(101))).status).toBe(400);
   });
 });
