@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as getLeadRoute } from "@/app/api/leads/[id]/route";
 import { POST as leadNotesRoute } from "@/app/api/leads/[id]/notes/route";
+import { POST as bulkLeadsRoute } from "@/app/api/leads/bulk/route";
 import { POST as upsertLeadRoute } from "@/app/api/leads/route";
 import { POST as createApiKeyRoute } from "@/app/api/settings/api-keys/route";
 import { POST as upsertTerritoryRoute } from "@/app/api/territories/route";
@@ -61,6 +62,22 @@ describe(`text limits count characters, not UTF-16 units (${testEngine()})`, () 
       expect(refused.status, field).toBe(400);
       expect(refused.body.message, field).toBe(`Invalid value for ${field === "tags" ? "tags.0" : field}`);
     }
+  });
+
+  it("adds a tag of the most characters in bulk and refuses one more", async () => {
+    const { key } = await tenant();
+    const lead = await call<Body>(upsertLeadRoute, apiRequest("/leads", { key, body: { name: "Bulk" } }));
+    const id = lead.body.id as string;
+    const addTag = (tag: string) =>
+      call<Body>(
+        bulkLeadsRoute,
+        apiRequest("/leads/bulk", { key, body: { ids: [id], action: { type: "add_tags", tags: [tag] } } }),
+      );
+    const added = await addTag(emoji(TAG_MAX));
+    expect(added.status, JSON.stringify(added.body).slice(0, 300)).toBe(200);
+    const read = await call<{ data: Body }>(getLeadRoute, apiRequest(`/leads/${id}`, { key }), { id });
+    expect(read.body.data.tags).toEqual([emoji(TAG_MAX)]);
+    expect((await addTag(emoji(TAG_MAX + 1))).status).toBe(400);
   });
 
   it("takes a note of the most characters in emoji and refuses one more", async () => {
