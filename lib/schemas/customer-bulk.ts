@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars, nonBlank } from "./text";
 import { CUSTOMER_STATUSES } from "@/lib/values/enums";
 import {
   bulkSelectionCheck,
@@ -29,9 +30,7 @@ export const bulkCustomerFilterSchema = z
         .optional()
         .describe("As GET /customers: active or inactive."),
       tags: z
-        .array(
-          z.string().trim().min(1, "must not be empty").max(TAG_MAX, `must be at most ${TAG_MAX} characters`),
-        )
+        .array(maxChars(nonBlank(z.string().trim()), TAG_MAX))
         .max(TAGS_MAX, `must have at most ${TAGS_MAX} tags`)
         .optional()
         .describe("As GET /customers: customers having any of these tags (exact, case-sensitive)."),
@@ -66,7 +65,7 @@ export function isEmptyCustomerFilter(
 export const bulkCustomersBodySchema = z
   .object({
     ids: z
-      .array(z.string().trim().min(1, "must not be empty").max(SHORT_TEXT_MAX))
+      .array(maxChars(nonBlank(z.string().trim()), SHORT_TEXT_MAX))
       .min(1, "must name at least one customer")
       .max(CUSTOMER_BULK_IDS_MAX, `must name at most ${CUSTOMER_BULK_IDS_MAX} customers`)
       .optional()
