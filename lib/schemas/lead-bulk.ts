@@ -50,6 +50,10 @@ export const bulkLeadFilterSchema = z
       "end",
       "As GET /leads: a follow-up date on or before this ISO 8601 date or date-time.",
     ).optional(),
+    open: z
+      .boolean()
+      .optional()
+      .describe("As GET /leads: true keeps only open leads (not in a won or lost stage)."),
   })
   .describe("Select the leads GET /leads would list with these filters (every page of them).");
 export type BulkLeadFilter = z.output<typeof bulkLeadFilterSchema>;
