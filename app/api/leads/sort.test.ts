@@ -297,11 +297,16 @@ describe(`GET /api/leads?open (${testEngine()})`, () => {
       bulkRoute,
       apiRequest("/leads/bulk", {
         key,
-        body: { filter: { follow_up_to: "2026-03-02", open: true }, action: { type: "add_tags", tags: ["due"] } },
+        body: {
+          filter: { follow_up_to: "2026-03-02", open: true },
+          action: { type: "add_tags", tags: ["due"] },
+        },
       }),
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.matched).toBe(4);
-    expect(ids(await list(key, "tags=due")).sort()).toEqual([id.new!, id.null!, id.Cancelled!, id.quoted!].sort());
+    expect(ids(await list(key, "tags=due")).sort()).toEqual(
+      [id.new!, id.null!, id.Cancelled!, id.quoted!].sort(),
+    );
   });
 });
