@@ -441,11 +441,11 @@ describe(`importDocument on ${testEngine()}`, () => {
     const { doc, co } = sampleDocument();
     await importDocument(database.db, doc);
     const archived = structuredClone(doc);
-    archived.leads[0]!.archived = true;
-    archived.customers[0]!.archived = true;
+    Object.assign(archived.leads[0]!, { archived: true });
+    Object.assign(archived.customers[0]!, { archived: true });
     await importDocument(database.db, archived);
     const unarchived = structuredClone(archived);
-    unarchived.leads[0]!.archived = false;
+    Object.assign(unarchived.leads[0]!, { archived: false });
     await importDocument(database.db, unarchived);
     const entries = await database.db.execute<{ record_type: string; type: string }>(
       sql`select record_type, type from record_activity where company_id = ${co} order by record_type, id`,
