@@ -199,28 +199,21 @@ test("a board move shows a toast with Undo, and the moved card stays in view", a
   await page.goto(`/leads?view=board&search=${id}`);
   const column = (name: string) => page.getByRole("region", { name, exact: true });
   await expect(column("Quoted")).toContainText("21 leads");
-  await column("New").getByLabel(`Move ${mover} to another stage`).selectOption({ label: "Quoted" });
-
+  const moveToQuoted = () =>
+    column("New").getByLabel(`Move ${mover} to another stage`).selectOption({ label: "Quoted" });
   const toasts = page.getByRole("region", { name: "Notifications" });
+  // The newest toast of this move, the one holding its Undo button.
   const toast = toasts
     .locator("div")
     .filter({ hasText: `${mover} moved to Quoted` })
+    .filter({ has: page.getByRole("button", { name: "Undo" }) })
     .last();
-  await expect(toast).toBeVisible();
-  // Once the column is read again (its count from the server), the card is still there, marked.
-  await expect(column("Quoted")).toContainText("22 leads");
-  const card = column("Quoted").getByRole("listitem").filter({ hasText: mover });
-  await expect(card).toBeVisible();
-  await expect(card).toHaveAttribute("data-moved", "true");
-  await expect(card).toBeInViewport();
-  await expect(column("New")).toContainText("0 leads");
-  await screenshotBoth(page, "board-moved");
 
   // Undo moves it back through the same API, to the stage it had.
+  await moveToQuoted();
   await toast.getByRole("button", { name: "Undo" }).click();
   await expect(toasts.getByText(`${mover} moved back to New`)).toBeVisible();
   await expect(column("New").getByRole("listitem").filter({ hasText: mover })).toBeVisible();
-  await expect(column("Quoted")).toContainText("21 leads");
   await expect
     .poll(async () => {
       const stored = await page.request.get(`/api/leads?search=${encodeURIComponent(mover)}`, {
@@ -229,6 +222,18 @@ test("a board move shows a toast with Undo, and the moved card stays in view", a
       return (await stored.json()).data[0].stage;
     })
     .toBe("new");
+  await expect(column("Quoted")).toContainText("21 leads");
+
+  // Once the column is read again (its count from the server), the card is still there, marked.
+  await moveToQuoted();
+  await expect(toast).toBeVisible();
+  await expect(column("Quoted")).toContainText("22 leads");
+  const card = column("Quoted").getByRole("listitem").filter({ hasText: mover });
+  await expect(card).toBeVisible();
+  await expect(card).toHaveAttribute("data-moved", "true");
+  await expect(card).toBeInViewport();
+  await expect(column("New")).toContainText("0 leads");
+  await screenshotBoth(page, "board-moved");
 });
 
 test("a sales rep cannot edit the pipeline", async ({ page }) => {

@@ -136,8 +136,10 @@ test.describe("service plans table", () => {
     const settled = () => expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     /** The first rows' sale values as the table shows them, and as the API orders them for `sort`. */
     const shownValues = async () => {
-      const headers = await table.locator("thead th").allInnerTexts();
-      const column = headers.findIndex((text) => text.trim().startsWith("Sale value")) + 1;
+      // textContent, not innerText: the headers are shown upper-case.
+      const headers = await table.locator("thead th").allTextContents();
+      const column = headers.findIndex((text) => text.includes("Sale value")) + 1;
+      expect(column).toBeGreaterThan(0);
       const cells = table.locator("tbody tr").locator(`td:nth-child(${column})`);
       await expect(cells.first()).toBeVisible();
       return (await cells.allInnerTexts()).slice(0, 8);
