@@ -32,29 +32,31 @@ test("an admin adds, renames and reorders stages; a stage in use cannot be remov
   await expect(section.getByRole("button", { name: "Remove Won" })).toBeDisabled();
   await expect(section.getByText(/^In use by [\d,]+ leads?/).first()).toBeVisible();
 
-  // Add a stage, save; rename it and move it up with the keyboard, save again.
+  // Add a stage (it goes before the first closed stage, Won), save; rename it and move it up with
+  // the keyboard, save again.
   await section.getByRole("button", { name: "Add stage" }).click();
-  await expect(stageNames(page).nth(5)).toBeFocused();
+  await expect(stageNames(page).nth(3)).toBeFocused();
+  await expect(stageNames(page).nth(4)).toHaveValue("Won");
   await page.keyboard.type(`Site visit ${id}`);
   await section.getByRole("button", { name: "Save pipeline" }).click();
   await expect(saved(page)).toBeVisible();
   await expect(stageNames(page)).toHaveCount(6);
 
   const renamed = `Inspection ${id}`;
-  await stageNames(page).nth(5).fill(renamed);
+  await stageNames(page).nth(3).fill(renamed);
   await section.getByRole("button", { name: `Move ${renamed} up` }).focus();
   await page.keyboard.press("Enter");
   await expect(section.getByRole("button", { name: `Move ${renamed} up` })).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(stageNames(page).nth(3)).toHaveValue(renamed);
+  await expect(stageNames(page).nth(1)).toHaveValue(renamed);
   await screenshotBoth(page, "settings-pipeline");
   await section.getByRole("button", { name: "Save pipeline" }).click();
   await expect(saved(page)).toBeVisible();
 
   await page.reload();
-  await expect(stageNames(page).nth(3)).toHaveValue(renamed);
+  await expect(stageNames(page).nth(1)).toHaveValue(renamed);
   const pipeline = await (await page.request.get("/api/pipeline", { headers: API_HEADERS })).json();
-  expect(pipeline.data[3]).toMatchObject({ key: `site-visit-${id}`, label: renamed, kind: "open" });
+  expect(pipeline.data[1]).toMatchObject({ key: `site-visit-${id}`, label: renamed, kind: "open" });
   await expectAccessible(page);
 
   // A lead moves into it behind the page's back: removing it now is refused by the server.
@@ -184,6 +186,54 @@ test("a sales rep moves leads on the board by keyboard and by drag and drop", as
   await page.getByRole("button", { name: "Board" }).click();
   await expect(column("New")).toHaveCount(0);
   await expect(column("Won")).toContainText(`Board lead ${id}`);
+});
+
+test("a board move shows a toast with Undo, and the moved card stays in view", async ({ page }) => {
+  const id = unique();
+  await signIn(page, "sales_rep");
+  // The moved lead is the oldest: its new column's first page (newest first) is full without it.
+  const mover = `Mover ${id}`;
+  await createLead(page, { name: mover, stage: "new" });
+  for (let i = 0; i < 21; i++) await createLead(page, { name: `Quoted ${i} ${id}`, stage: "quoted" });
+
+  await page.goto(`/leads?view=board&search=${id}`);
+  const column = (name: string) => page.getByRole("region", { name, exact: true });
+  await expect(column("Quoted")).toContainText("21 leads");
+  const moveToQuoted = () =>
+    column("New").getByLabel(`Move ${mover} to another stage`).selectOption({ label: "Quoted" });
+  const toasts = page.getByRole("region", { name: "Notifications" });
+  // The newest toast of this move, the one holding its Undo button.
+  const toast = toasts
+    .locator("div")
+    .filter({ hasText: `${mover} moved to Quoted` })
+    .filter({ has: page.getByRole("button", { name: "Undo" }) })
+    .last();
+
+  // Undo moves it back through the same API, to the stage it had.
+  await moveToQuoted();
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(toasts.getByText(`${mover} moved back to New`)).toBeVisible();
+  await expect(column("New").getByRole("listitem").filter({ hasText: mover })).toBeVisible();
+  await expect
+    .poll(async () => {
+      const stored = await page.request.get(`/api/leads?search=${encodeURIComponent(mover)}`, {
+        headers: API_HEADERS,
+      });
+      return (await stored.json()).data[0].stage;
+    })
+    .toBe("new");
+  await expect(column("Quoted")).toContainText("21 leads");
+
+  // Once the column is read again (its count from the server), the card is still there, marked.
+  await moveToQuoted();
+  await expect(toast).toBeVisible();
+  await expect(column("Quoted")).toContainText("22 leads");
+  const card = column("Quoted").getByRole("listitem").filter({ hasText: mover });
+  await expect(card).toBeVisible();
+  await expect(card).toHaveAttribute("data-moved", "true");
+  await expect(card).toBeInViewport();
+  await expect(column("New")).toContainText("0 leads");
+  await screenshotBoth(page, "board-moved");
 });
 
 test("a sales rep cannot edit the pipeline", async ({ page }) => {

@@ -127,6 +127,50 @@ test.describe("service plans report", () => {
   });
 });
 
+test.describe("service plans table", () => {
+  test("sorts on the server by a header click, the order in the URL", async ({ page }) => {
+    await signIn(page, "manager");
+    await page.goto("/reports/service-plans");
+    const table = page.getByRole("table", { name: "Service plans" });
+    const header = (name: string) => table.getByRole("columnheader", { name, exact: true });
+    const settled = () => expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    /** The first rows' sale values as the table shows them, and as the API orders them for `sort`. */
+    const shownValues = async () => {
+      // textContent, not innerText: the headers are shown upper-case.
+      const headers = await table.locator("thead th").allTextContents();
+      const column = headers.findIndex((text) => text.includes("Sale value")) + 1;
+      expect(column).toBeGreaterThan(0);
+      const cells = table.locator("tbody tr").locator(`td:nth-child(${column})`);
+      await expect(cells.first()).toBeVisible();
+      return (await cells.allInnerTexts()).slice(0, 8);
+    };
+    const apiValues = async (sort: string) =>
+      Promise.all(
+        (
+          await apiGet<{ data: { sale_value: number }[] }>(page, "/api/service-plans", { sort, limit: "8" })
+        ).data.map((plan) => money(page, plan.sale_value)),
+      );
+    await settled();
+    await expect(header("Sale value").getByRole("button")).toHaveCount(1);
+    // Orders the API does not offer do not sort.
+    await expect(header("Customer").getByRole("button")).toHaveCount(0);
+    await expect(header("Sold by").getByRole("button")).toHaveCount(0);
+
+    await header("Sale value").getByRole("button").click();
+    await expect(page).toHaveURL(/[?&]sort=-sale_value(&|$)/);
+    await expect(header("Sale value")).toHaveAttribute("aria-sort", "descending");
+    await settled();
+    expect(await shownValues()).toEqual(await apiValues("-sale_value"));
+    await screenshotBoth(page, "service-plans-sorted");
+
+    await header("Start date").getByRole("button").click();
+    await expect(page).toHaveURL(/[?&]sort=-?start_date(&|$)/);
+    await page.reload();
+    await expect(header("Start date")).toHaveAttribute("aria-sort", /ascending|descending/);
+    await expect(header("Sale value")).not.toHaveAttribute("aria-sort", /./);
+  });
+});
+
 test.describe("jobs report", () => {
   test("totals are the API's for completed or all jobs and a date range, rows open to line items and payments, CSV", async ({
     page,
@@ -223,12 +267,16 @@ test.describe("jobs report table", () => {
         })
       ).data.map((job) => job.id);
 
-    // Newest first without a sort, which no column shows: the note above the table says so.
+    // Without a sort, the newest service date first (ties by id): the header and the note say so.
     const jobsTable = page.locator('section[aria-label="Jobs"]');
     const note = jobsTable.getByRole("status");
     await settled();
-    await expect(table.locator("th[aria-sort]")).toHaveCount(0);
-    await expect(note).toHaveText("Newest jobs first");
+    await expect(table.locator("th[aria-sort]")).toHaveCount(1);
+    await expect(header("Service date")).toHaveAttribute("aria-sort", "descending");
+    await expect(note).toHaveText("Newest service date first");
+    await page.goto("/reports/jobs?only_completed=false");
+    await settled();
+    expect(await rowIds(8)).toEqual(await apiIds("-service_date"));
 
     // Money: the largest first on the first click, back to the first page.
     await header("Outstanding").getByRole("button").click();
@@ -270,12 +318,12 @@ test.describe("jobs report table", () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshotBoth(page, "jobs-sorted");
 
-    // Back to newest first.
-    await jobsTable.getByRole("button", { name: "Newest first" }).click();
+    // Back to the newest service date first.
+    await jobsTable.getByRole("button", { name: "Newest service date first" }).click();
     await expect(page).not.toHaveURL(/[?&]sort=/);
-    await expect(table.locator("th[aria-sort]")).toHaveCount(0);
+    await expect(header("Service date")).toHaveAttribute("aria-sort", "descending");
     await settled();
-    expect(await rowIds(8)).toEqual(await apiIds(""));
+    expect(await rowIds(8)).toEqual(await apiIds("-service_date"));
   });
 });
 

@@ -107,21 +107,28 @@ test("Due today and Overdue show the leads to follow up, by the local date", asy
     };
     return [at(0), at(-1), at(1)];
   });
-  const make = async (name: string, follow_up_date: string) => {
+  const make = async (name: string, follow_up_date: string, stage = "new") => {
     const res = await page.request.post("/api/leads", {
       headers: API_HEADERS,
-      data: { name: `${name} ${id}`, follow_up_date },
+      data: { name: `${name} ${id}`, follow_up_date, stage },
     });
     expect(res.status()).toBe(201);
   };
   await make("Due Dana", today!);
   await make("Late Lee", yesterday!);
   await make("Later Lou", tomorrow!);
+  // Closed leads (won or lost) have nothing left to follow up: neither view lists them.
+  await make("Lost Lena", yesterday!, "lost");
+  await make("Won Wes", today!, "Won");
 
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/leads?search=${id}`);
   await settled(page);
   const table = page.getByRole("table", { name: "Leads" });
-  await expect(table.getByRole("link")).toHaveCount(3);
+  await expect(table.getByRole("link")).toHaveCount(5);
+  // At 1440 px the follow-up and created dates show without a sideways scroll.
+  await expect(header(page, "Leads", "Follow-up")).toBeInViewport({ ratio: 1 });
+  await expect(header(page, "Leads", "Created")).toBeInViewport({ ratio: 1 });
 
   await page.getByRole("button", { name: "Due today" }).click();
   await expect(page).toHaveURL(/[?&]due=today(&|$)/);

@@ -18,14 +18,21 @@ const VIEWS: { value: FollowUpView; label: string }[] = [
 
 const SOONEST_FIRST: SortingState = [{ id: "follow_up_date", desc: false }];
 
-/** The view's range as ISO instants: the local day's first and last millisecond, or all before it. */
+/**
+ * The view's filters: its range as ISO instants (the local day's first and last millisecond, or
+ * all before it) and `open`, as a won or lost lead has nothing left to follow up.
+ */
 export function followUpRange(view: FollowUpView, now = new Date()) {
   const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   const next = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
   if (view === "today") {
-    return { follow_up_from: start.toISOString(), follow_up_to: new Date(next.getTime() - 1).toISOString() };
+    return {
+      follow_up_from: start.toISOString(),
+      follow_up_to: new Date(next.getTime() - 1).toISOString(),
+      open: true,
+    };
   }
-  if (view === "overdue") return { follow_up_to: new Date(start.getTime() - 1).toISOString() };
+  if (view === "overdue") return { follow_up_to: new Date(start.getTime() - 1).toISOString(), open: true };
   return {};
 }
 

@@ -40,6 +40,7 @@ export interface BulkFilter {
   territory_id?: string;
   follow_up_from?: string;
   follow_up_to?: string;
+  open?: boolean;
 }
 
 const plural = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "lead" : "leads"}`;
@@ -55,6 +56,7 @@ function filterBody(filter: BulkFilter): NonNullable<BulkLeadsInput["filter"]> {
     territory_id: filter.territory_id || undefined,
     follow_up_from: filter.follow_up_from || undefined,
     follow_up_to: filter.follow_up_to || undefined,
+    open: filter.open || undefined,
   };
 }
 

@@ -17,7 +17,11 @@ const PRIORITY_TONES: Record<NonNullable<Lead["priority"]>, BadgeTone> = {
 const dash = <EmptyCell />;
 const shared = recordColumns<Lead>();
 
-/** Columns of the leads table; "name" links to the lead's page and cannot be hidden. */
+/**
+ * Columns of the leads table; "name" links to the lead's page and cannot be hidden. What a rep
+ * plans by (stage, follow-up, created) comes before email and tags, which run off a narrower
+ * screen first.
+ */
 export const leadColumns: ColumnDef<Lead>[] = [
   {
     id: "name",
@@ -34,7 +38,6 @@ export const leadColumns: ColumnDef<Lead>[] = [
       </span>
     ),
   },
-  shared.email,
   shared.phone,
   {
     id: "stage",
@@ -66,7 +69,6 @@ export const leadColumns: ColumnDef<Lead>[] = [
     cell: ({ row }) =>
       row.original.projected_value == null ? dash : formatMoney(row.original.projected_value),
   },
-  shared.tags,
   {
     id: "follow_up_date",
     header: "Follow-up",
@@ -75,4 +77,6 @@ export const leadColumns: ColumnDef<Lead>[] = [
     cell: ({ row }) => (row.original.follow_up_date ? formatDate(row.original.follow_up_date) : dash),
   },
   shared.created,
+  shared.email,
+  shared.tags,
 ];

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { recordHref } from "@/components/records/record-kind";
 import { Button, cn, ErrorState, errorMessage, LoadingBlock, Select } from "@/components/ui";
 import { useToast } from "@/components/ui/toast";
@@ -61,10 +61,11 @@ export function LeadsBoard({ filters, canWrite }: { filters: LeadFilters; canWri
   const totals = useLeadStageTotals(filters);
   const move = useMoveLead();
   const { notify } = useToast();
-  const [announcement, setAnnouncement] = useState("");
   const draggedRef = useRef<{ lead: Lead; from: string } | null>(null);
   const canConvert = useCanConvertLead();
   const [converting, setConverting] = useState<Lead | null>(null);
+  // The last moved card: its new column shows and highlights it, even when it sorts past the page.
+  const [moved, setMoved] = useState<{ lead: Lead; to: string } | null>(null);
 
   if (pipeline.isPending || totals.isPending) return <LoadingBlock label="Loading the board" />;
   if (totals.isError) {
@@ -82,15 +83,34 @@ export function LeadsBoard({ filters, canWrite }: { filters: LeadFilters; canWri
   const noStage = rows.find((r) => r.stage === null)?.count ?? 0;
   const labelOf = (value: string) => columns.find((c) => c.value === value)?.label ?? value;
 
-  function moveLead({ lead, from, to }: LeadMove) {
+  /**
+   * One move through POST /leads; its toast (an aria-live region, so screen readers hear it too)
+   * offers Undo, which moves the lead back to the stage it had.
+   */
+  function moveLead({ lead, from, to }: LeadMove, undoing = false) {
     if (from === to) return;
     const name = lead.name || "Unnamed lead";
+    setMoved({ lead: { ...lead, stage: to }, to });
     move.mutate(
       { lead, from, to },
       {
-        onSuccess: () => setAnnouncement(`${name} moved to ${labelOf(to)}`),
+        onSuccess: () => {
+          const title = undoing ? `${name} moved back to ${labelOf(to)}` : `${name} moved to ${labelOf(to)}`;
+          notify({
+            title,
+            ...(undoing
+              ? {}
+              : {
+                  action: {
+                    label: "Undo",
+                    onClick: () => moveLead({ lead: { ...lead, stage: to }, from: to, to: from }, true),
+                  },
+                  durationMs: 8000,
+                }),
+          });
+        },
         onError: (error) => {
-          setAnnouncement(`${name} could not be moved`);
+          setMoved(null);
           notify({ tone: "danger", title: `Could not move ${name}: ${errorMessage(error)}` });
         },
       },
@@ -100,9 +120,6 @@ export function LeadsBoard({ filters, canWrite }: { filters: LeadFilters; canWri
   return (
     // Its width is the page's, whatever the columns need: they scroll inside, the page does not.
     <div className="min-w-0">
-      <p aria-live="polite" className="sr-only">
-        {announcement}
-      </p>
       {noStage > 0 ? (
         <p className="mb-2 text-sm text-slate-500">
           {formatNumber(noStage)} matching lead{noStage === 1 ? " has" : "s have"} no stage; the table shows
@@ -126,6 +143,7 @@ export function LeadsBoard({ filters, canWrite }: { filters: LeadFilters; canWri
               onMove={moveLead}
               draggedRef={draggedRef}
               onConvert={canConvert && column.won ? setConverting : undefined}
+              moved={moved?.to === column.value ? moved.lead : undefined}
             />
           );
         })}
@@ -145,18 +163,25 @@ interface MoveProps {
   onConvert?: (lead: Lead) => void;
 }
 
+/** A card just moved here is shown first while the column's page does not hold it. */
+function withMovedCard(cards: readonly Lead[], moved: Lead | undefined): readonly Lead[] {
+  if (!moved || cards.some((lead) => lead.id === moved.id)) return cards;
+  return [moved, ...cards];
+}
+
 function BoardColumn({
   column,
   count,
   value,
   filters,
+  moved,
   ...moving
-}: MoveProps & { column: Column; count: number; value: number; filters: LeadFilters }) {
+}: MoveProps & { column: Column; count: number; value: number; filters: LeadFilters; moved?: Lead }) {
   const { canWrite, onMove, draggedRef } = moving;
   const [limit, setLimit] = useState(BOARD_PAGE);
   const [over, setOver] = useState(false);
   const leads = useLeads({ ...filters, page: 1, limit, stage: column.value });
-  const cards = leads.data?.data ?? [];
+  const cards = withMovedCard(leads.data?.data ?? [], leads.data ? moved : undefined);
   // A generated id: a stage value may hold spaces, which aria-labelledby reads as a list of ids.
   const headingId = useId();
 
@@ -205,7 +230,13 @@ function BoardColumn({
       ) : (
         <ul className="flex flex-col gap-2 p-2" aria-label={`Leads in ${column.label}`}>
           {cards.map((lead) => (
-            <BoardCard key={lead.id} lead={lead} from={column.value} {...moving} />
+            <BoardCard
+              key={lead.id}
+              lead={lead}
+              from={column.value}
+              highlighted={lead.id === moved?.id}
+              {...moving}
+            />
           ))}
         </ul>
       )}
@@ -234,10 +265,18 @@ function BoardCard({
   onMove,
   draggedRef,
   onConvert,
-}: MoveProps & { lead: Lead; from: string }) {
+  highlighted = false,
+}: MoveProps & { lead: Lead; from: string; highlighted?: boolean }) {
   const name = lead.name || "Unnamed lead";
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    // The board and its columns scroll: bring the moved card into view where it landed.
+    if (highlighted) ref.current?.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "smooth" });
+  }, [highlighted]);
   return (
     <li
+      ref={ref}
+      data-moved={highlighted ? "true" : undefined}
       draggable={canWrite}
       onDragStart={(e) => {
         draggedRef.current = { lead, from };
@@ -250,6 +289,7 @@ function BoardCard({
       data-lead-id={lead.id}
       className={cn(
         "rounded-lg border border-slate-200 bg-white p-3 shadow-xs",
+        highlighted && "border-brand-500 ring-2 ring-brand-500/40",
         canWrite && "cursor-grab active:cursor-grabbing",
       )}
     >

@@ -40,6 +40,20 @@ const URL_DEFAULTS = {
   sort: "",
 };
 
+/** The jobs table's order without a sort in the URL. */
+const NEWEST_SERVICE_FIRST: SortingState = [{ id: "service_date", desc: true }];
+
+const isDefaultSorting = (sorting: SortingState) => formatSort(sorting) === formatSort(NEWEST_SERVICE_FIRST);
+
+/**
+ * A header click that would clear the order while the default is shown turns it around instead,
+ * since a cleared order is the default again.
+ */
+function nextSorting(current: SortingState, next: SortingState): SortingState {
+  if (next.length === 0 && isDefaultSorting(current)) return [{ id: "service_date", desc: false }];
+  return next;
+}
+
 const SERIES = [
   { key: "total_received", label: "Received", color: "var(--color-chart-received)" },
   { key: "total_outstanding", label: "Outstanding", color: "var(--color-chart-outstanding)" },
@@ -57,8 +71,10 @@ export function JobsReport() {
   };
 
   const report = useServicedJobReport(filters, interval);
-  // Fields the API does not sort by are left out; none: newest first, which no column shows.
-  const sorting = parseSort(view.sort, SERVICED_JOB_SORT_FIELDS);
+  // Fields the API does not sort by are left out; none: the newest service date first (the API
+  // breaks ties by id), which the Service date header shows.
+  const chosen = parseSort(view.sort, SERVICED_JOB_SORT_FIELDS);
+  const sorting = chosen.length > 0 ? chosen : NEWEST_SERVICE_FIRST;
   const jobs = useServicedJobs(filters, { page, limit, sort: formatSort(sorting) });
   const data = report.data;
   const columns = useMemo(() => jobColumns(data), [data]);
@@ -181,7 +197,9 @@ export function JobsReport() {
           getRowCanExpand={() => true}
           renderExpandedRow={(row) => <JobDetails job={row.original} />}
           sorting={sorting}
-          onSortingChange={(next) => setView({ sort: formatSort(next) || null, page: null })}
+          onSortingChange={(next) =>
+            setView({ sort: formatSort(nextSorting(sorting, next)) || null, page: null })
+          }
           toolbar={
             <SortNote
               sorting={sorting}
@@ -203,8 +221,8 @@ export function JobsReport() {
 }
 
 /**
- * The table's order in words: without a sort no header shows it (newest first), and on a phone
- * the sorted header may be scrolled out of view. Reset goes back to newest first.
+ * The table's order in words: on a phone the sorted header may be scrolled out of view. Reset
+ * goes back to the newest service date first.
  */
 function SortNote<T>({
   sorting,
@@ -224,12 +242,12 @@ function SortNote<T>({
   const order = sorting.map((s) => `${label(s.id)}, ${s.desc ? "descending" : "ascending"}`).join("; then ");
   return (
     <div className="flex min-h-9 items-center gap-2 text-sm text-slate-600">
-      <p role="status">{sorting.length ? `Sorted by ${order}` : "Newest jobs first"}</p>
-      {sorting.length ? (
+      <p role="status">{isDefaultSorting(sorting) ? "Newest service date first" : `Sorted by ${order}`}</p>
+      {isDefaultSorting(sorting) ? null : (
         <Button variant="ghost" size="sm" onClick={onReset}>
-          Newest first
+          Newest service date first
         </Button>
-      ) : null}
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@
 import { useMemo } from "react";
 import { MoneyBarChart } from "@/components/charts/money-bar-chart";
 import { DataTable } from "@/components/data-table/data-table";
+import { formatSort, parseSort } from "@/components/data-table/api-sort";
 import { listQueryProps } from "@/components/data-table/query-props";
 import { ChartCard } from "@/components/reports/chart-card";
 import { ExportButton } from "@/components/reports/export-button";
@@ -19,6 +20,7 @@ import { PLAN_FREQUENCIES } from "@/lib/values/enums";
 import { formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import { useServicePlanReport } from "@/lib/query/reports";
 import { useServicePlans, type ServicePlanFilterValues } from "@/lib/query/service-plans";
+import { SERVICE_PLAN_SORT_FIELDS } from "@/lib/schemas/service-plans";
 import { parseIntParam, useUrlState } from "@/lib/query/url-state";
 
 /**
@@ -35,6 +37,7 @@ const URL_DEFAULTS = {
   status: "",
   page: "1",
   limit: "50",
+  sort: "",
 };
 const FILTER_KEYS = [
   "created_at_range_start",
@@ -61,10 +64,22 @@ export function ServicePlansReport() {
   // The choices of "Service type" and "Sold by": every value in the company, from the report
   // without filters (the filtered report would only list the chosen one).
   const choices = useServicePlanReport({});
-  const plans = useServicePlans(filters, page, limit);
+  // Sorted on the server by the API's `sort`, kept in the URL; none: newest created first.
+  const sorting = parseSort(view.sort, SERVICE_PLAN_SORT_FIELDS);
+  const plans = useServicePlans(filters, page, limit, formatSort(sorting));
   const data = report.data;
 
-  const columns = useMemo(() => servicePlanColumns(data), [data]);
+  // Customer, frequency and seller are not orders the API offers: their headers do not sort.
+  const columns = useMemo(
+    () =>
+      servicePlanColumns(data).map((column) => ({
+        ...column,
+        enableSorting: (SERVICE_PLAN_SORT_FIELDS as readonly string[]).includes(
+          column.id ?? ("accessorKey" in column ? String(column.accessorKey) : ""),
+        ),
+      })),
+    [data],
+  );
 
   const controls: FilterControl[] = [
     ...dateRangeControls(view, "created_at", "Created", filterErrors(report.error)),
@@ -249,6 +264,8 @@ export function ServicePlansReport() {
           getRowId={(p) => p.id}
           emptyState="No service plans match these filters."
           storageKey="report-service-plans"
+          sorting={sorting}
+          onSortingChange={(next) => setView({ sort: formatSort(next) || null, page: null })}
           pagination={{
             page,
             pageSize: limit,

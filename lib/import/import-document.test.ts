@@ -437,6 +437,28 @@ describe(`importDocument on ${testEngine()}`, () => {
     expect(job!.serviceDate?.toISOString()).toBe("2026-04-01T09:00:00.000Z");
   });
 
+  it("records an archive or unarchive by import as archived and unarchived, as the archive endpoints do", async () => {
+    const { doc, co } = sampleDocument();
+    await importDocument(database.db, doc);
+    const archived = structuredClone(doc);
+    Object.assign(archived.leads[0]!, { archived: true });
+    Object.assign(archived.customers[0]!, { archived: true });
+    await importDocument(database.db, archived);
+    const unarchived = structuredClone(archived);
+    Object.assign(unarchived.leads[0]!, { archived: false });
+    await importDocument(database.db, unarchived);
+    const entries = await database.db.execute<{ record_type: string; type: string }>(
+      sql`select record_type, type from record_activity where company_id = ${co} order by record_type, id`,
+    );
+    expect(entries.rows).toEqual([
+      { record_type: "customer", type: "created" },
+      { record_type: "customer", type: "archived" },
+      { record_type: "lead", type: "created" },
+      { record_type: "lead", type: "archived" },
+      { record_type: "lead", type: "unarchived" },
+    ]);
+  });
+
   it("gives records without an id a new one (such records are created again by each import)", async () => {
     const { doc, co } = sampleDocument();
     await importDocument(database.db, { companies: doc.companies });

@@ -229,7 +229,7 @@ class SectionUpsert<S extends SectionName> {
             this.spec.activity || this.spec.withInserted
               ? sql`, ${name("companyId")} as company_id, ${name("id")} as id`
               : sql``
-          }${sql.join(
+          }${this.spec.activity ? sql`, ${name("archived")} as archived` : sql``}${sql.join(
             (this.spec.withInserted?.returning ?? []).map((key) => sql`, ${name(key)}`),
             sql``,
           )}`,
@@ -238,18 +238,27 @@ class SectionUpsert<S extends SectionName> {
 
   /**
    * `, logged as (…)`: an activity entry for each record the statement wrote; an update's changed
-   * fields are not listed, since the statement does not read the rows it replaces.
+   * fields are not listed, since the statement does not read the rows it replaces. An update that
+   * flips `archived` is an archive or unarchive, as the archive endpoints record it: the table read
+   * beside the upsert shows the row as it was, all parts of one statement sharing one snapshot.
    */
   private logged(): SQL {
     const recordType = this.spec.activity;
+    const table = sql.identifier(getTableName(this.spec.table));
     const withInserted = this.spec.withInserted
       ? sql`, with_inserted as (${this.spec.withInserted.statement})`
       : sql``;
     if (!recordType) return withInserted;
     return sql`, logged as (
       insert into ${recordActivity} ("company_id", "record_type", "record_id", "type", "actor_kind")
-      select company_id, ${recordType}, id, case when inserted then 'created' else 'updated' end, 'import'
-      from written)${withInserted}`;
+      select w.company_id, ${recordType}, w.id,
+        case when w.inserted then 'created'
+          when before."archived" is distinct from w.archived
+            then case when w.archived then 'archived' else 'unarchived' end
+          else 'updated' end,
+        'import'
+      from written w
+      left join ${table} before on before."company_id" = w.company_id and before."id" = w.id)${withInserted}`;
   }
 
   private async flush(group: StatementGroup): Promise<void> {

@@ -42,6 +42,8 @@ export interface LeadListParams {
   /** Follow-up date range, ISO 8601 date-times, both ends inclusive. */
   follow_up_from?: string;
   follow_up_to?: string;
+  /** Only leads not in a won or lost stage. */
+  open?: boolean;
   /** The API's `sort`: comma-separated fields, `-` for descending; empty: newest first. */
   sort?: string;
 }
@@ -71,6 +73,7 @@ function filterQuery(filters: LeadFilters) {
     territory_id: filters.territory_id || undefined,
     follow_up_from: filters.follow_up_from || undefined,
     follow_up_to: filters.follow_up_to || undefined,
+    open: filters.open ? true : undefined,
   };
 }
 

@@ -40,16 +40,17 @@ export function servicePlanFilterQuery(filters: ServicePlanFilterValues): Record
 
 export const servicePlanKeys = {
   all: ["service-plans"] as const,
-  list: (filters: ServicePlanFilterValues, page: number, limit: number) =>
-    ["service-plans", "list", servicePlanFilterQuery(filters), page, limit] as const,
+  list: (filters: ServicePlanFilterValues, page: number, limit: number, sort = "") =>
+    ["service-plans", "list", servicePlanFilterQuery(filters), page, limit, sort] as const,
 };
 
-export function useServicePlans(filters: ServicePlanFilterValues, page: number, limit: number) {
+/** A page of plans; `sort` is the API's ("" = newest first). */
+export function useServicePlans(filters: ServicePlanFilterValues, page: number, limit: number, sort = "") {
   return useQuery({
-    queryKey: servicePlanKeys.list(filters, page, limit),
+    queryKey: servicePlanKeys.list(filters, page, limit, sort),
     queryFn: ({ signal }) =>
       apiFetch<ListServicePlansResponse>("/service-plans", {
-        query: { ...servicePlanFilterQuery(filters), page, limit },
+        query: { ...servicePlanFilterQuery(filters), page, limit, sort: sort || undefined },
         signal,
       }),
     // The previous page stays on screen while the next one loads.

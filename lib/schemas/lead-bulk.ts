@@ -48,6 +48,10 @@ export const bulkLeadFilterSchema = z
         "end",
         "As GET /leads: a follow-up date on or before this ISO 8601 date or date-time.",
       ).optional(),
+      open: z
+        .boolean()
+        .optional()
+        .describe("As GET /leads: true keeps only open leads (not in a won or lost stage)."),
     },
     {
       error: (issue): string | undefined =>
@@ -72,6 +76,7 @@ const NARROWING_LEAD_FILTERS = [
   "territory_id",
   "follow_up_from",
   "follow_up_to",
+  "open",
 ] as const;
 
 /** The 400 of a filter key the list does not know, leads' and customers' alike. */
@@ -86,7 +91,9 @@ export function isEmptyLeadFilter(
 ): boolean {
   return NARROWING_LEAD_FILTERS.every((key) => {
     const value = filter[key];
-    return value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
+    return (
+      value === undefined || value === "" || value === false || (Array.isArray(value) && value.length === 0)
+    );
   });
 }
 

@@ -75,6 +75,11 @@ export const getLeadsQuerySchema = paginationQuerySchema.extend({
   ).optional(),
   assigned_to: assignedToQuery,
   territory_id: territoryIdQuery("leads"),
+  open: booleanQuery(
+    "true: only open leads, those not in a closed stage (a pipeline stage of kind won or lost, " +
+      "GET /pipeline); a lead without a stage or with a stage outside the pipeline counts as open. " +
+      "false or absent: no such filter.",
+  ).optional(),
 });
 export type GetLeadsQuery = z.output<typeof getLeadsQuerySchema>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { maxChars } from "./text";
 import { PLAN_FREQUENCIES } from "@/lib/values/enums";
-import { count, isoDateQuery, money, paginationQuerySchema, paginationSchema } from "./common";
+import { count, isoDateQuery, money, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 
 /**
  * An exact-match text filter of a list query (ids, service type). Trimmed; an empty value is
@@ -61,8 +61,31 @@ export const servicePlanFiltersSchema = z.object({
 });
 export type ServicePlanFilters = z.output<typeof servicePlanFiltersSchema>;
 
+/** The fields GET /service-plans sorts by: the plan's own columns and numbers (not customer or seller). */
+export const SERVICE_PLAN_SORT_FIELDS = [
+  "created_at",
+  "start_date",
+  "service_type",
+  "sale_value",
+  "total_received",
+  "num_completed_jobs",
+  "num_scheduled_jobs",
+  "num_pending_jobs",
+] as const;
+export type ServicePlanSortField = (typeof SERVICE_PLAN_SORT_FIELDS)[number];
+
 export const getServicePlansQuerySchema = servicePlanFiltersSchema
   .extend(paginationQuerySchema.shape)
+  .extend({
+    sort: sortQuery(
+      SERVICE_PLAN_SORT_FIELDS,
+      "Comma-separated fields to order by, each ascending or with a leading `-` descending: " +
+        `${SERVICE_PLAN_SORT_FIELDS.join(", ")}. Empty values (no start date, no service type) come ` +
+        "last either way, and `id` descending breaks ties. Service types compare case-insensitively. " +
+        "Default: newest first (-created_at).",
+      ["-sale_value", "start_date", "service_type,-total_received"],
+    ).optional(),
+  })
   .describe("Query of GET /service-plans.");
 export type GetServicePlansQuery = z.output<typeof getServicePlansQuerySchema>;
 

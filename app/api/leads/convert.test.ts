@@ -93,6 +93,20 @@ describe(`POST /leads/{id}/convert (${testEngine()})`, () => {
     ]);
   });
 
+  it("carries the lead's service type to the customer it makes", async () => {
+    const { key } = await createTenant(database.db);
+    const id = (await upsertLead(key, { ...lead, service_type: "Mosquito control" })).body.id as string;
+    const made = await convert(key, id);
+    expect(made.status).toBe(201);
+    const customerId = convertLeadResponseSchema.parse(made.body).data.id;
+    const stored = await call<{ data: Body }>(
+      getCustomerRoute,
+      apiRequest(`/customers/${customerId}`, { key }),
+      { id: customerId },
+    );
+    expect(stored.body.data.service_type).toBe("Mosquito control");
+  });
+
   it("links a customer matched by phone as it is, after a dry run that writes nothing", async () => {
     const { key } = await createTenant(database.db);
     const existing = (await upsertCustomer(key, { first_name: "Known", phone: "555 010 7788" })).body

@@ -27,7 +27,9 @@ export const GET = apiRoute({
       "empty values last, ties by `id` descending). Archived leads are left out unless `archived=true`. " +
       "`follow_up_from` and `follow_up_to` keep the leads to follow up within a range, both ends " +
       "inclusive (`follow_up_to=2026-03-31`: due by the end of that UTC day; a range that runs " +
-      "backwards matches nothing). `territory_id` keeps the leads whose location lies inside that " +
+      "backwards matches nothing). `open=true` keeps the leads still being worked: those not in a " +
+      "won or lost stage of the pipeline (`GET /pipeline`), as the dashboard's Due today and Overdue " +
+      "views ask. `territory_id` keeps the leads whose location lies inside that " +
       "territory (`GET /territories`), its edge included; leads without a location never match, and " +
       "an unknown territory is a 404.",
     notFound: "Territory",

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET as listLeadsRoute } from "@/app/api/leads/route";
 import { GET as stageTotalsRoute } from "@/app/api/leads/stage-totals/route";
-import { leads } from "@/lib/db/schema";
+import { POST as bulkRoute } from "@/app/api/leads/bulk/route";
+import { leads, pipelineStages } from "@/lib/db/schema";
 import { DEFERRED_PAGE_OFFSET } from "@/lib/domain/lists/newest-list";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { LEAD_SORT_FIELDS, type LeadSortField } from "@/lib/schemas/leads";
@@ -242,5 +243,70 @@ describe(`GET /api/leads?follow_up_from&follow_up_to (${testEngine()})`, () => {
       apiRequest("/leads/stage-totals?follow_up_from=2026-03-31&follow_up_to=2026-03-01", { key }),
     );
     expect(reversed.body).toMatchObject({ data: [], totals: { count: 0, projected_value: 0 } });
+  });
+});
+
+describe(`GET /api/leads?open (${testEngine()})`, () => {
+  /** Overdue leads in every kind of stage: open, won, lost, none, and one outside the pipeline. */
+  async function overdue(companyId: string) {
+    const due = at("2026-03-01T12:00:00Z");
+    const stages = ["new", "won", "lost", null, "Cancelled", " LOST ", "quoted"];
+    const made = await insert(
+      companyId,
+      stages.map((stage, i) => ({ stage, followUpDate: due, projectedValue: 2 ** i })),
+    );
+    return Object.fromEntries(made.map((row, i) => [String(stages[i]), row.id!]));
+  }
+
+  it("leaves out the leads in a won or lost stage, with the follow-up range and the totals", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const id = await overdue(companyId);
+    const open = [id.new!, id.null!, id.Cancelled!, id.quoted!].sort();
+    const listed = await list(key, "follow_up_to=2026-03-02&open=true");
+    expect(ids(listed).sort()).toEqual(open);
+    expect(listed.body.pagination.total).toBe(4);
+    expect(ids(await list(key, "follow_up_to=2026-03-02&open=false"))).toHaveLength(7);
+    expect(ids(await list(key, "follow_up_to=2026-03-02"))).toHaveLength(7);
+    const totals = await call(
+      stageTotalsRoute,
+      apiRequest("/leads/stage-totals?follow_up_to=2026-03-02&open=TRUE", { key }),
+    );
+    expect(totals.body).toMatchObject({ totals: { count: 4, projected_value: 1 + 8 + 16 + 64 } });
+    const bad = await call<ErrorBody>(listLeadsRoute, apiRequest("/leads?open=yes", { key }));
+    expect(bad.status).toBe(400);
+    expect((bad.body.details ?? []).map((d) => d.field)).toEqual(["open"]);
+  });
+
+  it("reads the company's own pipeline: its closed stages by key or label, none of the default's", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const id = await overdue(companyId);
+    await database.db.insert(pipelineStages).values([
+      { companyId, key: "new", label: "New", color: "#2563eb", kind: "open", position: 0 },
+      { companyId, key: "won", label: "Won", color: "#15803d", kind: "won", position: 1 },
+      { companyId, key: "cancelled", label: "Cancelled", color: "#b91c1c", kind: "lost", position: 2 },
+    ]);
+    // "lost" and "quoted" are no stage of this pipeline: nothing says they are closed.
+    const open = [id.new!, id.null!, id.lost!, id[" LOST "]!, id.quoted!].sort();
+    expect(ids(await list(key, "open=true")).sort()).toEqual(open);
+  });
+
+  it("selects the same leads in a bulk change by filter", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const id = await overdue(companyId);
+    const res = await call<{ matched: number }>(
+      bulkRoute,
+      apiRequest("/leads/bulk", {
+        key,
+        body: {
+          filter: { follow_up_to: "2026-03-02", open: true },
+          action: { type: "add_tags", tags: ["due"] },
+        },
+      }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.matched).toBe(4);
+    expect(ids(await list(key, "tags=due")).sort()).toEqual(
+      [id.new!, id.null!, id.Cancelled!, id.quoted!].sort(),
+    );
   });
 });

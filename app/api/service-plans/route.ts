@@ -13,7 +13,9 @@ export const GET = apiRoute({
     operationId: "listServicePlans",
     summary: "List service plans",
     description: [
-      "The company's service plans, newest first (`created_at`, then `id`, descending), with numbers the " +
+      "The company's service plans, newest first (`created_at`, then `id`, descending) or in the order " +
+        "of `sort` (`sort=-sale_value`: the largest sale value first; empty values last, ties by `id` " +
+        "descending), with numbers the " +
         "database derives from the plan's jobs: `num_completed_jobs` (Completed), `num_scheduled_jobs` " +
         "(Scheduled, In Progress or Completed), `num_pending_jobs` (planned visits without a scheduled job), " +
         "`sale_value` (line items of non-cancelled jobs plus the price per visit of each planned visit " +

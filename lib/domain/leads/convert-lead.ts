@@ -168,7 +168,7 @@ async function customerDetail(tx: DbOrTx, companyId: string, id: string): Promis
 
 /**
  * What a lead carries over to its customer: the name split (splitLeadName), the property address,
- * phone, email, tags, notes and source.
+ * phone, email, tags, notes, source and the service the lead wants (the customer's service_type).
  */
 export function customerOfLead(lead: LeadRecordRow): UpsertCustomerBody {
   const { first_name, last_name } = splitLeadName(lead.name);
@@ -186,5 +186,6 @@ export function customerOfLead(lead: LeadRecordRow): UpsertCustomerBody {
     tags: lead.tags,
     notes: lead.notes,
     source: lead.lead_source,
+    service_type: lead.service_type,
   };
 }

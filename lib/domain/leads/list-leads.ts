@@ -1,7 +1,8 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { leads, leadSearchFields, leadSortKeys, recordActivity } from "@/lib/db/schema";
+import { leads, leadSearchFields, leadSortKeys, pipelineStages, recordActivity } from "@/lib/db/schema";
 import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";
+import { textArray } from "@/lib/domain/lists/sql-fragments";
 import {
   recordList,
   recordListQueries,
@@ -12,6 +13,7 @@ import { timestampParam } from "@/lib/domain/reports/sql";
 import { insideArea, territoryArea } from "@/lib/domain/territories/area";
 import { paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
+import { DEFAULT_PIPELINE } from "@/lib/schemas/pipeline";
 import {
   LEAD_FIELDS,
   toLead,
@@ -51,7 +53,10 @@ export function leadListQueries(
   ctx: LeadContext,
   input: GetLeadsQuery & TerritoryResolved,
 ): ListQueries<LeadRecordRow> {
-  return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, { ...input, ...leadListFilter(input) });
+  return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, {
+    ...input,
+    ...leadListFilter(ctx.companyId, input),
+  });
 }
 
 /** What the lead filters read of a request; `assigned_to` resolved (withOwnerResolved). */
@@ -59,7 +64,7 @@ export type LeadFilterInput = Pick<
   GetLeadsQuery,
   "archived" | "search" | "stage" | "tags" | "follow_up_from" | "follow_up_to" | "assigned_to"
 > &
-  Partial<Pick<GetLeadsQuery, "note">> &
+  Partial<Pick<GetLeadsQuery, "note" | "open">> &
   TerritoryResolved;
 
 /** A request's `territory_id` with its ring read (withTerritoryResolved). */
@@ -84,15 +89,16 @@ export async function withTerritoryResolved<Q extends { territory_id?: string }>
  * that count its matches.
  */
 export function leadFilter(companyId: string, input: LeadFilterInput): SQL {
-  return recordListWhere(LEAD_LIST, companyId, { ...input, ...leadListFilter(input) });
+  return recordListWhere(LEAD_LIST, companyId, { ...input, ...leadListFilter(companyId, input) });
 }
 
 /** The stage as the list's key, and the lead's own filters (owner, follow-up), which the counters do not keep. */
-function leadListFilter(input: LeadFilterInput): RecordListFilter {
+function leadListFilter(companyId: string, input: LeadFilterInput): RecordListFilter {
   return {
     key: input.stage,
     conditions: [
       ownerCondition(input.assigned_to),
+      input.open ? openStageCondition(companyId) : undefined,
       ...followUpConditions(input),
       ...noteConditions(input),
       // Leads without a location have no point: `point(null, null) <@ area` is null, never true.
@@ -125,4 +131,23 @@ function followUpConditions(input: LeadFilterInput): SQL[] {
   if (input.follow_up_to)
     conditions.push(sql`${leads.followUpDate} <= ${timestampParam(input.follow_up_to)}`);
   return conditions;
+}
+
+/**
+ * `open=true`: the lead's stage names no won or lost stage of the company's pipeline (matched as
+ * create-or-update matches a stage: key or label, ignoring case and surrounding spaces). The
+ * default pipeline's closed stages count while the company has stored none (loadPipeline).
+ */
+function openStageCondition(companyId: string): SQL {
+  const closedDefaults = DEFAULT_PIPELINE.filter((stage) => stage.kind !== "open").flatMap((stage) => [
+    stage.key.toLowerCase(),
+    stage.label.toLowerCase(),
+  ]);
+  return sql`coalesce(lower(btrim(${leads.stage})), '') not in (
+    select lower(names.name) from ${pipelineStages}
+      cross join lateral (values (${pipelineStages.key}), (${pipelineStages.label})) as names(name)
+      where ${pipelineStages.companyId} = ${companyId} and ${pipelineStages.kind} <> 'open'
+    union all
+    select closed.name from unnest(${textArray(closedDefaults)}) as closed(name)
+      where not exists (select 1 from ${pipelineStages} where ${pipelineStages.companyId} = ${companyId}))`;
 }

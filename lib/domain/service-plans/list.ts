@@ -1,25 +1,28 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
-import { cents, pageOffset, paginationOf } from "@/lib/schemas/common";
+import { cents, pageOffset, paginationOf, type SortItem } from "@/lib/schemas/common";
 import type {
   GetServicePlansQuery,
   ListServicePlansResponse,
   ServicePlan,
   ServicePlanFilters,
+  ServicePlanSortField,
 } from "@/lib/schemas/service-plans";
 import {
   afterCreatedCursor,
   newestFirst,
   cursorUtc,
+  ident,
   isoUtc,
   toNumber,
   type CreatedCursor,
 } from "@/lib/domain/reports/sql";
+import { listOrder } from "@/lib/domain/lists/newest-list";
 import { listCountTotal } from "@/lib/domain/list-counts";
 import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
 import { planFilterSql } from "./filters";
-import { planNumbersSql, serviceFrequencyName } from "./numbers";
+import { pendingJobsSql, planNumbersSql, saleValueSql, serviceFrequencyName } from "./numbers";
 
 /** One plan row with its numbers, as the database answers it. */
 export interface PlanRow extends Record<string, unknown> {
@@ -50,6 +53,39 @@ export interface PlanWindow {
   offset?: number;
   /** Keyset: only plans after this one in the list order (the export's batches). */
   after?: CreatedCursor;
+  /** The order of GET /service-plans?sort; without it, or with `after`, newest first. */
+  sort?: readonly SortItem<ServicePlanSortField>[];
+}
+
+/** A sort field's value, of a plan row under an alias: its column, or its number (planNumbersSql). */
+function planSortKey(alias: string, field: ServicePlanSortField): SQL {
+  const p = ident(alias);
+  switch (field) {
+    case "created_at":
+      return sql`${p}.created_at`;
+    case "start_date":
+      return sql`${p}.start_date`;
+    case "service_type":
+      // An empty service type shows as none: it sorts with them, last.
+      return sql`nullif(lower(${p}.service_type), '')`;
+    case "sale_value":
+      return saleValueSql(alias);
+    case "total_received":
+      return sql`${p}.jobs_received`;
+    case "num_completed_jobs":
+      return sql`${p}.jobs_completed`;
+    case "num_scheduled_jobs":
+      return sql`${p}.jobs_scheduled`;
+    case "num_pending_jobs":
+      return pendingJobsSql(alias);
+  }
+}
+
+/** The window's ORDER BY: `sort` with nulls last and id descending last (listOrder), else newest first. */
+function planOrder(alias: string, window: PlanWindow): SQL {
+  if (!window.sort || window.sort.length === 0 || window.after) return newestFirst(alias);
+  const keys = window.sort.map(({ field, descending }) => ({ key: planSortKey(alias, field), descending }));
+  return sql.join(listOrder(keys, sql`${ident(alias)}.id`), sql`, `);
 }
 
 /**
@@ -65,7 +101,7 @@ export function plansWithNumbersSql(
   return sql`with plans as (
     select p.* from service_plans p
     where ${planFilterSql(companyId, filters)} and ${afterCreatedCursor("p", window.after)}
-    order by ${newestFirst("p")}
+    order by ${planOrder("p", window)}
     limit ${window.limit} offset ${window.offset ?? 0}
   ),
   numbered as (select p.*, ${planNumbersSql("p")} from plans p)
@@ -81,7 +117,7 @@ export function plansWithNumbersSql(
   from numbered p
   left join customers c on c.company_id = p.company_id and c.id = p.customer_id
   left join users u on u.company_id = p.company_id and u.id = p.sold_by
-  order by ${newestFirst("p")}`;
+  order by ${planOrder("p", window)}`;
 }
 
 export function toServicePlan(row: PlanRow): ServicePlan {
@@ -108,7 +144,7 @@ export function toServicePlan(row: PlanRow): ServicePlan {
 }
 
 /**
- * GET /service-plans: newest first with the exact total, from the counters when filtered only by
+ * GET /service-plans: newest first (or in `sort` order) with the exact total, from the counters when filtered only by
  * status, frequency and service type; any other filter counts beside the page.
  */
 export async function listServicePlans({
@@ -139,7 +175,12 @@ export async function listServicePlans({
   const { rows, total: matching } = await pageAndTotal(
     ctx.db
       .execute<PlanRow>(
-        plansWithNumbersSql(ctx.companyId, input, { limit, offset: pageOffset(input) }, total),
+        plansWithNumbersSql(
+          ctx.companyId,
+          input,
+          { limit, offset: pageOffset(input), sort: input.sort },
+          total,
+        ),
       )
       .then((result) => result.rows),
     total,

@@ -49,11 +49,21 @@ export function plannedVisitsSql(alias: string): SQL {
  */
 export function planNumbersSql(alias: string): SQL {
   const p = ident(alias);
-  const visits = plannedVisitsSql(alias);
   return sql`${p}.jobs_completed as num_completed_jobs,
     ${p}.jobs_scheduled as num_scheduled_jobs,
-    greatest(${visits} - ${p}.jobs_scheduled, 0) as num_pending_jobs,
-    ${p}.not_cancelled_line_items_total
-      + greatest(${visits} - ${p}.jobs_not_cancelled, 0) * ${p}.price_per_visit as sale_value,
+    ${pendingJobsSql(alias)} as num_pending_jobs,
+    ${saleValueSql(alias)} as sale_value,
     ${p}.jobs_received as total_received`;
+}
+
+/** num_pending_jobs of plan row `alias`: planned visits not yet scheduled. */
+export function pendingJobsSql(alias: string): SQL {
+  return sql`greatest(${plannedVisitsSql(alias)} - ${ident(alias)}.jobs_scheduled, 0)`;
+}
+
+/** sale_value of plan row `alias`: non-cancelled jobs' line items plus each planned visit without a job. */
+export function saleValueSql(alias: string): SQL {
+  const p = ident(alias);
+  return sql`(${p}.not_cancelled_line_items_total
+      + greatest(${plannedVisitsSql(alias)} - ${p}.jobs_not_cancelled, 0) * ${p}.price_per_visit)`;
 }

@@ -94,7 +94,10 @@ function PipelineEditor({ stages }: { stages: Stage[] }) {
       color: NEW_STAGE_COLORS[draft.length % NEW_STAGE_COLORS.length]!,
       kind: "open",
     });
-    setDraft([...draft, stage]);
+    // An open stage belongs with the open ones: before the first won or lost stage, else last.
+    const closed = draft.findIndex((s) => s.kind !== "open");
+    const at = closed === -1 ? draft.length : closed;
+    setDraft([...draft.slice(0, at), stage, ...draft.slice(at)]);
     requestAnimationFrame(() => document.getElementById(`${stage.id}-label`)?.focus());
   }
 
