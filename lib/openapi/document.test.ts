@@ -8,7 +8,8 @@ import { getOpenApiDocument } from "@/app/api/routes";
 import { buildOpenApiDocument } from "./document";
 import { errorStatus, type DocumentedError } from "./errors";
 import type { JsonObject } from "./json-schema";
-import { named } from "./types";
+import { named, type RouteDocs } from "./types";
+import { apiRoute, MAX_QUERY_LENGTH } from "@/lib/api/handler";
 import { z } from "zod";
 
 type Operation = JsonObject & {
@@ -65,9 +66,41 @@ describe("OpenAPI document", () => {
         name: "service-api-version",
         in: "header",
         required: true,
-        schema: { enum: ["1.1.0"] },
+        schema: { type: "string", enum: ["1.1.0"], default: "1.1.0" },
       },
     });
+  });
+
+  it("declares the version header once and references it from every operation that checks it", () => {
+    const versionRef = { $ref: "#/components/parameters/ServiceApiVersion" };
+    for (const { key, op } of operations()) {
+      const inline = op.parameters.filter((p) => p.name === "service-api-version");
+      expect(inline, key).toEqual([]);
+      const checks = key !== "GET /openapi.json";
+      expect(
+        op.parameters.filter((p) => p.$ref === versionRef.$ref),
+        key,
+      ).toEqual(checks ? [versionRef] : []);
+    }
+  });
+
+  it("gives every operation its own operationId, and refuses two alike", () => {
+    const ids = operations().map(({ op }) => op.operationId as string);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const docs = (operationId: string): RouteDocs => ({
+      tag: "Meta",
+      operationId,
+      summary: "X",
+      responses: [],
+    });
+    const one = { GET: apiRoute({ handler: async () => ({}), docs: docs("same") }) };
+    const other = { GET: apiRoute({ handler: async () => ({}), docs: docs("same") }) };
+    expect(() =>
+      buildOpenApiDocument([
+        ["GET", "/one", one],
+        ["GET", "/other", other],
+      ]),
+    ).toThrow(/GET \/other and GET \/one share the operationId same/);
   });
 
   it("names the accepted scopes of each authenticated endpoint in security, x-scopes and the description", () => {
@@ -127,6 +160,27 @@ describe("OpenAPI document", () => {
     const legacy = auth.blocks.find((b) => b.text?.startsWith("Legacy rule"))!.text!;
     expect(legacy).toContain("`GET /customers/{id}`");
     expect(legacy).not.toContain("`GET /leads`");
+  });
+
+  it("keeps session-only endpoints out of the key scope table and names their roles", () => {
+    const guide = getOpenApiDocument()["x-guide"] as {
+      id: string;
+      blocks: { kind: string; text?: string; rows?: string[][] }[];
+    }[];
+    const auth = guide.find((s) => s.id === "authentication")!;
+    const table = auth.blocks.find((b) => b.kind === "table")!;
+    const pinsWrite = table.rows!.find((r) => r[0] === "`pins:write`")![1]!;
+    expect(pinsWrite).toContain("`POST /pins`");
+    expect(pinsWrite).not.toContain("territories");
+    const sessionOnly = auth.blocks.find((b) => b.text?.startsWith("Dashboard sessions only"))!.text!;
+    expect(sessionOnly).toContain(
+      "`POST /territories`, `DELETE /territories/{id}` (admin or manager sessions)",
+    );
+    expect(sessionOnly).toContain("`GET /settings/users`");
+    expect(getOpenApiDocument().info).toMatchObject({ description: expect.stringContaining(sessionOnly) });
+    const upsert = operations().find((o) => o.key === "POST /territories")!.op;
+    expect(upsert["x-auth"]).toBe("session");
+    expect(upsert["x-roles"]).toEqual(["admin", "manager"]);
   });
 
   it("lists each endpoint's error responses by status with an example per error code", () => {
@@ -259,6 +313,19 @@ describe("GET /api/openapi.json", () => {
     expect(response.headers.get("x-request-id")).toBeTruthy();
     expect(response.body).toMatchObject({ openapi: "3.1.0", info: { version: "1.1.0" } });
     expect(response.body).toEqual(JSON.parse(JSON.stringify(getOpenApiDocument())));
+  });
+
+  it("answers a documented 400 to a query string over the limit", async () => {
+    const response = await call(
+      getOpenApiJson,
+      apiRequest(`/api/openapi.json?q=${"x".repeat(MAX_QUERY_LENGTH)}`, { version: null }),
+    );
+    expect(response.status).toBe(400);
+    const documented = operations().find((o) => o.key === "GET /openapi.json")!.op;
+    expect(documented["x-error-codes"]).toContain("VALIDATION_ERROR");
+    expect(
+      documented.responses["400"]?.content?.["application/json"]?.examples?.VALIDATION_ERROR?.value,
+    ).toEqual(response.body);
   });
 
   it("answers 405 to other methods", async () => {

@@ -203,10 +203,15 @@ export function buildOpenApiDocument(
 
   const paths: Record<string, JsonObject> = {};
   const seen = new Set<string>();
+  // Generated clients name their functions after operationIds, so two alike would collide.
+  const operationIds = new Map<string, string>();
   for (const { endpoint, tag } of endpoints) {
     const key = `${endpoint.method} ${endpoint.path}`;
     if (seen.has(key)) throw new Error(`${key} is documented twice`);
     seen.add(key);
+    const sameId = operationIds.get(endpoint.operationId);
+    if (sameId) throw new Error(`${key} and ${sameId} share the operationId ${endpoint.operationId}`);
+    operationIds.set(endpoint.operationId, key);
     const item = (paths[endpoint.path] ??= {});
     item[endpoint.method.toLowerCase()] = operation(endpoint, tag);
   }
@@ -222,6 +227,8 @@ export function buildOpenApiDocument(
       title: DOCUMENT_TITLE,
       version: DOCUMENT_VERSION,
       summary: "Leads, customers, service plans, serviced jobs and map pins of a field-service company.",
+      // A private repository with no licence file: all rights reserved (an SPDX custom reference).
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description: guideMarkdown(guide),
     },
     servers: [{ url: "/api", description: "This server; every path below is relative to <origin>/api." }],
@@ -235,7 +242,9 @@ export function buildOpenApiDocument(
           in: "header",
           required: true,
           description: `The interface version. Its only allowed value is ${API_VERSION}; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.`,
-          schema: { type: "string", enum: [API_VERSION] },
+          // Its one value as the default too, so tools and clients can fill it in once for all calls.
+          schema: { type: "string", enum: [API_VERSION], default: API_VERSION },
+          example: API_VERSION,
         },
       },
       headers,

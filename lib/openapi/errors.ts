@@ -1,7 +1,7 @@
 import "server-only";
 import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { ERROR_CODES, ERROR_DESCRIPTIONS, type ErrorCode } from "@/lib/api/errors";
-import { VERSION_HEADER } from "@/lib/api/handler";
+import { MAX_QUERY_LENGTH, VERSION_HEADER } from "@/lib/api/handler";
 import { API_VERSION } from "@/lib/schemas/auth";
 import type { EndpointSpec } from "./types";
 
@@ -74,7 +74,8 @@ export function endpointErrors(endpoint: EndpointSpec): DocumentedError[] {
     errors.add("FORBIDDEN");
   }
   if (endpoint.body) errors.add("INVALID_JSON").add("UNSUPPORTED_MEDIA_TYPE").add("PAYLOAD_TOO_LARGE");
-  if (endpoint.body || endpoint.query || endpoint.params) errors.add("VALIDATION_ERROR");
+  // Every route parses its input, and refuses a query string over MAX_QUERY_LENGTH even without schemas.
+  errors.add("VALIDATION_ERROR");
   if (endpoint.notFound) errors.add("RECORD_NOT_FOUND");
   for (const code of endpoint.errors ?? []) errors.add(code);
   if (auth !== "none") errors.add("SERVICE_UNAVAILABLE");
@@ -156,7 +157,10 @@ function validationExample(endpoint?: EndpointSpec): [string, string] {
   if (query.includes("limit")) return ["limit", "limit must be at most 1000"];
   if (bodyFields.includes("email")) return ["email", "must be a valid email address"];
   if (endpoint?.params) return ["id", "must not be empty"];
-  const first = bodyFields[0] ?? query[0] ?? "limit";
+  const first = bodyFields[0] ?? query[0];
+  if (first === undefined) {
+    return ["query", `The query string must not be longer than ${MAX_QUERY_LENGTH} characters`];
+  }
   return [first, "Invalid input"];
 }
 

@@ -36,9 +36,12 @@ function legacyEndpoints(resources: readonly ResourceSpec[]): string[] {
     .map((e) => `\`${e.method} ${e.path}\``);
 }
 
-/** Per scope, the endpoints that accept it. */
+/**
+ * Per scope, the endpoints a key with it may call. Session-only endpoints are left out: a key is
+ * refused there whatever its scopes (sessionOnlyText lists them).
+ */
 function scopeRows(resources: readonly ResourceSpec[]): string[][] {
-  const endpoints = resources.flatMap((r) => r.endpoints);
+  const endpoints = resources.flatMap((r) => r.endpoints).filter((e) => (e.auth ?? "both") === "both");
   return SCOPES.map((scope) => {
     const accepting = endpoints.filter((e) => e.scopes?.includes(scope));
     return [
@@ -48,6 +51,20 @@ function scopeRows(resources: readonly ResourceSpec[]): string[][] {
         : "(no endpoint yet)",
     ];
   });
+}
+
+/** The session-only endpoints grouped by the roles allowed, e.g. "… (admin or manager sessions)". */
+function sessionOnlyText(resources: readonly ResourceSpec[]): string {
+  const groups = new Map<string, string[]>();
+  for (const e of resources.flatMap((r) => r.endpoints).filter((e) => e.auth === "session")) {
+    const who = e.roles ? `${e.roles.join(" or ")} sessions` : "any signed-in user";
+    groups.set(who, [...(groups.get(who) ?? []), `\`${e.method} ${e.path}\``]);
+  }
+  const listed = [...groups].map(([who, endpoints]) => `${endpoints.join(", ")} (${who})`);
+  return (
+    "Dashboard sessions only: an API key is refused with 403 `FORBIDDEN` whatever its scopes, so " +
+    `these endpoints are not in the scope table: ${listed.join("; ")}.`
+  );
 }
 
 export function guideSections(resources: readonly ResourceSpec[] = []): GuideSection[] {
@@ -120,7 +137,7 @@ export function guideSections(resources: readonly ResourceSpec[] = []): GuideSec
         },
         {
           kind: "table",
-          columns: ["Scope", "Accepted by"],
+          columns: ["Scope", "Accepted from an API key by"],
           rows: scopeRows(resources),
         },
         {
@@ -138,6 +155,7 @@ export function guideSections(resources: readonly ResourceSpec[] = []): GuideSec
             "its user's company with the scopes of the user's role; sessions do not use a key's quota. " +
             "Settings endpoints are for admin sessions only.",
         },
+        { kind: "text", text: sessionOnlyText(resources) },
         {
           kind: "table",
           columns: ["Role", "Scopes"],

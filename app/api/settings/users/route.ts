@@ -9,7 +9,7 @@ export const GET = apiRoute({
   handler: async ({ ctx }) => ({ ...(await listUsers({ ctx })) }),
   docs: {
     tag: "Settings",
-    operationId: "listUsers",
+    operationId: "listSettingsUsers",
     summary: "List users",
     description: "The company's dashboard users, by name. Never a password hash.",
     responses: [{ status: 200, description: "The users.", schema: named("UserList", userListSchema) }],
