@@ -119,6 +119,18 @@ function knownValues(op: Operation) {
       return undefined;
     }
     switch (name) {
+      case "id":
+        return (
+          {
+            upsertLead: leads,
+            upsertCustomer: customers,
+            upsertPin: [tenant.pinId],
+            upsertTerritory: [tenant.territoryId],
+            replacePinTypes: [tenant.pinTypeId],
+          } as Record<string, string[]>
+        )[op.operationId];
+      case "key":
+        return op.operationId === "replacePipeline" ? tenant.pipeline.map((s) => s.key) : undefined;
       case "ids":
         return op.path.startsWith("/customers") ? customers : leads;
       case "lead_id":
@@ -215,6 +227,7 @@ function queryString(query: Record<string, unknown>): string {
 
 interface Answer {
   status: number;
+  headers: Headers;
   contentType: string;
   text: string;
   json: unknown;
@@ -250,7 +263,7 @@ async function send(op: Operation, request: GeneratedRequest): Promise<Answer> {
   const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
   let json: unknown;
   if (contentType === "application/json" && text) json = JSON.parse(text);
-  return { status: response.status, contentType, text, json };
+  return { status: response.status, headers: response.headers, contentType, text, json };
 }
 
 /**
@@ -279,6 +292,11 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       message: /required to create a pin with an API key/,
       described: /with an API key, `created_by`/,
     },
+    ...["pin_type_id", "lead_id", "created_by"].map((field) => ({
+      field,
+      message: /id of the company/,
+      described: /`pin_type_id`, `lead_id` or `created_by` that is not the company's is a 400/,
+    })),
   ],
   // Against the company's stored records.
   bulkChangeLeads: [
@@ -298,7 +316,7 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
   replacePinTypes: [
     {
       field: "pin_types[].id",
-      message: /is not a pin type of the company/,
+      message: /is not a pin type of the company|is given twice/,
       described: /not one of the company's types, or given twice, is a 400/,
     },
   ],
@@ -318,6 +336,16 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
   // Across the items of a list.
   replacePipeline: [
     { field: "stages", message: /at least one open stage/, described: /at least one stage is `open`/ },
+    {
+      field: "stages[].key",
+      message: /another stage already has the key/,
+      described: /keys and labels are unique ignoring case/,
+    },
+    {
+      field: "stages[].label",
+      message: /another stage is already named|is another stage.s key/,
+      described: /a label may not be another stage's key/,
+    },
   ],
 };
 
@@ -343,6 +371,21 @@ function problemsOf(op: Operation, answer: Answer): string[] {
   const declared = (op.spec.responses as Record<string, JsonObject>)[String(answer.status)];
   if (!declared)
     return [...problems, `status ${answer.status} is not declared: ${answer.text.slice(0, 200)}`];
+  // The headers it declares: each one sent must fit its schema (numbers arrive as text).
+  const where = pointer("paths", op.path, op.method.toLowerCase(), "responses", String(answer.status));
+  for (const [name, header] of Object.entries((declared.headers ?? {}) as Record<string, JsonObject>)) {
+    const value = answer.headers.get(name);
+    const schemaWhere =
+      typeof header.$ref === "string" ? `${header.$ref}/schema` : `${where}/headers/${name}/schema`;
+    if (value === null) {
+      if (name === "X-Request-Id") problems.push(`no ${name} header`);
+      continue;
+    }
+    const schema = resolvePointer(document, schemaWhere) as JsonObject;
+    const typed = schema.type === "integer" || schema.type === "number" ? Number(value) : value;
+    const invalid = validator.problems(schemaWhere, typed);
+    if (invalid.length > 0) problems.push(`header ${name}: ${value}: ${invalid.join("; ")}`);
+  }
   const content = (declared.content ?? {}) as Record<string, JsonObject>;
   if (Object.keys(content).length === 0) {
     if (answer.text)
@@ -352,7 +395,6 @@ function problemsOf(op: Operation, answer: Answer): string[] {
   if (!(answer.contentType in content)) {
     return [...problems, `content type ${answer.contentType} is not declared for ${answer.status}`];
   }
-  const where = pointer("paths", op.path, op.method.toLowerCase(), "responses", String(answer.status));
   if (answer.contentType === "application/json") {
     const invalid = validator.problems(`${where}/content/application~1json/schema`, answer.json);
     if (invalid.length > 0) {
@@ -398,6 +440,7 @@ describe(`every operation answers schema-valid requests as its document says (${
     const getLead = OPERATIONS.find((o) => o.operationId === "getLead")!;
     const json = (status: number, body: unknown): Answer => ({
       status,
+      headers: new Headers({ "x-request-id": "0b6f3f55-8a52-4a3c-9d3e-5b1c2a7d9e10" }),
       contentType: "application/json",
       text: JSON.stringify(body),
       json: body,
@@ -420,6 +463,7 @@ describe(`every operation answers schema-valid requests as its document says (${
     await fc.assert(
       fc.asyncProperty(requestArbitrary(op), async (request) => {
         const answer = await send(op, request);
+        if (process.env.FUZZ_DEBUG) console.log(`STAT ${op.operationId} ${answer.status}`);
         remember(op, answer);
         for (const problem of problemsOf(op, answer)) if (!found.has(problem)) found.set(problem, request);
       }),
