@@ -32,7 +32,7 @@ describe("API reference view of the document", () => {
     expect(email).toMatchObject({
       type: "string | null",
       required: false,
-      constraints: ["max 255 characters"],
+      constraints: ["max 255 characters", "email", "pattern ^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"],
     });
     const getCustomer = find("GET", "/customers/{id}");
     const names = getCustomer.responses[0]!.fields.map((f) => f.name);
@@ -83,5 +83,15 @@ describe("API reference view of the document", () => {
     expect(constraints({ type: "array", maxItems: 100, items: { type: "string", maxLength: 100 } })).toEqual([
       "max 100 items of max 100 characters",
     ]);
+  });
+
+  it("words dates, not-blank texts and long patterns of the inputs", () => {
+    const listLeads = find("GET", "/leads");
+    const param = (name: string) => listLeads.parameters.find((p) => p.name === name);
+    expect(param("follow_up_to")).toMatchObject({ type: "string", constraints: ["date or date-time"] });
+    expect(param("assigned_to")?.constraints).toEqual(["max 255 characters", "not blank"]);
+    // The sort pattern is long: the description lists the fields instead.
+    expect(param("sort")).toMatchObject({ type: "string", constraints: [] });
+    expect(param("sort")?.description).toContain("follow_up_date");
   });
 });

@@ -296,7 +296,10 @@ export function typeName(schema: JsonObject, resolve: (s: JsonObject) => JsonObj
   if ("const" in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   const anyOf = (schema.anyOf ?? schema.oneOf) as JsonObject[] | undefined;
-  if (anyOf) return anyOf.map((a) => typeName(a, resolve)).join(" | ");
+  // A typed schema whose alternatives only refine it (a date or a date-time string) is of its type.
+  if (anyOf && !(typeof schema.type === "string" && anyOf.every(isRefinement))) {
+    return anyOf.map((a) => typeName(a, resolve)).join(" | ");
+  }
   if (Array.isArray(schema.type)) return schema.type.join(" | ");
   if (schema.type === "array") {
     if (Array.isArray(schema.prefixItems)) {
@@ -309,9 +312,29 @@ export function typeName(schema: JsonObject, resolve: (s: JsonObject) => JsonObj
   return typeof schema.type === "string" ? schema.type : "any";
 }
 
+/** An alternative that only adds checks to its parent's type (no type, $ref, const or enum of its own). */
+const isRefinement = (a: JsonObject) => !("type" in a || "$ref" in a || "const" in a || "enum" in a);
+
+/** Patterns longer than this are left to the field's description and the OpenAPI document. */
+const PATTERN_SHOWN_MAX = 60;
+
 export function constraints(schema: JsonObject): string[] {
   const out: string[] = [];
-  const s = (schema.anyOf as JsonObject[] | undefined)?.find((a) => a.type !== "null") ?? schema;
+  const options = schema.anyOf as JsonObject[] | undefined;
+  const nonNull =
+    (options?.some(isRefinement) ? undefined : options?.find((a) => a.type !== "null")) ?? schema;
+  const alternatives = nonNull.anyOf as JsonObject[] | undefined;
+  const s =
+    alternatives && alternatives.every(isRefinement)
+      ? {
+          ...nonNull,
+          format:
+            alternatives
+              .map((a) => a.format)
+              .filter(Boolean)
+              .join(" or ") || undefined,
+        }
+      : nonNull;
   const n = (key: string) => (typeof s[key] === "number" ? (s[key] as number) : undefined);
   const minLength = n("minLength");
   const maxLength = n("maxLength");
@@ -333,7 +356,9 @@ export function constraints(schema: JsonObject): string[] {
     out.push(`max ${maxItems} items${itemMax}`);
   }
   if (typeof s.format === "string") out.push(s.format);
-  if (typeof s.pattern === "string") out.push(`pattern ${s.pattern}`);
+  if (s.pattern === "\\S") out.push("not blank");
+  else if (typeof s.pattern === "string" && s.pattern.length <= PATTERN_SHOWN_MAX)
+    out.push(`pattern ${s.pattern}`);
   if ("default" in schema || "default" in s)
     out.push(`default ${JSON.stringify(schema.default ?? s.default)}`);
   return out;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars, nonBlank } from "./text";
 import { ACTIVITY_ACTOR_KINDS, ACTIVITY_TYPES } from "@/lib/values/enums";
 import { paginationQuerySchema, paginationSchema } from "./common";
 
@@ -81,11 +82,9 @@ export const NOTE_MAX_LENGTH = 10_000;
 
 export const addNoteBodySchema = z
   .object({
-    body: z
-      .string()
-      .refine((text) => text.trim().length > 0, "must not be empty")
-      .refine((text) => text.length <= NOTE_MAX_LENGTH, `must be at most ${NOTE_MAX_LENGTH} characters`)
-      .describe(`The note, 1 to ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters (not only spaces).`),
+    body: maxChars(nonBlank(z.string()), NOTE_MAX_LENGTH).describe(
+      `The note, 1 to ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters (not only spaces).`,
+    ),
   })
   .describe("Body of POST /leads/{id}/notes and POST /customers/{id}/notes.");
 export type AddNoteBody = z.output<typeof addNoteBodySchema>;

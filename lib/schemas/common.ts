@@ -167,11 +167,38 @@ export function rangeInOrder<Start extends string, End extends string>(start: St
   };
 }
 
+/*
+ * The dates the server takes, as the document states them: calendar dates of years 0001 to 9999, and
+ * date-times with hours and minutes, optional seconds and up to nine fraction digits, and an offset.
+ * Years 0001 and 9999 take UTC date-times only (an offset could carry them out of range). The
+ * server takes a little more (lower-case t and z, +hhmm offsets); the document keeps to the subset
+ * every client can send. No lookahead or back-reference, so test generators can read them.
+ */
+const LEAP_YEAR = "(?:\\d\\d(?:[2468][048]|[13579][26]|0[48])|(?:0[48]|[2468][048]|[13579][26])00)";
+const YEAR = "(?:000[1-9]|00[1-9]\\d|0[1-9]\\d\\d|[1-9]\\d{3})";
+const MID_YEAR = "(?:000[2-9]|00[1-9]\\d|0[1-9]\\d\\d|[1-8]\\d{3}|9[0-8]\\d\\d|99[0-8]\\d|999[0-8])";
+const MONTH_DAY =
+  "(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))";
+const TIME = "(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?";
+const OFFSET = "(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)";
+export const DATE_PATTERN = `^(?:${LEAP_YEAR}-02-29|${YEAR}-${MONTH_DAY})$`;
+export const DATE_TIME_PATTERN =
+  `^(?:(?:${LEAP_YEAR}-02-29|${MID_YEAR}-${MONTH_DAY})T${TIME}${OFFSET}|` +
+  `(?:0001|9999)-${MONTH_DAY}T${TIME}Z)$`;
+
+/** JSON Schema of a date input (a date or a date-time), for `.meta()`. */
+export const DOCUMENTED_DATE = {
+  anyOf: [
+    { format: "date", pattern: DATE_PATTERN },
+    { format: "date-time", pattern: DATE_TIME_PATTERN },
+  ],
+};
+
 /** A query date bound: ISO 8601 date or date-time; a bare end date includes its whole UTC day. */
 export const isoDateQuery = (bound: "start" | "end", description: string, examples?: string[]) =>
   z
     .string()
-    .meta(examples ? { examples } : {})
+    .meta({ ...DOCUMENTED_DATE, ...(examples ? { examples } : {}) })
     .trim()
     .transform((value, ctx) => toIsoDate(value, ctx, bound))
     .describe(description);
@@ -211,6 +238,21 @@ export interface SortItem<F extends string = string> {
   descending: boolean;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The JSON Schema of a `sort` value: the pattern of known fields, and, one per field, the pattern
+ * of that field named twice, which `not` excludes (JSON Schema has no "each item once" for text).
+ */
+export function documentedSort(fields: readonly string[]) {
+  const item = `\\s*-?(?:${fields.map(escapeRegExp).join("|")})\\s*`;
+  const twice = (field: string) => {
+    const named = `\\s*-?${escapeRegExp(field)}\\s*`;
+    return { pattern: `(?:^|,)${named},(?:[\\s\\S]*,)?${named}(?:,|$)` };
+  };
+  return { pattern: `^${item}(?:,${item})*$`, not: { anyOf: fields.map(twice) } };
+}
+
 /**
  * A list's `sort` (extensions.md E2): comma-separated fields, `-` for descending, `id` desc as the
  * final tie-break. An unknown, repeated or empty item is a 400 naming `sort`.
@@ -222,7 +264,7 @@ export const sortQuery = <F extends string>(
 ) =>
   z
     .string()
-    .meta({ examples })
+    .meta({ ...documentedSort(fields), examples })
     .transform((value, ctx): SortItem<F>[] => {
       const items = value.split(",").map((item) => item.trim());
       const known: ReadonlySet<string> = new Set(fields);

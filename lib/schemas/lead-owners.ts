@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars, nonBlank } from "./text";
 import { USER_ROLES } from "@/lib/values/roles";
 import { SHORT_TEXT_MAX } from "./upsert-fields";
 
@@ -7,10 +8,7 @@ import { SHORT_TEXT_MAX } from "./upsert-fields";
  * is checked by lib/domain/leads/owners.ts, also as a 400 naming the field.
  */
 export const assignedToInput = (description: string) =>
-  z
-    .string()
-    .trim()
-    .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+  maxChars(z.string().trim(), SHORT_TEXT_MAX)
     // A form clears the owner by choosing "Unassigned" (an empty value).
     .transform((value) => (value === "" ? null : value))
     .nullable()
@@ -22,11 +20,10 @@ export const OWNER_ME = "me";
 export const OWNER_NONE = "none";
 
 /** `assigned_to` of GET /leads and its siblings: a user id, `none` or `me`. */
-export const assignedToQuery = z
-  .string()
-  .trim()
-  .min(1, "must be a user id, none or me")
-  .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+export const assignedToQuery = maxChars(
+  nonBlank(z.string().trim(), "must be a user id, none or me"),
+  SHORT_TEXT_MAX,
+)
   .optional()
   .describe(
     "Only leads assigned to this user id; `none`: unassigned leads; `me` (dashboard sessions): " +

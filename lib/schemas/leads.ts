@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars } from "./text";
 import { LEAD_PRIORITIES } from "@/lib/values/enums";
 import { parseTagList } from "@/lib/values/normalize";
 import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
@@ -94,10 +95,7 @@ export type LeadIdParams = z.output<typeof leadIdParamsSchema>;
 export const upsertLeadBodySchema = z
   .object({
     id: recordIdInput("Update the lead with this id (404 if unknown); absent: match by phone, then email."),
-    name: z
-      .string()
-      .trim()
-      .max(255, "must be at most 255 characters")
+    name: maxChars(z.string().trim(), 255)
       .optional()
       .describe("The prospect's name. A new lead needs a name, an email or a phone."),
     email: nullableEmail("Email; matched case-insensitively when no id is given."),

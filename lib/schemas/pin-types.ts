@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars, nonBlank } from "./text";
 
 export const PIN_TYPE_LABEL_MAX = 100;
 export const PIN_TYPES_MAX = 50;
@@ -45,19 +46,14 @@ export const pinTypeSettingsResponseSchema = z
 export type PinTypeSettingsResponse = z.output<typeof pinTypeSettingsResponseSchema>;
 
 const pinTypeInputSchema = z.object({
-  id: z
-    .string({ error: "must be a string" })
-    .trim()
-    .min(1, "must not be empty")
-    .max(255, "must be at most 255 characters")
+  id: maxChars(nonBlank(z.string({ error: "must be a string" }).trim()), 255)
     .optional()
     .describe("Give it to keep an existing type (its pins keep it); leave it out for a new type."),
-  label: z
-    .string({ error: "Enter a name" })
-    .trim()
-    .min(1, "Enter a name")
-    .max(PIN_TYPE_LABEL_MAX, `At most ${PIN_TYPE_LABEL_MAX} characters`)
-    .describe("The type's name, unique ignoring case."),
+  label: maxChars(
+    nonBlank(z.string({ error: "Enter a name" }).trim(), "Enter a name"),
+    PIN_TYPE_LABEL_MAX,
+    `At most ${PIN_TYPE_LABEL_MAX} characters`,
+  ).describe("The type's name, unique ignoring case."),
   color: z
     .string({ error: "Enter a color as #rrggbb" })
     .trim()

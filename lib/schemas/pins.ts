@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoDateQuery, paginationQuerySchema, paginationSchema } from "./common";
 import { pinTypeSchema } from "./pin-types";
 import { textFilterQuery, userRefSchema } from "./service-plans";
+import { maxChars, nonBlank } from "./text";
 import { idParamsSchema, nullableNotes, nullableText, recordIdInput, SHORT_TEXT_MAX } from "./upsert-fields";
 
 // Map pins (contract section 9) and knocks from the field (extensions.md E5).
@@ -18,8 +19,14 @@ export interface BoundingBox {
 
 const BBOX_MESSAGE = "must be south,west,north,east: four numbers";
 
+// Decimal degrees within range, as the document states them; the server reads any JS number.
+const LATITUDE = "-?(?:90(?:\\.0+)?|[1-8]?\\d(?:\\.\\d+)?)";
+const LONGITUDE = "-?(?:180(?:\\.0+)?|(?:1[0-7]\\d|[1-9]?\\d)(?:\\.\\d+)?)";
+export const BBOX_PATTERN = `^\\s*${[LATITUDE, LONGITUDE, LATITUDE, LONGITUDE].join("\\s*,\\s*")}\\s*$`;
+
 const bboxQuery = z
   .string()
+  .meta({ pattern: BBOX_PATTERN, examples: ["40.70,-74.02,40.80,-73.93"] })
   .trim()
   .transform((value, ctx): BoundingBox | undefined => {
     if (value === "") return undefined;
@@ -139,12 +146,7 @@ export type GetPinResponse = z.output<typeof getPinResponseSchema>;
 // POST /api/pins
 
 const idInput = (description: string) =>
-  z
-    .string({ error: "must be a string" })
-    .trim()
-    .min(1, "must not be empty")
-    .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
-    .describe(description);
+  maxChars(nonBlank(z.string({ error: "must be a string" }).trim()), SHORT_TEXT_MAX).describe(description);
 
 export const upsertPinBodySchema = z
   .object({
@@ -188,11 +190,7 @@ export const upsertPinBodySchema = z
     lead_id: idInput("The lead made from this door: a lead of the company; null unlinks it.")
       .nullable()
       .optional(),
-    client_id: z
-      .string({ error: "must be a string" })
-      .trim()
-      .min(1, "must not be empty")
-      .max(CLIENT_ID_MAX, `must be at most ${CLIENT_ID_MAX} characters`)
+    client_id: maxChars(nonBlank(z.string({ error: "must be a string" }).trim()), CLIENT_ID_MAX)
       .optional()
       .describe(
         "The client's own id for a create (an offline knock sent again): a create whose client_id the " +

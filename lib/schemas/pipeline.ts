@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars, nonBlank } from "./text";
 import { STAGE_KINDS } from "@/lib/values/enums";
 
 // The lead pipeline (extensions.md E2): GET /pipeline, and GET/PUT /settings/pipeline (admins).
@@ -30,22 +31,21 @@ export const pipelineResponseSchema = z
 export type PipelineResponse = z.output<typeof pipelineResponseSchema>;
 
 const stageInputSchema = z.object({
-  key: z
-    .string({ error: "must be a string" })
-    .trim()
-    .toLowerCase()
-    .max(STAGE_KEY_MAX, `at most ${STAGE_KEY_MAX} characters`)
+  key: maxChars(
+    z.string({ error: "must be a string" }).trim().toLowerCase(),
+    STAGE_KEY_MAX,
+    `at most ${STAGE_KEY_MAX} characters`,
+  )
     .regex(STAGE_KEY_PATTERN, "use lower-case letters and digits, words joined by - or _")
     .optional()
     .describe(
       "The stage's key: give it to keep an existing stage; leave it out and a new stage gets one from its label.",
     ),
-  label: z
-    .string({ error: "Enter a name" })
-    .trim()
-    .min(1, "Enter a name")
-    .max(STAGE_LABEL_MAX, `At most ${STAGE_LABEL_MAX} characters`)
-    .describe("The stage's name."),
+  label: maxChars(
+    nonBlank(z.string({ error: "Enter a name" }).trim(), "Enter a name"),
+    STAGE_LABEL_MAX,
+    `At most ${STAGE_LABEL_MAX} characters`,
+  ).describe("The stage's name."),
   color: z
     .string({ error: "Enter a color as #rrggbb" })
     .trim()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars } from "./text";
 import { PLAN_FREQUENCIES } from "@/lib/values/enums";
 import { count, isoDateQuery, money, paginationQuerySchema, paginationSchema } from "./common";
 
@@ -7,10 +8,7 @@ import { count, isoDateQuery, money, paginationQuerySchema, paginationSchema } f
  * the same as leaving the parameter out, so a form can send its empty fields as they are.
  */
 export const textFilterQuery = (description: string) =>
-  z
-    .string()
-    .trim()
-    .max(255, "must be at most 255 characters")
+  maxChars(z.string().trim(), 255)
     .transform((value) => (value === "" ? undefined : value))
     .optional()
     .describe(description);

@@ -1,12 +1,15 @@
 import { z } from "zod";
+import { maxChars, nonBlank } from "./text";
 import { SCOPES } from "@/lib/values/scopes";
 import { USER_ROLES } from "@/lib/values/roles";
 
 /** POST /api/auth/sign-in body. Lengths are capped so a huge password cannot tie up the password hash. */
 export const signInBodySchema = z
   .object({
-    email: z.string().trim().min(1, "Enter your email").max(255).describe("The user's email (any case)."),
-    password: z.string().min(1, "Enter your password").max(200).describe("The user's password."),
+    email: maxChars(nonBlank(z.string().trim(), "Enter your email"), 255).describe(
+      "The user's email (any case).",
+    ),
+    password: maxChars(z.string().min(1, "Enter your password"), 200).describe("The user's password."),
   })
   .describe("Dashboard sign-in with email and password.");
 export type SignInBody = z.output<typeof signInBodySchema>;

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { maxChars, minChars, nonBlank } from "./text";
+import { EMAIL_PATTERN } from "./upsert-fields";
 import { SCOPES } from "@/lib/values/scopes";
 import { API_KEY_DAILY_LIMIT_MAX, DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import { USER_ROLES } from "@/lib/values/roles";
@@ -7,19 +9,18 @@ import { USER_ROLES } from "@/lib/values/roles";
 // hash or a password hash.
 
 export const idParamsSchema = z.object({
-  id: z.string().trim().min(1).max(100).describe("The record's id."),
+  id: maxChars(nonBlank(z.string().trim()), 100).describe("The record's id."),
 });
 
 // ---- API keys ----------------------------------------------------------------------------
 
 export const createApiKeyBodySchema = z
   .object({
-    name: z
-      .string({ error: "Give the key a name" })
-      .trim()
-      .min(1, "Give the key a name")
-      .max(100, "At most 100 characters")
-      .describe("What the key is for, e.g. “Website form”."),
+    name: maxChars(
+      nonBlank(z.string({ error: "Give the key a name" }).trim(), "Give the key a name"),
+      100,
+      "At most 100 characters",
+    ).describe("What the key is for, e.g. “Website form”."),
     scopes: z
       .array(z.enum(SCOPES, { error: `Unknown scope; use ${SCOPES.join(", ")}` }), {
         error: "Pick at least one scope",
@@ -73,26 +74,27 @@ export const PASSWORD_MIN_LENGTH = 8;
 
 export const createUserBodySchema = z
   .object({
-    name: z
-      .string({ error: "Enter a name" })
-      .trim()
-      .min(1, "Enter a name")
-      .max(255, "At most 255 characters")
-      .describe("The user's full name."),
-    email: z
-      .string({ error: "Enter a valid email address" })
-      .trim()
-      .max(255, "At most 255 characters")
-      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid email address")
+    name: maxChars(
+      nonBlank(z.string({ error: "Enter a name" }).trim(), "Enter a name"),
+      255,
+      "At most 255 characters",
+    ).describe("The user's full name."),
+    email: maxChars(z.string({ error: "Enter a valid email address" }).trim(), 255, "At most 255 characters")
+      .regex(EMAIL_PATTERN, "Enter a valid email address")
+      .meta({ format: "email" })
       .describe("Sign-in email; unique within the company (any case)."),
     role: z
       .enum(USER_ROLES, { error: `Choose a role: ${USER_ROLES.join(", ")}` })
       .describe("admin, manager, sales_rep or technician."),
-    password: z
-      .string({ error: `Enter an initial password of at least ${PASSWORD_MIN_LENGTH} characters` })
-      .min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters`)
-      .max(200, "At most 200 characters")
-      .describe(`Initial password, at least ${PASSWORD_MIN_LENGTH} characters.`),
+    password: maxChars(
+      minChars(
+        z.string({ error: `Enter an initial password of at least ${PASSWORD_MIN_LENGTH} characters` }),
+        PASSWORD_MIN_LENGTH,
+        `At least ${PASSWORD_MIN_LENGTH} characters`,
+      ),
+      200,
+      "At most 200 characters",
+    ).describe(`Initial password, at least ${PASSWORD_MIN_LENGTH} characters.`),
   })
   .describe("A new dashboard user.");
 export type CreateUserBody = z.output<typeof createUserBodySchema>;

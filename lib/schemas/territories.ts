@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars, nonBlank } from "./text";
 import { checkRing, closedRing, TERRITORY_MAX_POINTS, type Position } from "@/lib/values/polygon";
 import { idParamsSchema, SHORT_TEXT_MAX } from "./upsert-fields";
 
@@ -85,11 +86,7 @@ export type Territory = z.output<typeof territorySchema>;
 
 export const getTerritoriesQuerySchema = z
   .object({
-    assigned_to: z
-      .string()
-      .trim()
-      .min(1, "must be a user id or me")
-      .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+    assigned_to: maxChars(nonBlank(z.string().trim(), "must be a user id or me"), SHORT_TEXT_MAX)
       .optional()
       .describe(
         "Only the territories this user id is assigned to; `me` (dashboard sessions): the signed-in " +
@@ -115,24 +112,16 @@ const colorInput = z
 
 export const upsertTerritoryBodySchema = z
   .object({
-    id: z
-      .string()
-      .trim()
-      .min(1, "must not be empty")
-      .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+    id: maxChars(nonBlank(z.string().trim()), SHORT_TEXT_MAX)
       .optional()
       .describe("Update this territory (404 if unknown); without it a territory is created."),
-    name: z
-      .string({ error: "must be a string" })
-      .trim()
-      .min(1, "must not be empty")
-      .max(TERRITORY_NAME_MAX, `must be at most ${TERRITORY_NAME_MAX} characters`)
+    name: maxChars(nonBlank(z.string({ error: "must be a string" }).trim()), TERRITORY_NAME_MAX)
       .optional()
       .describe(`Name, 1 to ${TERRITORY_NAME_MAX} characters; required to create.`),
     color: colorInput.optional(),
     polygon: territoryPolygonInput.optional(),
     assigned_to: z
-      .array(z.string().trim().min(1, "must not be empty").max(SHORT_TEXT_MAX), {
+      .array(maxChars(nonBlank(z.string().trim()), SHORT_TEXT_MAX), {
         error: "must be an array of user ids",
       })
       .max(1000, "must have at most 1,000 users")
@@ -156,11 +145,7 @@ export type UpsertTerritoryResponse = z.output<typeof upsertTerritoryResponseSch
 
 /** `territory_id` of the lists (extensions.md E6): records whose location lies inside it. */
 export const territoryIdQuery = (records: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, "must be a territory id")
-    .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+  maxChars(nonBlank(z.string().trim(), "must be a territory id"), SHORT_TEXT_MAX)
     .optional()
     .describe(
       `Only ${records} whose location lies inside this territory (GET /territories), its edge ` +

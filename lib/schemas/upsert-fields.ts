@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { booleanQuery, toIsoDate } from "./common";
+import { booleanQuery, DOCUMENTED_DATE, toIsoDate } from "./common";
+import { maxChars, nonBlank } from "./text";
 
 /**
  * Body fields shared by lead and customer upserts (contract section 6). Absent keeps the stored
@@ -14,34 +15,30 @@ const emptyToNull = (value: string): string | null => (value === "" ? null : val
 
 /** A short, nullable text field (trimmed). */
 export const nullableText = (description: string, max = SHORT_TEXT_MAX) =>
-  z
-    .string()
-    .trim()
-    .max(max, `must be at most ${max} characters`)
-    .transform(emptyToNull)
-    .nullable()
-    .optional()
-    .describe(description);
+  maxChars(z.string().trim(), max).transform(emptyToNull).nullable().optional().describe(description);
 
 /** Free text kept as written (only a blank value counts as empty). */
 export const nullableNotes = (description: string) =>
-  z
-    .string()
-    .max(NOTES_MAX, `must be at most ${NOTES_MAX} characters`)
+  maxChars(z.string(), NOTES_MAX)
     .transform((value) => (value.trim() === "" ? null : value))
     .nullable()
     .optional()
     .describe(description);
 
 // Pragmatic check: one @, no spaces, a dot in the domain. Deliverability is not ours to judge.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * An email as the document states it: format email and the server's own pattern (a blank value,
+ * which clears the field, is accepted too but left out of the document's string).
+ */
+export const emailInput = (message: string) =>
+  maxChars(z.string().trim(), SHORT_TEXT_MAX).regex(EMAIL_PATTERN, message).meta({ format: "email" });
 
 export const nullableEmail = (description: string) =>
-  z
-    .string()
-    .trim()
-    .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
+  maxChars(z.string().trim(), SHORT_TEXT_MAX)
     .refine((value) => value === "" || EMAIL_PATTERN.test(value), "must be a valid email address")
+    .meta({ format: "email", pattern: EMAIL_PATTERN.source })
     .transform(emptyToNull)
     .nullable()
     .optional()
@@ -51,6 +48,7 @@ export const nullableEmail = (description: string) =>
 export const nullableIsoDate = (description: string) =>
   z
     .string()
+    .meta(DOCUMENTED_DATE)
     .trim()
     .transform((value, ctx) => (value === "" ? null : toIsoDate(value, ctx)))
     .nullable()
@@ -60,25 +58,18 @@ export const nullableIsoDate = (description: string) =>
 /** Tags to add: merged into the stored ones on update, never replacing them. */
 export const tagsInput = (description: string) =>
   z
-    .array(
-      z.string().trim().min(1, "must not be empty").max(TAG_MAX, `must be at most ${TAG_MAX} characters`),
-    )
+    .array(maxChars(nonBlank(z.string().trim()), TAG_MAX))
     .max(TAGS_MAX, `must have at most ${TAGS_MAX} tags`)
     .optional()
     .describe(description);
 
 /** The id of the record to update; an unknown id is a 404. */
 export const recordIdInput = (description: string) =>
-  z.string().trim().min(1, "must not be empty").max(SHORT_TEXT_MAX).optional().describe(description);
+  maxChars(nonBlank(z.string().trim()), SHORT_TEXT_MAX).optional().describe(description);
 
 /** `search` of the lists: trimmed; empty means no search. */
 export const searchQuery = (description: string) =>
-  z
-    .string()
-    .trim()
-    .max(SHORT_TEXT_MAX, `must be at most ${SHORT_TEXT_MAX} characters`)
-    .optional()
-    .describe(description);
+  maxChars(z.string().trim(), SHORT_TEXT_MAX).optional().describe(description);
 
 /** `[latitude, longitude]`. */
 export const locationSchema = z
