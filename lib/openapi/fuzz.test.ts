@@ -298,8 +298,40 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       described: /`pin_type_id`, `lead_id` or `created_by` that is not the company's is a 400/,
     })),
   ],
+  // A range that runs backwards: reports refuse it (lists answer an empty page).
+  ...Object.fromEntries(
+    [
+      ["getServicePlanReport", "created_at_range_end", "created_at_range_start"],
+      ["exportServicePlans", "created_at_range_end", "created_at_range_start"],
+      ["getServicedJobReport", "service_date_range_end", "service_date_range_start"],
+      ["exportServicedJobs", "service_date_range_end", "service_date_range_start"],
+      ["getFieldActivityReport", "to", "from"],
+      ["exportFieldActivity", "to", "from"],
+    ].map(([operationId, end, start]) => [
+      operationId!,
+      [
+        {
+          field: end!,
+          message: new RegExp(`must not be before ${start}`),
+          described: new RegExp(`\`${end}\` before \`${start}\` is a 400 naming`),
+        },
+      ],
+    ]),
+  ),
+  listPins: [
+    {
+      field: "bbox",
+      message: /south must not be greater than north/,
+      described: /south ≤ north, else a 400 naming `bbox`/,
+    },
+  ],
   // Against the company's stored records.
   bulkChangeLeads: [
+    ...["ids", "filter"].map((field) => ({
+      field,
+      message: /give either ids or filter/,
+      described: /by `ids` .* or by `filter` .* never both/,
+    })),
     {
       field: "ids[]",
       message: /is not a lead of the company/,
@@ -349,6 +381,15 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
   ],
 };
 
+/**
+ * Rules of every text field of every operation, stated once in the document's guide
+ * (info.description) rather than in each operation: `field` "*" is any field.
+ */
+const RULES_OF_EVERY_OPERATION: RuleBeyondSchema[] = [
+  // PostgreSQL text cannot hold U+0000 (lib/api/input.ts refuses it before the database does).
+  { field: "*", message: /must not contain the NUL character/, described: /U\+0000/ },
+];
+
 interface Refusal {
   message?: string;
   error_code?: string;
@@ -357,11 +398,13 @@ interface Refusal {
 
 /** Whether a 400 is one of the operation's rules beyond its schema: every problem it names must be. */
 function refusedByRule(op: Operation, body: Refusal): boolean {
-  const rules = RULES_BEYOND_SCHEMA[op.operationId] ?? [];
+  const rules = [...(RULES_BEYOND_SCHEMA[op.operationId] ?? []), ...RULES_OF_EVERY_OPERATION];
   const problems = body.details?.length ? body.details : [{ field: "", message: body.message ?? "" }];
   // A position in a list (ids[3], pin_types.2.id) matches the rule's [] (ids[], pin_types[].id).
   const general = (field: string) => field.replace(/\[\d+\]|\.\d+(?=\.|$)/g, "[]");
-  return problems.every((p) => rules.some((r) => r.field === general(p.field) && r.message.test(p.message)));
+  return problems.every((p) =>
+    rules.some((r) => (r.field === "*" || r.field === general(p.field)) && r.message.test(p.message)),
+  );
 }
 
 /** What is wrong with an answer to a schema-valid request, by the document; empty when nothing. */
@@ -434,6 +477,11 @@ describe(`every operation answers schema-valid requests as its document says (${
         expect(String(op!.spec.description), `${operationId}: ${rule.field}`).toMatch(rule.described);
       }
     }
+  });
+
+  it("states the rules of every operation in the guide", () => {
+    const guide = String((document.info as JsonObject).description);
+    for (const rule of RULES_OF_EVERY_OPERATION) expect(guide).toMatch(rule.described);
   });
 
   it("finds answers outside the document: the checks are not vacuous", () => {
