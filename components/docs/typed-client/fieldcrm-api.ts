@@ -566,6 +566,8 @@ export interface paths {
      *
      *     With a dashboard session the knocker is the signed-in user and `created_by` is ignored. With an API key `created_by` names the user (a user id of the company); on update it names who made the change (the pin's creator when absent), and the pin keeps its creator.
      *
+     *     A `pin_type_id`, `lead_id` or `created_by` that is not the company's is a 400 naming it.
+     *
      *     **Access:** an API key or a dashboard session. **Scopes:** `pins:write`; a 403 names `pins:write`.
      */
     post: operations["upsertPin"];
@@ -700,7 +702,7 @@ export interface paths {
     };
     /**
      * Service plan report
-     * @description For every plan matching the filters of `GET /service-plans`: plan count, sale value, money received, collection rate and job counts, broken down by frequency, by service type and by sales rep (a leaderboard by money collected). The numbers are the list's numbers, summed.
+     * @description For every plan matching the filters of `GET /service-plans`: plan count, sale value, money received, collection rate and job counts, broken down by frequency, by service type and by sales rep (a leaderboard by money collected). The numbers are the list's numbers, summed. A `created_at_range_end` before `created_at_range_start` is a 400 naming the end (the list answers an empty page instead).
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `service_plans:read`; a 403 names `service_plans:read`.
      */
@@ -722,7 +724,7 @@ export interface paths {
     };
     /**
      * Export service plans as CSV
-     * @description Every plan matching the filters of `GET /service-plans` (all rows, not one page), in the list's order and with the list's numbers, streamed as CSV (RFC 4180, CRLF; money with two decimals). Text that a spreadsheet would run as a formula starts with a single quote.
+     * @description Every plan matching the filters of `GET /service-plans` (all rows, not one page), in the list's order and with the list's numbers, streamed as CSV (RFC 4180, CRLF; money with two decimals). Text that a spreadsheet would run as a formula starts with a single quote. A `created_at_range_end` before `created_at_range_start` is a 400 naming the end.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `service_plans:read`; a 403 names `service_plans:read`.
      */
@@ -744,7 +746,7 @@ export interface paths {
     };
     /**
      * Serviced job report
-     * @description For every job matching the filters of `GET /serviced-jobs`: job count, total, received and outstanding money, per week or month of the service date (`interval`), and per technician.
+     * @description For every job matching the filters of `GET /serviced-jobs`: job count, total, received and outstanding money, per week or month of the service date (`interval`), and per technician. A `service_date_range_end` before `service_date_range_start` is a 400 naming the end (the list answers an empty page instead).
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `jobs:read` or `leads:read`; a 403 names `leads:read`. `leads:read` is accepted too so that keys made for the original interface keep working (legacy rule).
      */
@@ -766,7 +768,7 @@ export interface paths {
     };
     /**
      * Export serviced jobs as CSV
-     * @description Every job matching the filters of `GET /serviced-jobs` (all rows, not one page), in the list's default order (newest first; `sort` does not apply), streamed as CSV (RFC 4180, CRLF; money with two decimals).
+     * @description Every job matching the filters of `GET /serviced-jobs` (all rows, not one page), in the list's default order (newest first; `sort` does not apply), streamed as CSV (RFC 4180, CRLF; money with two decimals). A `service_date_range_end` before `service_date_range_start` is a 400 naming the end.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `jobs:read` or `leads:read`; a 403 names `leads:read`. `leads:read` is accepted too so that keys made for the original interface keep working (legacy rule).
      */
@@ -788,7 +790,7 @@ export interface paths {
     };
     /**
      * Knock-to-cash report
-     * @description From knock to cash, per user, over `from`..`to` (both optional, inclusive; a bare `to` date is its whole UTC day): one row per user who knocked, got a lead, sold or collected money (net, not zero) in the range, as a leaderboard by money collected.
+     * @description From knock to cash, per user, over `from`..`to` (both optional, inclusive; a bare `to` date is its whole UTC day): one row per user who knocked, got a lead, sold or collected money (net, not zero) in the range, as a leaderboard by money collected. A `to` before `from` is a 400 naming `to`.
      *
      *     `knocks`: the user's visits (a pin's create and each change of its type), per pin type too. `leads`: leads created in the range that are assigned to the user or were made from a pin the user created (archived ones too); `won`: of those, the ones now in a stage of kind `won`; `customers`: the customers converted from them. `sale_value`: the sale value (as `GET /reports/service-plans`) of the plans the user sold, created in the range. `collected`: succeeded payments minus succeeded refunds dated in the range on the jobs of the plans the user sold (quotes and archived jobs left out, as `GET /reports/serviced-jobs` nets them).
      *
@@ -814,7 +816,7 @@ export interface paths {
     };
     /**
      * Export the knock-to-cash report as CSV
-     * @description The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` (no user id or email) with its totals; `knocks_by_pin_type` is a JSON object. RFC 4180, CRLF; money with two decimals.
+     * @description The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` (no user id or email) with its totals; `knocks_by_pin_type` is a JSON object. RFC 4180, CRLF; money with two decimals. A `to` before `from` is a 400 naming `to`.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `reports:read`; a 403 names `reports:read`.
      */
@@ -1280,9 +1282,9 @@ export interface components {
         /** @description Only leads whose location lies inside this territory (GET /territories), its edge included; leads without a location never match. An unknown id is a 404. */
         territory_id?: string;
         /** @description As GET /leads: a follow-up date on or after this ISO 8601 date or date-time. */
-        follow_up_from?: string;
+        follow_up_from?: string | unknown | unknown;
         /** @description As GET /leads: a follow-up date on or before this ISO 8601 date or date-time. */
-        follow_up_to?: string;
+        follow_up_to?: string | unknown | unknown;
       };
       /** @description What to do to each selected lead: assign, set_stage, add_tags, archive or unarchive. */
       action:
@@ -1484,7 +1486,10 @@ export interface components {
     CreateUserBody: {
       /** @description The user's full name. */
       name: string;
-      /** @description Sign-in email; unique within the company (any case). */
+      /**
+       * Format: email
+       * @description Sign-in email; unique within the company (any case).
+       */
       email: string;
       /**
        * @description admin, manager, sales_rep or technician.
@@ -2728,7 +2733,7 @@ export interface components {
       /** @description Notes, at most 10,000 characters. */
       notes?: string | null;
       /** @description When to follow up: ISO 8601 date or date-time. */
-      follow_up_date?: string | null;
+      follow_up_date?: (string | unknown | unknown) | null;
       /**
        * @description "auto" (default): update the lead named by id, else the one with the same phone, else email. "none": always create a new lead, even when the phone or email matches (not allowed with id).
        * @enum {string}
@@ -2958,9 +2963,9 @@ export interface operations {
         /** @description Comma-separated tags; a lead matches if it has any of them (exact, case-sensitive). */
         tags?: string;
         /** @description Only leads with a follow-up date on or after this ISO 8601 date or date-time (a date: from its start in UTC). */
-        follow_up_from?: string;
+        follow_up_from?: string | unknown | unknown;
         /** @description Only leads with a follow-up date on or before this ISO 8601 date or date-time (a date: its whole UTC day). */
-        follow_up_to?: string;
+        follow_up_to?: string | unknown | unknown;
         /** @description Comma-separated fields to order by, each ascending or with a leading `-` descending: created_at, updated_at, name, stage, priority, projected_value, follow_up_date. Empty values come last either way, and `id` descending breaks ties. Names compare case-insensitively, priority as low < medium < high, stages as text. Default: newest first (-created_at). */
         sort?: string;
         /** @description Only leads assigned to this user id; `none`: unassigned leads; `me` (dashboard sessions): the signed-in user's leads (an API key is tied to no user: 400). */
@@ -3262,9 +3267,9 @@ export interface operations {
         /** @description Comma-separated tags; a lead matches if it has any of them (exact, case-sensitive). */
         tags?: string;
         /** @description Only leads with a follow-up date on or after this ISO 8601 date or date-time (a date: from its start in UTC). */
-        follow_up_from?: string;
+        follow_up_from?: string | unknown | unknown;
         /** @description Only leads with a follow-up date on or before this ISO 8601 date or date-time (a date: its whole UTC day). */
-        follow_up_to?: string;
+        follow_up_to?: string | unknown | unknown;
         /** @description Only leads assigned to this user id; `none`: unassigned leads; `me` (dashboard sessions): the signed-in user's leads (an API key is tied to no user: 400). */
         assigned_to?: string;
         /** @description Only leads whose location lies inside this territory (GET /territories), its edge included; leads without a location never match. An unknown id is a 404. */
@@ -5794,9 +5799,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description ISO 8601 date or date-time: plans created on or after it (a bare date: from 00:00 UTC). */
-        created_at_range_start?: string;
+        created_at_range_start?: string | unknown | unknown;
         /** @description ISO 8601 date or date-time: plans created on or before it (a bare date includes its whole UTC day). */
-        created_at_range_end?: string;
+        created_at_range_end?: string | unknown | unknown;
         /** @description Only plans of this frequency (exact value). */
         frequency?:
           | "One-Time"
@@ -5932,9 +5937,9 @@ export interface operations {
         /** @description true (default): only jobs with status Completed; false: every non-archived, non-quote job. */
         only_completed?: boolean;
         /** @description ISO 8601 date or date-time: jobs whose first visit starts on or after it. With a date bound, jobs without a visit are left out. */
-        service_date_range_start?: string;
+        service_date_range_start?: string | unknown | unknown;
         /** @description ISO 8601 date or date-time: jobs whose first visit starts on or before it (a bare date includes its whole UTC day). */
-        service_date_range_end?: string;
+        service_date_range_end?: string | unknown | unknown;
         /** @description Only the jobs of this customer id. An id that names no customer of the company matches no job: an empty list, not a 404. */
         customer_id?: string;
         /** @description Page number, 1-based (default 1, at most 9223372036854775807). */
@@ -6062,7 +6067,7 @@ export interface operations {
         /** @description Only pins inside this territory's polygon (an unknown territory id is a 404). */
         territory_id?: string;
         /** @description Only pins created or changed at or after this ISO 8601 date-time (a bare date: its start, UTC). */
-        updated_since?: string;
+        updated_since?: string | unknown | unknown;
         /** @description Only pins inside this box, edges included: `south,west,north,east` in degrees (latitudes −90..90, longitudes −180..180, south ≤ north). A west greater than east is a box that crosses the antimeridian (from west to 180 and from −180 to east). */
         bbox?: string;
         /** @description Page number, 1-based (default 1, at most 9223372036854775807). */
@@ -7082,9 +7087,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description ISO 8601 date or date-time: plans created on or after it (a bare date: from 00:00 UTC). */
-        created_at_range_start?: string;
+        created_at_range_start?: string | unknown | unknown;
         /** @description ISO 8601 date or date-time: plans created on or before it (a bare date includes its whole UTC day). */
-        created_at_range_end?: string;
+        created_at_range_end?: string | unknown | unknown;
         /** @description Only plans of this frequency (exact value). */
         frequency?:
           | "One-Time"
@@ -7214,9 +7219,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description ISO 8601 date or date-time: plans created on or after it (a bare date: from 00:00 UTC). */
-        created_at_range_start?: string;
+        created_at_range_start?: string | unknown | unknown;
         /** @description ISO 8601 date or date-time: plans created on or before it (a bare date includes its whole UTC day). */
-        created_at_range_end?: string;
+        created_at_range_end?: string | unknown | unknown;
         /** @description Only plans of this frequency (exact value). */
         frequency?:
           | "One-Time"
@@ -7350,9 +7355,9 @@ export interface operations {
         /** @description true (default): only jobs with status Completed; false: every non-archived, non-quote job. */
         only_completed?: boolean;
         /** @description ISO 8601 date or date-time: jobs whose first visit starts on or after it. With a date bound, jobs without a visit are left out. */
-        service_date_range_start?: string;
+        service_date_range_start?: string | unknown | unknown;
         /** @description ISO 8601 date or date-time: jobs whose first visit starts on or before it (a bare date includes its whole UTC day). */
-        service_date_range_end?: string;
+        service_date_range_end?: string | unknown | unknown;
         /** @description Only the jobs of this customer id. An id that names no customer of the company matches no job: an empty list, not a 404. */
         customer_id?: string;
         /** @description Bucket of over_time: week (starting Monday, UTC) or month (UTC); default month. */
@@ -7468,9 +7473,9 @@ export interface operations {
         /** @description true (default): only jobs with status Completed; false: every non-archived, non-quote job. */
         only_completed?: boolean;
         /** @description ISO 8601 date or date-time: jobs whose first visit starts on or after it. With a date bound, jobs without a visit are left out. */
-        service_date_range_start?: string;
+        service_date_range_start?: string | unknown | unknown;
         /** @description ISO 8601 date or date-time: jobs whose first visit starts on or before it (a bare date includes its whole UTC day). */
-        service_date_range_end?: string;
+        service_date_range_end?: string | unknown | unknown;
         /** @description Only the jobs of this customer id. An id that names no customer of the company matches no job: an empty list, not a 404. */
         customer_id?: string;
       };
@@ -7584,9 +7589,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Start of the range, ISO 8601 date or date-time (a date: from its start in UTC); default: no lower bound. */
-        from?: string;
+        from?: string | unknown | unknown;
         /** @description End of the range, inclusive (a date: its whole UTC day); default: no upper bound. Before `from`: 400. */
-        to?: string;
+        to?: string | unknown | unknown;
         /** @description Only what happened inside this territory (GET /territories; an unknown id is a 404): knocks at pins inside it, leads whose location is inside it, and the plans and payments of customers whose property location is inside it. */
         territory_id?: string;
       };
@@ -7708,9 +7713,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Start of the range, ISO 8601 date or date-time (a date: from its start in UTC); default: no lower bound. */
-        from?: string;
+        from?: string | unknown | unknown;
         /** @description End of the range, inclusive (a date: its whole UTC day); default: no upper bound. Before `from`: 400. */
-        to?: string;
+        to?: string | unknown | unknown;
         /** @description Only what happened inside this territory (GET /territories; an unknown id is a 404): knocks at pins inside it, leads whose location is inside it, and the plans and payments of customers whose property location is inside it. */
         territory_id?: string;
       };
