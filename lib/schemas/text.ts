@@ -9,9 +9,8 @@ import type { z } from "zod";
 
 /** The number of characters (code points) of a text: an emoji is one. */
 export function charLength(value: string): number {
-  let length = 0;
-  for (const _ of value) length++;
-  return length;
+  // The string iterator walks code points: a surrogate pair is one step.
+  return Array.from(value).length;
 }
 
 /** At most `max` characters (code points); the document states maxLength. */
