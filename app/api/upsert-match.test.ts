@@ -4,12 +4,21 @@ import { GET as getCustomerRoute } from "@/app/api/customers/[id]/route";
 import { GET as listCustomersRoute, POST as upsertCustomerRoute } from "@/app/api/customers/route";
 import { GET as getLeadRoute } from "@/app/api/leads/[id]/route";
 import { GET as listLeadsRoute, POST as upsertLeadRoute } from "@/app/api/leads/route";
+import { getOpenApiDocument } from "@/app/api/routes";
 import type { RouteHandler } from "@/lib/api/handler";
 import { customers, leads } from "@/lib/db/schema";
 import { customerDryRunResponseSchema, customerUpsertResponseSchema } from "@/lib/schemas/customers";
 import { leadDryRunResponseSchema, leadUpsertResponseSchema } from "@/lib/schemas/leads";
-import { apiRequest, call, createTenant } from "@/lib/testing/factories";
+import {
+  apiRequest,
+  call,
+  createApiKey,
+  createSessionCookie,
+  createTenant,
+  createUser,
+} from "@/lib/testing/factories";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
+import type { Scope } from "@/lib/values/scopes";
 
 /*
  * extensions.md E1 on both create-or-update endpoints: `matched_on`, `match: "none"`, and `?dry_run=true`,
@@ -35,6 +44,11 @@ const RESOURCES = [
     change: { stage: "quoted", projected_value: 1200, notes: null, tags: ["b", "a"] },
     created: "Lead created",
     updated: "Lead updated",
+    write: "leads:write",
+    read: "leads:read",
+    // Names of the OpenAPI components of the 201 answer and of the dry run's answer.
+    component: "Lead",
+    path: "/leads",
   },
   {
     name: "customers",
@@ -48,6 +62,10 @@ const RESOURCES = [
     change: { service_frequency: "monthly", property_city: "Austin", notes: null, tags: ["b", "a"] },
     created: "Customer created",
     updated: "Customer updated",
+    write: "customers:write",
+    read: "customers:read",
+    component: "Customer",
+    path: "/customers",
   },
 ] as const;
 
@@ -55,6 +73,8 @@ describe.each(RESOURCES)(`POST /api/$name: matched_on, match and dry_run (${test
   const upsert = (key: string, body: unknown, query = "") =>
     call(r.upsertRoute as RouteHandler, apiRequest(`/${r.name}${query}`, { key, body }));
   const dryRun = (key: string, body: unknown) => upsert(key, body, "?dry_run=true");
+  const dryRunAs = (cookie: string, body: unknown) =>
+    call(r.upsertRoute as RouteHandler, apiRequest(`/${r.name}?dry_run=true`, { cookie, body }));
   const getOne = async (key: string, id: string) =>
     (await call<{ data: Body }>(r.getRoute, apiRequest(`/${r.name}/${id}`, { key }), { id })).body.data;
   const rows = async (companyId: string) => {
@@ -221,5 +241,107 @@ describe.each(RESOURCES)(`POST /api/$name: matched_on, match and dry_run (${test
     expect(byPhone.body).toMatchObject({ matched_on: null, existing: null });
     const badFlag = await upsert(key, r.named("X"), "?dry_run=maybe");
     expect([badFlag.status, fields(badFlag)]).toEqual([400, ["dry_run"]]);
+  });
+
+  it("a dry run needs the read scope as well: a write-only key gets 403 naming it, no record", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const id = await stored(key);
+    const { key: writeOnly } = await createApiKey(database.db, companyId, { scopes: [r.write] });
+    // To a key the 403 names the scope GET names (contract section 4: leads:read for customers too).
+    const refusal = {
+      status: "error",
+      error_code: "INSUFFICIENT_SCOPE",
+      message: "Insufficient scope: a dry run also requires the leads:read scope",
+    };
+    for (const query of ["?dry_run=true", "?dry_run=TRUE"]) {
+      const dry = await upsert(writeOnly, { phone: "512.555.0199" }, query);
+      expect([dry.status, dry.body], query).toEqual([403, refusal]);
+    }
+    // The scope check comes before validation (contract section 2), as for any refusal.
+    expect((await dryRun(writeOnly, { email: "not-an-email" })).body).toEqual(refusal);
+    expect((await upsert(writeOnly, r.named("X"), "?dry_run=maybe")).status).toBe(400);
+    // Without a dry run the key writes as before and gets the record back (interface.md's rule).
+    const real = await upsert(writeOnly, { phone: "512.555.0199", notes: "by phone" }, "?dry_run=false");
+    expect([real.status, real.body.id]).toEqual([200, id]);
+    // With the read scope (or, for a key, a scope granting it) the dry run answers.
+    const grants: Scope[][] = r.read === "leads:read" ? [[r.read]] : [[r.read], ["leads:read"]];
+    for (const extra of grants) {
+      const { key: both } = await createApiKey(database.db, companyId, { scopes: [r.write, ...extra] });
+      const dry = await dryRun(both, { phone: "512.555.0199" });
+      expect([dry.status, dry.body.matched_on, (dry.body.existing as Body).id], String(extra)).toEqual([
+        200,
+        "phone",
+        id,
+      ]);
+    }
+  });
+
+  it("a dry run from a session of a role with both scopes is unaffected", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const id = await stored(key);
+    for (const role of ["sales_rep", "manager", "admin"] as const) {
+      const user = await createUser(database.db, companyId, { role });
+      const dry = await dryRunAs(await createSessionCookie(database.db, user), { phone: "512.555.0199" });
+      expect([dry.status, dry.body.dry_run, (dry.body.existing as Body).id], role).toEqual([200, true, id]);
+    }
+  });
+
+  it("a dry run of a create answers no id: none is made up for a record never stored", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    await stored(key);
+    for (const body of [
+      { ...r.named("Sam"), phone: "(512) 555-0100" },
+      { ...r.named("Pat twin"), phone: "512.555.0199", match: "none" },
+    ]) {
+      const dry = await dryRun(key, body);
+      expect(dry.status).toBe(200);
+      expect(dry.body).toMatchObject({ dry_run: true, matched_on: null, existing: null });
+      const result = r.dryRunResponse.strict().parse(dry.body).result;
+      expect(result).toMatchObject({ message: r.created });
+      expect(result).not.toHaveProperty("id");
+    }
+    expect(await rows(companyId)).toBe(1);
+  });
+
+  it("a dry run answers dry_run: true and the real call never does; the document tells them apart", async () => {
+    const { key } = await createTenant(database.db);
+    const id = await stored(key);
+    const update = await dryRun(key, { id, notes: "x" });
+    expect(update.body).toMatchObject({ dry_run: true, result: { id } });
+    const create = await dryRun(key, r.named("New"));
+    expect(create.body.dry_run).toBe(true);
+    const updated = await upsert(key, { id, notes: "y" });
+    const created = await upsert(key, r.named("Newer"));
+    expect([updated.status, created.status]).toEqual([200, 201]);
+    expect(updated.body).not.toHaveProperty("dry_run");
+    expect(created.body).not.toHaveProperty("dry_run");
+
+    // The 200 answer is one of two schemas, told apart by dry_run (true only in the dry run's own).
+    const document = getOpenApiDocument() as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required: string[] }> };
+    };
+    const operation = document.paths[r.path]!.post!;
+    const ok = (
+      operation.responses as Record<string, { content: Record<string, { schema: { $ref: string } }> }>
+    )["200"]!;
+    const union = document.components.schemas[ok.content["application/json"]!.schema.$ref.split("/").pop()!]!;
+    const dryName = `${r.component}DryRunResponse`;
+    expect(union).toMatchObject({
+      oneOf: [
+        { $ref: `#/components/schemas/${r.component}UpsertResponse` },
+        { $ref: `#/components/schemas/${dryName}` },
+      ],
+    });
+    const dryRunSchema = document.components.schemas[dryName]!;
+    expect(dryRunSchema.properties.dry_run).toMatchObject({ const: true });
+    expect(dryRunSchema.required).toContain("dry_run");
+    const real = document.components.schemas[`${r.component}UpsertResponse`]!;
+    expect(real.properties.dry_run).toMatchObject({ const: false });
+    expect(real.required).not.toContain("dry_run");
+    expect((dryRunSchema.properties.result as { required: string[] }).required).not.toContain("id");
+    // And the dry run's further scope, in words and as a field.
+    expect(operation["x-dry-run-scopes"]).toEqual([r.read]);
+    expect(operation.description).toContain(`A dry run (\`?dry_run=true\`) also needs \`${r.read}\``);
   });
 });

@@ -15,10 +15,15 @@ import { RECORD_WORDS, type RecordKind } from "./record-kind";
 // The save flow of the lead and customer forms (E1, issue #41): "New" dry-runs first and asks what
 // to do on a phone or email match; every update then offers a one-request Undo.
 
+/**
+ * A dry run's answer (LeadDryRunResponse, CustomerDryRunResponse): `dry_run: true` tells it from a
+ * save's answer; `result` has no id when the save would create the record.
+ */
 export interface DryRunAnswer {
+  dry_run: true;
   matched_on: "id" | "phone" | "email" | null;
   existing: Record<string, unknown> | null;
-  result: Record<string, unknown>;
+  result: Record<string, unknown> & { id?: string };
 }
 
 export interface SafeSaveOptions<Body, Result> {

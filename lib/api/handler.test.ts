@@ -170,6 +170,36 @@ describe(`request pipeline (${testEngine()})`, () => {
     expect(res.body.error_code).toBe("FORBIDDEN");
   });
 
+  it("asks a dry run's further permission only when dry_run is true, before the body", async () => {
+    const dryRunProbe = apiRoute({
+      permission: "leads:write",
+      dryRunPermission: "leads:read",
+      query: z.object({
+        dry_run: z
+          .enum(["true", "false"])
+          .transform((v) => v === "true")
+          .default(false),
+      }),
+      body: z.object({ name: z.string() }),
+      handler: async ({ query }) => ({ status: "success", dry_run: query.dry_run }),
+    });
+    const company = await createCompany(database.db);
+    const { key } = await createApiKey(database.db, company.id, { scopes: ["leads:write"] });
+    const send = (query: string, body: unknown) => call(dryRunProbe, apiRequest(`/x${query}`, { key, body }));
+    expect((await send("", { name: "a" })).body).toEqual({ status: "success", dry_run: false });
+    expect((await send("?dry_run=false", { name: "a" })).status).toBe(200);
+    const refused = await send("?dry_run=true", { name: 1 });
+    expect([refused.status, refused.body.error_code, refused.body.message]).toEqual([
+      403,
+      "INSUFFICIENT_SCOPE",
+      "Insufficient scope: a dry run also requires the leads:read scope",
+    ]);
+    // A flag that does not parse is the validation's 400, as without the further permission.
+    expect((await send("?dry_run=maybe", { name: "a" })).status).toBe(400);
+    // A route cannot declare it without the flag it depends on.
+    expect(() => apiRoute({ dryRunPermission: "leads:read", handler: async () => ({}) })).toThrow(/dry_run/);
+  });
+
   it("answers 405 with Allow for a verb a path does not have", async () => {
     const res = await call(methodsNotAllowed("GET").POST, apiRequest("/auth/test", { body: {} }));
     expect(res.status).toBe(405);

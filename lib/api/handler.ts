@@ -17,6 +17,7 @@ import { quotaResetInfo, rateLimitHeaders } from "./rate-limit";
 import {
   actionsOf,
   attachDeclaration,
+  dryRunActionsAsked,
   type AuthedRouteConfig,
   type HandlerResult,
   type PublicRouteConfig,
@@ -66,7 +67,7 @@ export function apiRoute<
         if (db && config.auth !== "none") {
           principal = await authenticated(db, request, headers);
           checkVersion(request);
-          authorize(config, principal, request);
+          authorize(config, principal, request, url);
           ctx = { db, companyId: principal.companyId, principal, requestId };
         } else if (config.auth === "none" && config.requireVersion !== false) {
           checkVersion(request);
@@ -147,13 +148,20 @@ function checkVersion(request: Request): void {
   }
 }
 
-/** Check 5: the declared permission (lib/auth/permissions.ts), then cross-site cookie writes. */
+/**
+ * Check 5: the declared permission (lib/auth/permissions.ts), a dry run's as well, then
+ * cross-site cookie writes.
+ */
 function authorize(
   config: AuthedRouteConfig<Schema, Schema, Schema>,
   principal: Principal,
   request: Request,
+  url: URL,
 ): void {
-  const refusal = refusalOf(principal, actionsOf(config), { sessionOnly: config.auth === "session" });
+  const refusal = refusalOf(principal, actionsOf(config), {
+    sessionOnly: config.auth === "session",
+    dryRun: dryRunActionsAsked(config, url.searchParams),
+  });
   if (refusal) throw ApiError.coded(refusal.code, refusal.message);
   if (principal.kind === "session" && isWriteMethod(request.method) && isCrossSite(request)) {
     throw ApiError.coded("FORBIDDEN", "Cross-site request refused");

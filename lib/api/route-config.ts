@@ -44,6 +44,11 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
    * valid principal. An action that names roles makes the route session-only by itself.
    */
   permission?: Action | readonly Action[];
+  /**
+   * The action(s) a call with `?dry_run=true` needs besides `permission`: a dry run answers the
+   * matched record, so it needs the record's read scope. The route's query must have `dry_run`.
+   */
+  dryRunPermission?: Action | readonly Action[];
   handler: (args: {
     ctx: DomainContext;
     query: Out<Q>;
@@ -78,10 +83,37 @@ export type RouteHandler = (request: Request, context: RouteContext) => Promise<
 export type RouteDeclaration =
   AuthedRouteConfig<Schema, Schema, Schema> | PublicRouteConfig<Schema, Schema, Schema>;
 
+const asList = (permission: Action | readonly Action[] | undefined): readonly Action[] =>
+  permission === undefined ? [] : typeof permission === "string" ? [permission] : permission;
+
 /** The declaration's actions as a list (all of them needed). */
 export function actionsOf(declaration: RouteDeclaration): readonly Action[] {
-  if (declaration.auth === "none" || !declaration.permission) return [];
-  return typeof declaration.permission === "string" ? [declaration.permission] : declaration.permission;
+  return declaration.auth === "none" ? [] : asList(declaration.permission);
+}
+
+/** The further actions a dry run of the route needs (all of them), as a list. */
+export function dryRunActionsOf(declaration: RouteDeclaration): readonly Action[] {
+  return declaration.auth === "none" ? [] : asList(declaration.dryRunPermission);
+}
+
+/** The query schema's `dry_run` flag, if the declaration has one. */
+function dryRunFlagOf(declaration: RouteDeclaration): z.ZodType | undefined {
+  const shape = (declaration.query as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
+  return shape?.dry_run;
+}
+
+/**
+ * The further actions this request needs: dryRunActionsOf when its query's `dry_run` parses to
+ * true, else none (a `dry_run` that does not parse is the validation's 400, later).
+ */
+export function dryRunActionsAsked(
+  declaration: RouteDeclaration,
+  params: URLSearchParams,
+): readonly Action[] {
+  const actions = dryRunActionsOf(declaration);
+  if (actions.length === 0) return actions;
+  const parsed = dryRunFlagOf(declaration)?.safeParse(params.get("dry_run") ?? undefined);
+  return parsed?.success && parsed.data === true ? actions : [];
 }
 
 /**
@@ -89,7 +121,7 @@ export function actionsOf(declaration: RouteDeclaration): readonly Action[] {
  * actions, with auth "none", "both" or "session" (its own, or implied by an action's roles).
  */
 export function declaredAccess(declaration: RouteDeclaration) {
-  const access = accessOfActions(actionsOf(declaration));
+  const access = accessOfActions(actionsOf(declaration), dryRunActionsOf(declaration));
   const auth =
     declaration.auth === "none"
       ? "none"
@@ -103,6 +135,9 @@ const ROUTE_DECLARATION = Symbol.for("fieldcrm.routeDeclaration");
 
 /** Keeps the declaration on the verb, so tests and the OpenAPI document read the real one. */
 export function attachDeclaration(route: RouteHandler, declaration: RouteDeclaration): void {
+  if (dryRunActionsOf(declaration).length > 0 && !dryRunFlagOf(declaration)) {
+    throw new Error("A route with dryRunPermission needs a dry_run query parameter");
+  }
   Object.defineProperty(route, ROUTE_DECLARATION, { value: declaration });
 }
 

@@ -76,6 +76,33 @@ describe("the permission table", () => {
     expect(refusalOf(session("manager"), ["leads:write", "customers:write"])).toBeUndefined();
   });
 
+  it("asks a dry run for its further actions after the route's own, naming the missing scope", () => {
+    const dryRun = { dryRun: ["leads:read"] as const };
+    expect(refusalOf(key("leads:write"), ["leads:write"], dryRun)).toEqual({
+      code: "INSUFFICIENT_SCOPE",
+      message: "Insufficient scope: a dry run also requires the leads:read scope",
+    });
+    // The route's own scope is still the first refusal; a key's granting scope still counts.
+    expect(refusalOf(key("leads:read"), ["leads:write"], dryRun)?.message).toBe(
+      "Insufficient scope: this endpoint requires the leads:write scope",
+    );
+    expect(
+      refusalOf(key("customers:write", "leads:read"), ["customers:write"], { dryRun: ["customers:read"] }),
+    ).toBeUndefined();
+    expect(
+      refusalOf(session("technician"), ["customers:read"], { dryRun: ["customers:write"] })?.message,
+    ).toBe("Insufficient scope: a dry run also requires the customers:write scope");
+    for (const role of ["admin", "manager", "sales_rep"] as const) {
+      expect(
+        refusalOf(session(role), ["leads:write", "customers:write"], {
+          dryRun: ["leads:read", "customers:read"],
+        }),
+      ).toBeUndefined();
+    }
+    expect(accessOfActions(["leads:write"], ["leads:read"]).dryRunScopes).toEqual(["leads:read"]);
+    expect(accessOfActions(["leads:write"]).dryRunScopes).toBeUndefined();
+  });
+
   it("describes each action for the OpenAPI document", () => {
     expect(keyScopesOfAction("customers:read")).toEqual(["customers:read", "leads:read"]);
     expect(keyScopesOfAction("pipeline:read")).toEqual(["pipeline:read", "leads:read"]);

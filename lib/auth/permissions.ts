@@ -133,16 +133,19 @@ export function isSessionOnly(action: Action): boolean {
 
 /**
  * What a route needing all of `actions` requires, as the OpenAPI document shows it (first
- * action's scopes, the others' as also needed, roles, session-only, key scopes, 403's scope).
+ * action's scopes, the others' as also needed, roles, session-only, key scopes, 403's scope);
+ * `dryRunActions`: what a `?dry_run=true` call needs as well (one scope each).
  */
-export function accessOfActions(actions: readonly Action[]) {
+export function accessOfActions(actions: readonly Action[], dryRunActions: readonly Action[] = []) {
   const [first, ...rest] = actions;
   const scopes = first ? scopesOfAction(first) : [];
   const alsoScopes = rest.flatMap(scopesOfAction);
-  const roles = actions.map(rolesOfAction).find((r) => r !== undefined);
+  const dryRunScopes = dryRunActions.flatMap(scopesOfAction);
+  const roles = [...actions, ...dryRunActions].map(rolesOfAction).find((r) => r !== undefined);
   return {
     scopes,
     alsoScopes: alsoScopes.length > 0 ? alsoScopes : undefined,
+    dryRunScopes: dryRunScopes.length > 0 ? dryRunScopes : undefined,
     roles,
     sessionOnly: actions.some(isSessionOnly),
     scopesFromKeys: scopesAcceptedFromKeys(scopes),
@@ -155,26 +158,32 @@ export type RefusalCode = "FORBIDDEN" | "INSUFFICIENT_SCOPE";
 /**
  * Why a caller may not do all of `actions` (the first reason, in the contract's order: session
  * only, scopes, roles), or undefined when it may. The messages are the API's 403 bodies.
+ * `options.dryRun`: the further actions of a `?dry_run=true` call, whose answer shows the
+ * matched record (so a write-only key needs the read scope as well).
  */
 export function refusalOf(
   caller: Caller,
   actions: readonly Action[],
-  options: { sessionOnly?: boolean } = {},
+  options: { sessionOnly?: boolean; dryRun?: readonly Action[] } = {},
 ): { code: RefusalCode; message: string } | undefined {
-  if ((options.sessionOnly || actions.some(isSessionOnly)) && caller.kind !== "session") {
+  const dryRun = options.dryRun ?? [];
+  const all = [...actions, ...dryRun];
+  if ((options.sessionOnly || all.some(isSessionOnly)) && caller.kind !== "session") {
     return { code: "FORBIDDEN", message: "This endpoint is only available to signed-in dashboard users" };
   }
-  for (const [index, action] of actions.entries()) {
+  for (const [index, action] of all.entries()) {
     const scopes = scopesOfAction(action);
     if (scopes.length === 0 || hasAnyScope(caller, scopes)) continue;
     const named = scopeNamedInRefusal(scopes, caller.kind);
-    const needs = index === 0 ? "requires" : "also requires";
-    return {
-      code: "INSUFFICIENT_SCOPE",
-      message: `Insufficient scope: this endpoint ${needs} the ${named} scope`,
-    };
+    const needs =
+      index >= actions.length
+        ? "a dry run also requires"
+        : index === 0
+          ? "this endpoint requires"
+          : "this endpoint also requires";
+    return { code: "INSUFFICIENT_SCOPE", message: `Insufficient scope: ${needs} the ${named} scope` };
   }
-  for (const action of actions) {
+  for (const action of all) {
     const roles = rolesOfAction(action);
     if (roles && (caller.kind !== "session" || !roles.includes(caller.role))) {
       return { code: "FORBIDDEN", message: `Only ${roles.join(" or ")} users may do this` };

@@ -125,6 +125,7 @@ export function accessOf(declaration: RouteDeclaration): EndpointAccess {
     auth: access.auth,
     scopes: access.scopes.length > 0 ? access.scopes : undefined,
     alsoScopes: access.alsoScopes,
+    dryRunScopes: access.dryRunScopes,
     roles: access.roles,
   };
 }
@@ -370,6 +371,7 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
     "x-auth": auth,
     "x-scopes": [...scopes],
     ...(endpoint.alsoScopes ? { "x-also-scopes": [...endpoint.alsoScopes] } : {}),
+    ...(endpoint.dryRunScopes ? { "x-dry-run-scopes": [...endpoint.dryRunScopes] } : {}),
     ...(scopes.length > 0 ? { "x-scope-named": endpoint.scopeNamed ?? scopes[0] } : {}),
     ...(endpoint.roles ? { "x-roles": [...endpoint.roles] } : {}),
     "x-error-codes": errors,
@@ -432,6 +434,14 @@ export function accessText(endpoint: EndpointSpec): string {
     parts.push(`**Scopes:** ${scopes.map((s) => `\`${s}\``).join(" or ")}; a 403 names \`${named}\`.`);
     for (const scope of endpoint.alsoScopes ?? []) {
       parts.push(`\`${scope}\` is needed as well (a 403 without it names it).`);
+    }
+    // A dry run answers the matched record: it takes the record's read scope too.
+    for (const scope of endpoint.dryRunScopes ?? []) {
+      const accepted = scopesAcceptedFromKeys([scope]).map((s) => `\`${s}\``);
+      const named = scopeNamedInRefusal([scope], "api_key");
+      parts.push(
+        `A dry run (\`?dry_run=true\`) also needs ${accepted.join(" or ")} (a 403 names \`${named}\`).`,
+      );
     }
     // Legacy: leads:read stands in for the endpoint's own scope, and the 403 names it (GET /pipeline
     // accepts leads:read in its own right, and names pipeline:read).

@@ -1,8 +1,9 @@
 import "server-only";
 import type { ApiTag } from "@/lib/api/route-docs";
-import { customerDetailSchema, customerSchema } from "@/lib/schemas/customers";
+import { customerDetailSchema, customerDryRunResponseSchema, customerSchema } from "@/lib/schemas/customers";
+import { convertLeadDryRunResponseSchema } from "@/lib/schemas/lead-convert";
 import { assignableUserSchema } from "@/lib/schemas/lead-owners";
-import { leadSchema } from "@/lib/schemas/leads";
+import { leadDryRunResponseSchema, leadSchema } from "@/lib/schemas/leads";
 import { pinTypeRecordSchema, pinTypeSchema } from "@/lib/schemas/pin-types";
 import { pinSchema, pinVisitSchema } from "@/lib/schemas/pins";
 import { stageSchema } from "@/lib/schemas/pipeline";
@@ -27,7 +28,12 @@ export const RESOURCES: Readonly<Record<ApiTag, ResourceTag>> = {
   Leads: {
     description:
       "Sales prospects in the pipeline: create-or-update, list with filters, get by id, totals per stage.",
-    components: [named("Lead", leadSchema)],
+    components: [
+      named("Lead", leadSchema),
+      // Dry-run answers are their own schemas, so clients tell them from updates by `dry_run`.
+      named("LeadDryRunResponse", leadDryRunResponseSchema),
+      named("ConvertLeadDryRunResponse", convertLeadDryRunResponseSchema),
+    ],
   },
   Pipeline: {
     description:
@@ -38,7 +44,11 @@ export const RESOURCES: Readonly<Record<ApiTag, ResourceTag>> = {
   },
   Customers: {
     description: "Customers with their property and billing address: create-or-update, list, get by id.",
-    components: [named("Customer", customerSchema), named("CustomerDetail", customerDetailSchema)],
+    components: [
+      named("Customer", customerSchema),
+      named("CustomerDetail", customerDetailSchema),
+      named("CustomerDryRunResponse", customerDryRunResponseSchema),
+    ],
   },
   "Service plans": {
     description: "Recurring service agreements with their job counts, contract value and money received.",

@@ -22,6 +22,8 @@ export interface EndpointAccess {
   scopeNamed?: Scope;
   /** Scopes needed as well as one of `scopes`, each of them. */
   alsoScopes?: readonly Scope[];
+  /** Scopes a `?dry_run=true` call needs as well, each of them (its answer shows the matched record). */
+  dryRunScopes?: readonly Scope[];
   roles?: readonly UserRole[];
 }
 

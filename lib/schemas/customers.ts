@@ -4,6 +4,9 @@ import { parseTagList } from "@/lib/values/normalize";
 import { booleanQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 import {
   DRY_RUN_MESSAGE,
+  dryRunResultId,
+  dryRunTrue,
+  notDryRun,
   idParamsSchema,
   locationSchema,
   matchedOnSchema,
@@ -199,6 +202,7 @@ export const customerUpsertResponseSchema = z
       .enum([CUSTOMER_MESSAGES.created, CUSTOMER_MESSAGES.updated])
       .describe("Customer created (201) or Customer updated (200)."),
     matched_on: matchedOnSchema,
+    dry_run: notDryRun,
   })
   .describe("The created or updated customer, flat; status is the customer's status, not 'success'.");
 export type CustomerUpsertResponse = z.output<typeof customerUpsertResponseSchema>;
@@ -207,11 +211,15 @@ export const customerDryRunResponseSchema = z
   .object({
     status: z.literal("success"),
     message: z.literal(DRY_RUN_MESSAGE),
+    dry_run: dryRunTrue,
     matched_on: matchedOnSchema,
     existing: customerDetailSchema
       .nullable()
       .describe("The matched customer as GET /customers/{id} returns it, or null."),
-    result: customerUpsertResponseSchema.describe("The answer the call would give without dry_run."),
+    result: customerUpsertResponseSchema
+      .omit({ dry_run: true })
+      .extend({ id: dryRunResultId("customer") })
+      .describe("The answer the call would give without dry_run (a customer it would create has no id)."),
   })
   .describe("What POST /customers would do (?dry_run=true): nothing was written.");
 export type CustomerDryRunResponse = z.output<typeof customerDryRunResponseSchema>;

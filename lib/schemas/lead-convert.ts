@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { customerDetailSchema, customerDryRunResponseSchema, upsertCustomerBodySchema } from "./customers";
 import { leadSchema } from "./leads";
-import { matchedOnSchema } from "./upsert-fields";
+import { dryRunResultId, matchedOnSchema, notDryRun } from "./upsert-fields";
 
 // ---------------------------------------------------------------------------------------------
 // POST /api/leads/{id}/convert (extensions.md E4)
@@ -44,6 +44,7 @@ export const convertLeadResponseSchema = z
     ),
     data: customerDetailSchema.describe("The customer, as GET /customers/{id} returns it."),
     lead: leadSchema.describe("The lead after the conversion, as GET /leads/{id} returns it."),
+    dry_run: notDryRun,
   })
   .describe("The outcome of a conversion.");
 export type ConvertLeadResponse = z.output<typeof convertLeadResponseSchema>;
@@ -53,7 +54,9 @@ export const convertLeadDryRunResponseSchema = customerDryRunResponseSchema
     existing: customerDetailSchema
       .nullable()
       .describe("The customer the lead would be linked to (matched, or already linked), or null."),
-    result: customerDetailSchema.describe("The customer as it would be after the conversion."),
+    result: customerDetailSchema
+      .extend({ id: dryRunResultId("customer") })
+      .describe("The customer as it would be after the conversion (a customer it would make has no id)."),
   })
   .describe("What a conversion would do; nothing is written.");
 export type ConvertLeadDryRunResponse = z.output<typeof convertLeadDryRunResponseSchema>;

@@ -5,6 +5,9 @@ import { parseTagList } from "@/lib/values/normalize";
 import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
 import {
   DRY_RUN_MESSAGE,
+  dryRunResultId,
+  dryRunTrue,
+  notDryRun,
   idParamsSchema,
   locationSchema,
   matchedOnSchema,
@@ -184,6 +187,7 @@ export const leadUpsertResponseSchema = leadSchema
       .enum([LEAD_MESSAGES.created, LEAD_MESSAGES.updated])
       .describe("Lead created (201) or Lead updated (200)."),
     matched_on: matchedOnSchema,
+    dry_run: notDryRun,
   })
   .describe("The created or updated lead, flat, with both the address_* and property_* names.");
 export type LeadUpsertResponse = z.output<typeof leadUpsertResponseSchema>;
@@ -192,9 +196,13 @@ export const leadDryRunResponseSchema = z
   .object({
     status: z.literal("success"),
     message: z.literal(DRY_RUN_MESSAGE),
+    dry_run: dryRunTrue,
     matched_on: matchedOnSchema,
     existing: leadSchema.nullable().describe("The matched lead as GET /leads/{id} returns it, or null."),
-    result: leadUpsertResponseSchema.describe("The answer the call would give without dry_run."),
+    result: leadUpsertResponseSchema
+      .omit({ dry_run: true })
+      .extend({ id: dryRunResultId("lead") })
+      .describe("The answer the call would give without dry_run (a lead it would create has no id)."),
   })
   .describe("What POST /leads would do (?dry_run=true): nothing was written.");
 export type LeadDryRunResponse = z.output<typeof leadDryRunResponseSchema>;

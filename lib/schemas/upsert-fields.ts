@@ -106,3 +106,23 @@ export const upsertQuerySchema = z.object({
 
 /** The `message` of a dry run's answer. */
 export const DRY_RUN_MESSAGE = "Dry run";
+
+/** A dry run's answer says so, so a client tells it from the real call's answer by `dry_run`. */
+export const dryRunTrue = z
+  .literal(true)
+  .describe("Always true: this is a dry run's answer and nothing was written.");
+
+/** The real call's answer never has `dry_run: true` (the discriminator of the 200 answers). */
+export const notDryRun = z
+  .literal(false)
+  .optional()
+  .describe("Absent (or false): the call was carried out. A dry run's answer has dry_run: true.");
+
+/** A dry run's `result` has the record's id only when the record exists: none is made up. */
+export const dryRunResultId = (record: string) =>
+  z
+    .string()
+    .optional()
+    .describe(
+      `The ${record}'s id; absent when the call would create the ${record} (it has no id until stored).`,
+    );

@@ -38,6 +38,8 @@ export const GET = apiRoute({
 // POST /api/customers – create or update a customer (201 created, 200 updated or dry run)
 export const POST = apiRoute({
   permission: "customers:write",
+  // A dry run answers the matched customer: a write-only key must not read customers through it.
+  dryRunPermission: "customers:read",
   query: upsertQuerySchema,
   body: upsertCustomerBodySchema,
   handler: async ({ ctx, query, body }) => {
@@ -62,9 +64,10 @@ export const POST = apiRoute({
         'the customer. `match: "none"` always creates a new customer, even when the phone or email matches ' +
         "(with an `id` it is a 400 naming `match`).",
       "`?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 " +
-        'with `message: "Dry run"`, `matched_on`, `existing` (the matched customer as `GET /customers/{id}` ' +
-        "returns it, or `null`) and `result` (the answer the real call would give). Errors are those of " +
-        "the real call.",
+        'with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched customer as ' +
+        "`GET /customers/{id}` returns it, or `null`) and `result` (the answer the real call would give; " +
+        "a customer it would create has no `id` yet). Errors are those of the real call. It shows the " +
+        "matched customer, so it needs the read scope too (see Access).",
     ].join("\n\n"),
     bodyName: "UpsertCustomerBody",
     responses: [
@@ -77,12 +80,12 @@ export const POST = apiRoute({
         status: 200,
         description:
           "An existing customer was updated (`message`: Customer updated), or, with `?dry_run=true`, what the " +
-          "call would do (`message`: Dry run; nothing written).",
+          "call would do (a CustomerDryRunResponse, `dry_run: true`; nothing written).",
         schema: named(
           "CustomerUpdatedOrDryRunResponse",
           z
-            .union([customerUpsertResponseSchema, customerDryRunResponseSchema])
-            .describe("An updated customer, or a dry run's answer."),
+            .discriminatedUnion("dry_run", [customerUpsertResponseSchema, customerDryRunResponseSchema])
+            .describe("An updated customer, or (`dry_run: true`) a dry run's answer."),
         ),
       },
     ],

@@ -5,6 +5,7 @@ import { GET as leadActivityRoute } from "@/app/api/leads/[id]/activity/route";
 import { POST as convertRoute } from "@/app/api/leads/[id]/convert/route";
 import { GET as customerActivityRoute } from "@/app/api/customers/[id]/activity/route";
 import { POST as upsertLeadRoute } from "@/app/api/leads/route";
+import { getOpenApiDocument } from "@/app/api/routes";
 import { convertLeadDryRunResponseSchema, convertLeadResponseSchema } from "@/lib/schemas/lead-convert";
 import type { ActivityEntry } from "@/lib/schemas/activity";
 import { apiRequest, call, createApiKey, createTenant } from "@/lib/testing/factories";
@@ -140,5 +141,76 @@ describe(`POST /leads/{id}/convert (${testEngine()})`, () => {
     expect(fresh.status).toBe(201);
     expect(fresh.body).toMatchObject({ matched_on: null, data: { first_name: "Given", last_name: "Name" } });
     expect(await customerCount(key, (fresh.body.data as Body).id as string)).toBe(200);
+  });
+
+  it("a dry run needs leads:read as well: a write-only key gets 403 naming it, no customer shown", async () => {
+    const { companyId, key } = await createTenant(database.db);
+    await upsertCustomer(key, { first_name: "Known", phone: "555 010 7788", notes: "Alarm code 9911" });
+    const id = (await upsertLead(key, lead)).body.id as string;
+    for (const scopes of [
+      ["leads:write", "customers:write"],
+      ["leads:write", "customers:write", "customers:read"],
+    ] as const) {
+      const { key: writer } = await createApiKey(database.db, companyId, { scopes });
+      const preview = await convert(writer, id, undefined, "?dry_run=true");
+      expect([preview.status, preview.body], String(scopes)).toEqual([
+        403,
+        {
+          status: "error",
+          error_code: "INSUFFICIENT_SCOPE",
+          message: "Insufficient scope: a dry run also requires the leads:read scope",
+        },
+      ]);
+    }
+    const { key: both } = await createApiKey(database.db, companyId, {
+      scopes: ["leads:write", "customers:write", "leads:read"],
+    });
+    const preview = await convert(both, id, undefined, "?dry_run=true");
+    expect(preview.body).toMatchObject({
+      dry_run: true,
+      matched_on: "phone",
+      existing: { notes: "Alarm code 9911" },
+    });
+    expect((await story(key, "leads", id)).map((e) => e.type)).toEqual(["created"]);
+  });
+
+  it("a dry run that would make a customer answers dry_run: true and no made-up id", async () => {
+    const { key } = await createTenant(database.db);
+    const id = (await upsertLead(key, lead)).body.id as string;
+    const preview = await convert(key, id, undefined, "?dry_run=true");
+    expect(preview.status).toBe(200);
+    const answer = convertLeadDryRunResponseSchema.strict().parse(preview.body);
+    expect(answer).toMatchObject({ dry_run: true, matched_on: null, existing: null });
+    expect(answer.result).toMatchObject({ first_name: "Dana Q.", last_name: "Door", lead_id: id });
+    expect(answer.result).not.toHaveProperty("id");
+
+    const made = await convert(key, id);
+    expect(made.status).toBe(201);
+    expect(made.body).not.toHaveProperty("dry_run");
+    const { id: customerId, ...madeCustomer } = made.body.data as Body;
+    expect(typeof customerId).toBe("string");
+    // The same customer but for what storing it stamps.
+    const stamped = new Set(["created_at", "updated_at"]);
+    const unstamped = (record: Body) => Object.entries(record).filter(([field]) => !stamped.has(field));
+    expect(unstamped(answer.result)).toEqual(unstamped(madeCustomer));
+  });
+
+  it("the document declares the dry run's answer as its own schema, told apart by dry_run", () => {
+    const document = getOpenApiDocument() as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required: string[] }> };
+    };
+    const operation = document.paths["/leads/{id}/convert"]!.post!;
+    expect(operation["x-dry-run-scopes"]).toEqual(["leads:read", "customers:read"]);
+    expect(document.components.schemas.ConvertLeadLinkedOrDryRunResponse).toMatchObject({
+      oneOf: [
+        { $ref: "#/components/schemas/ConvertLeadResponse" },
+        { $ref: "#/components/schemas/ConvertLeadDryRunResponse" },
+      ],
+    });
+    const dryRun = document.components.schemas.ConvertLeadDryRunResponse!;
+    expect(dryRun.properties.dry_run).toMatchObject({ const: true });
+    expect(dryRun.required).toContain("dry_run");
+    expect((dryRun.properties.result as { required: string[] }).required).not.toContain("id");
   });
 });

@@ -44,6 +44,8 @@ export const GET = apiRoute({
 // POST /api/leads – create or update a lead (201 created, 200 updated or dry run)
 export const POST = apiRoute({
   permission: "leads:write",
+  // A dry run answers the matched lead: a write-only key must not read leads through it.
+  dryRunPermission: "leads:read",
   query: upsertQuerySchema,
   body: upsertLeadBodySchema,
   handler: async ({ ctx, query, body }) => {
@@ -70,9 +72,10 @@ export const POST = apiRoute({
         'the lead. `match: "none"` always creates a new lead, even when the phone or email matches ' +
         "(with an `id` it is a 400 naming `match`).",
       "`?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 " +
-        'with `message: "Dry run"`, `matched_on`, `existing` (the matched lead as `GET /leads/{id}` ' +
-        "returns it, or `null`) and `result` (the answer the real call would give). Errors are those of " +
-        "the real call.",
+        'with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched lead as ' +
+        "`GET /leads/{id}` returns it, or `null`) and `result` (the answer the real call would give; a " +
+        "lead it would create has no `id` yet). Errors are those of the real call. It shows the matched " +
+        "lead, so it needs the read scope too (see Access).",
     ].join("\n\n"),
     bodyName: "UpsertLeadBody",
     responses: [
@@ -85,12 +88,12 @@ export const POST = apiRoute({
         status: 200,
         description:
           "An existing lead was updated (`message`: Lead updated), or, with `?dry_run=true`, what the " +
-          "call would do (`message`: Dry run; nothing written).",
+          "call would do (a LeadDryRunResponse, `dry_run: true`; nothing written).",
         schema: named(
           "LeadUpdatedOrDryRunResponse",
           z
-            .union([leadUpsertResponseSchema, leadDryRunResponseSchema])
-            .describe("An updated lead, or a dry run's answer."),
+            .discriminatedUnion("dry_run", [leadUpsertResponseSchema, leadDryRunResponseSchema])
+            .describe("An updated lead, or (`dry_run: true`) a dry run's answer."),
         ),
       },
     ],

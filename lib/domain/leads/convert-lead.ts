@@ -14,6 +14,7 @@ import { NotFoundError } from "@/lib/domain/errors";
 import { normalizeEmail, normalizePhone } from "@/lib/values/normalize";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import {
+  dryRunRecord,
   inRolledBackTransaction,
   lockAndMatchIdentity,
   upsertRecordIn,
@@ -77,8 +78,15 @@ export async function dryRunConvertLead({
   input: ConvertLeadBody;
 }): Promise<ConvertLeadDryRunResponse> {
   return inRolledBackTransaction(ctx.db, async (tx) => {
-    const { matchedOn, existing, customer } = await convert(tx, ctx, id, input);
-    return { status: "success", message: DRY_RUN_MESSAGE, matched_on: matchedOn, existing, result: customer };
+    const { created, matchedOn, existing, customer } = await convert(tx, ctx, id, input);
+    return {
+      status: "success",
+      message: DRY_RUN_MESSAGE,
+      dry_run: true,
+      matched_on: matchedOn,
+      existing,
+      result: dryRunRecord(customer, created),
+    };
   });
 }
 

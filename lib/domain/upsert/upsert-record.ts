@@ -151,20 +151,32 @@ export async function inRolledBackTransaction<T>(db: Db, work: (tx: DbOrTx) => P
   return answer!.value;
 }
 
+/** A record in a dry run's answer: its id only when it exists (a rolled-back insert's id never does). */
+export type DryRunRecord<A extends { id: string }> = Omit<A, "id"> & { id?: string };
+
+/** The record `created` says was inserted by the rolled-back work, without the id it got. */
+export function dryRunRecord<A extends { id: string }>(record: A, created: boolean): DryRunRecord<A> {
+  if (!created) return record;
+  const copy: DryRunRecord<A> = { ...record };
+  delete copy.id;
+  return copy;
+}
+
 /** The answer of a create-or-update's dry run (extensions E1). */
-export interface DryRunAnswer<E, A> {
+export interface DryRunAnswer<E, A extends { id: string }> {
   status: "success";
   message: typeof DRY_RUN_MESSAGE;
+  dry_run: true;
   matched_on: MatchedOn | null;
   existing: E | null;
-  result: A;
+  result: DryRunRecord<A>;
 }
 
 /**
  * A dry run of upsertRecord, rolled back: answers what matched, the matched record before the
- * write (`existing`, or null) and the call's answer.
+ * write (`existing`, or null) and the call's answer (without an id when it would create).
  */
-export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
+export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A extends { id: string }>(
   db: Db,
   spec: UpsertSpec<T>,
   toExisting: (row: R) => E,
@@ -175,9 +187,10 @@ export async function dryRunUpsertRecord<T extends UpsertTable, R, E, A>(
     return {
       status: "success",
       message: DRY_RUN_MESSAGE,
+      dry_run: true,
       matched_on: outcome.matchedOn,
       existing: before && toExisting(before),
-      result: toResult(outcome.row, outcome.matchedOn),
+      result: dryRunRecord(toResult(outcome.row, outcome.matchedOn), outcome.created),
     };
   });
 }

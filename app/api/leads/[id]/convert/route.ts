@@ -13,6 +13,8 @@ import { z } from "zod";
 // POST /api/leads/{id}/convert – the lead's customer: made from it, or a matching one linked (E4)
 export const POST = apiRoute({
   permission: ["leads:write", "customers:write"],
+  // A dry run shows the matched customer and the lead's fields: both read scopes as well.
+  dryRunPermission: ["leads:read", "customers:read"],
   params: leadIdParamsSchema,
   query: upsertQuerySchema,
   body: convertLeadBodySchema,
@@ -37,7 +39,10 @@ export const POST = apiRoute({
         "`lead_id` (a customer keeps the first lead it came from). Both get a `converted` entry in " +
         "their activity, a new customer its `created` one: one transaction.",
       'A lead converted before answers 200 with its customer (`matched_on: "id"`) and changes ' +
-        "nothing. `?dry_run=true` answers what the call would do and writes nothing.",
+        "nothing. `?dry_run=true` answers what the call would do and writes nothing: `dry_run: true`, " +
+        "`existing` (the customer it would link, or `null`) and `result` (the customer as it would be; " +
+        "one it would make has no `id` yet). It shows the lead's fields and the " +
+        "matched customer, so it needs both read scopes too (see Access).",
     ].join("\n\n"),
     bodyName: "ConvertLeadBody",
     responses: [
@@ -50,12 +55,12 @@ export const POST = apiRoute({
         status: 200,
         description:
           "An existing customer was linked (or the lead was converted before); with `dry_run=true`, " +
-          "a ConvertLeadDryRunResponse.",
+          "a ConvertLeadDryRunResponse (`dry_run: true`).",
         schema: named(
           "ConvertLeadLinkedOrDryRunResponse",
           z
-            .union([convertLeadResponseSchema, convertLeadDryRunResponseSchema])
-            .describe("A linked customer, or a dry run's answer."),
+            .discriminatedUnion("dry_run", [convertLeadResponseSchema, convertLeadDryRunResponseSchema])
+            .describe("A linked customer, or (`dry_run: true`) a dry run's answer."),
         ),
       },
     ],
