@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import * as prettier from "prettier";
+import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getOpenApiDocument } from "@/app/api/routes";
 import { createFieldCrmClient } from "@/components/docs/typed-client/fieldcrm-client";
@@ -47,6 +48,35 @@ describe(`typed client (${testEngine()})`, () => {
     expect(USAGE_SOURCE).toContain('api.GET("/leads"');
   });
 
+  it("shows calls that type-check against the generated types", { timeout: 120_000 }, () => {
+    // The usage as the docs show it, compiled beside the client it imports, with the project's options.
+    const usageFile = path.join(CLIENT_DIR, "docs-usage.ts");
+    const config = ts.getParsedCommandLineOfConfigFile(
+      path.join(process.cwd(), "tsconfig.json"),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+        },
+      },
+    )!;
+    const options = { ...config.options, incremental: false, noEmit: true };
+    const host = ts.createCompilerHost(options);
+    const getSourceFile = host.getSourceFile.bind(host);
+    host.getSourceFile = (file, language, ...rest) =>
+      path.resolve(file) === usageFile
+        ? ts.createSourceFile(file, USAGE_SOURCE, language)
+        : getSourceFile(file, language, ...rest);
+    const fileExists = host.fileExists.bind(host);
+    host.fileExists = (file) => path.resolve(file) === usageFile || fileExists(file);
+    const program = ts.createProgram([usageFile], options, host);
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    expect(errors).toEqual([]);
+  });
+
   it("creates a lead and lists it, no call repeating the headers", async () => {
     const api = client();
     const name = `Ada ${Math.random().toString(36).slice(2, 8)}`;
@@ -55,9 +85,9 @@ describe(`typed client (${testEngine()})`, () => {
     });
     expect(created.error).toBeUndefined();
     expect(created.response.status).toBe(201);
-    // 200 and 201 share one type with the dry-run answer: `existing` tells them apart.
+    // The answers share one type with the dry-run answer; `dry_run` tells them apart.
     const lead = created.data!;
-    if ("existing" in lead) throw new Error("not a dry run");
+    if (lead.dry_run) throw new Error("not a dry run");
     expect(lead.matched_on).toBeNull();
     const id = lead.id;
 

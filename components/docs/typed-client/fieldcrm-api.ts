@@ -48,9 +48,9 @@ export interface paths {
      *
      *     `matched_on` says what the call matched: `id`, `phone` or `email`, or `null` when it created the lead. `match: "none"` always creates a new lead, even when the phone or email matches (with an `id` it is a 400 naming `match`).
      *
-     *     `?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 with `message: "Dry run"`, `matched_on`, `existing` (the matched lead as `GET /leads/{id}` returns it, or `null`) and `result` (the answer the real call would give). Errors are those of the real call.
+     *     `?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched lead as `GET /leads/{id}` returns it, or `null`) and `result` (the answer the real call would give; a lead it would create has no `id` yet). Errors are those of the real call. It shows the matched lead, so it needs the read scope too (see Access).
      *
-     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`.
+     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. A dry run (`?dry_run=true`) also needs `leads:read` (a 403 names `leads:read`).
      */
     post: operations["upsertLead"];
     delete?: never;
@@ -258,9 +258,9 @@ export interface paths {
      *
      *     The lead gets `customer_id` and the pipeline's first `won` stage; the customer gets `lead_id` (a customer keeps the first lead it came from). Both get a `converted` entry in their activity, a new customer its `created` one: one transaction.
      *
-     *     A lead converted before answers 200 with its customer (`matched_on: "id"`) and changes nothing. `?dry_run=true` answers what the call would do and writes nothing.
+     *     A lead converted before answers 200 with its customer (`matched_on: "id"`) and changes nothing. `?dry_run=true` answers what the call would do and writes nothing: `dry_run: true`, `existing` (the customer it would link, or `null`) and `result` (the customer as it would be; one it would make has no `id` yet). It shows the lead's fields and the matched customer, so it needs both read scopes too (see Access).
      *
-     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. `customers:write` is needed as well (a 403 without it names it).
+     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. `customers:write` is needed as well (a 403 without it names it). A dry run (`?dry_run=true`) also needs `leads:read` (a 403 names `leads:read`). A dry run (`?dry_run=true`) also needs `customers:read` or `leads:read` (a 403 names `leads:read`).
      */
     post: operations["convertLead"];
     delete?: never;
@@ -316,9 +316,9 @@ export interface paths {
      *
      *     `matched_on` says what the call matched: `id`, `phone` or `email`, or `null` when it created the customer. `match: "none"` always creates a new customer, even when the phone or email matches (with an `id` it is a 400 naming `match`).
      *
-     *     `?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 with `message: "Dry run"`, `matched_on`, `existing` (the matched customer as `GET /customers/{id}` returns it, or `null`) and `result` (the answer the real call would give). Errors are those of the real call.
+     *     `?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched customer as `GET /customers/{id}` returns it, or `null`) and `result` (the answer the real call would give; a customer it would create has no `id` yet). Errors are those of the real call. It shows the matched customer, so it needs the read scope too (see Access).
      *
-     *     **Access:** an API key or a dashboard session. **Scopes:** `customers:write`; a 403 names `customers:write`.
+     *     **Access:** an API key or a dashboard session. **Scopes:** `customers:write`; a 403 names `customers:write`. A dry run (`?dry_run=true`) also needs `customers:read` or `leads:read` (a 403 names `leads:read`).
      */
     post: operations["upsertCustomer"];
     delete?: never;
@@ -1392,21 +1392,98 @@ export interface components {
        */
       match?: "auto" | "none";
     };
-    /** @description A linked customer, or a dry run's answer. */
-    ConvertLeadLinkedOrDryRunResponse:
-      | components["schemas"]["ConvertLeadResponse"]
-      | {
-          /** @constant */
-          status: "success";
-          /** @constant */
-          message: "Dry run";
-          /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
-          matched_on: ("id" | "phone" | "email") | null;
-          /** @description The customer the lead would be linked to (matched, or already linked), or null. */
-          existing: components["schemas"]["CustomerDetail"] | null;
-          /** @description The customer as it would be after the conversion. */
-          result: components["schemas"]["CustomerDetail"];
+    /** @description What a conversion would do; nothing is written. */
+    ConvertLeadDryRunResponse: {
+      /** @constant */
+      status: "success";
+      /** @constant */
+      message: "Dry run";
+      /**
+       * @description Always true: this is a dry run's answer and nothing was written.
+       * @constant
+       */
+      dry_run: true;
+      /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
+      matched_on: ("id" | "phone" | "email") | null;
+      /** @description The customer the lead would be linked to (matched, or already linked), or null. */
+      existing: components["schemas"]["CustomerDetail"] | null;
+      /** @description The customer as it would be after the conversion (a customer it would make has no id). */
+      result: {
+        /** @description The customer's id; absent when the call would create the customer (it has no id until stored). */
+        id?: string;
+        /** @description First name. Left out when empty. */
+        first_name?: string;
+        /** @description Last name. Left out when empty. */
+        last_name?: string;
+        /** @description Company name. Left out when empty. */
+        company_name?: string;
+        /** @description Email. Left out when empty. */
+        email?: string;
+        /** @description Phone as entered. Left out when empty. */
+        phone?: string;
+        /** @description Notes. Left out when empty. */
+        notes?: string;
+        /** @description Where the customer came from. Left out when empty. */
+        source?: string;
+        /** @description The property (service) address. */
+        address: {
+          /** @description Line 1; empty string when unknown. */
+          street1: string;
+          /** @description Line 2; left out when empty. */
+          street2?: string;
+          /** @description City; empty string when unknown. */
+          city: string;
+          /** @description State or region; empty string when unknown. */
+          state: string;
+          /** @description Postal code; empty string when unknown. */
+          zip: string;
+          /** @description Country; empty string when unknown. */
+          country: string;
         };
+        /**
+         * @description active or inactive.
+         * @enum {string}
+         */
+        status: "active" | "inactive";
+        /** @description Tags, in the order they were added. */
+        tags: string[];
+        /** @description When the customer was created (ISO 8601). */
+        created_at: string;
+        /** @description [latitude, longitude] of the property; left out when unknown. */
+        location?: [number, number];
+        /** @description Whether the customer pays automatically. */
+        is_auto_pay: boolean;
+        /** @description True when at least one saved payment method is on file. */
+        has_payment_method: boolean;
+        /** @description Billing address, line 1. Left out when empty. */
+        billing_street1?: string;
+        /** @description Billing address, line 2. Left out when empty. */
+        billing_street2?: string;
+        /** @description Billing city. Left out when empty. */
+        billing_city?: string;
+        /** @description Billing state or region. Left out when empty. */
+        billing_state?: string;
+        /** @description Billing postal code. Left out when empty. */
+        billing_zip?: string;
+        /** @description Billing country. Left out when empty. */
+        billing_country?: string;
+        /** @description Whether billing uses the property address. */
+        billing_same_as_property: boolean;
+        /** @description How often the customer is serviced. Left out when empty. */
+        service_frequency?: string;
+        /** @description Kind of service. Left out when empty. */
+        service_type?: string;
+        /** @description Whether the customer is archived (POST /customers/{id}/archive). */
+        archived: boolean;
+        /** @description When the customer was archived (ISO 8601). Left out when empty. */
+        archived_at?: string;
+        /** @description The lead the customer was converted from (POST /leads/{id}/convert). Left out when empty. */
+        lead_id?: string;
+      };
+    };
+    /** @description A linked customer, or (`dry_run: true`) a dry run's answer. */
+    ConvertLeadLinkedOrDryRunResponse:
+      components["schemas"]["ConvertLeadResponse"] | components["schemas"]["ConvertLeadDryRunResponse"];
     /** @description The outcome of a conversion. */
     ConvertLeadResponse: {
       /** @constant */
@@ -1425,6 +1502,11 @@ export interface components {
       data: components["schemas"]["CustomerDetail"];
       /** @description The lead after the conversion, as GET /leads/{id} returns it. */
       lead: components["schemas"]["Lead"];
+      /**
+       * @description Absent (or false): the call was carried out. A dry run's answer has dry_run: true.
+       * @constant
+       */
+      dry_run?: false;
     };
     /** @description A new API key. */
     CreateApiKeyBody: {
@@ -1619,6 +1701,87 @@ export interface components {
       /** @description The lead the customer was converted from (POST /leads/{id}/convert). Left out when empty. */
       lead_id?: string;
     };
+    /** @description What POST /customers would do (?dry_run=true): nothing was written. */
+    CustomerDryRunResponse: {
+      /** @constant */
+      status: "success";
+      /** @constant */
+      message: "Dry run";
+      /**
+       * @description Always true: this is a dry run's answer and nothing was written.
+       * @constant
+       */
+      dry_run: true;
+      /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
+      matched_on: ("id" | "phone" | "email") | null;
+      /** @description The matched customer as GET /customers/{id} returns it, or null. */
+      existing: components["schemas"]["CustomerDetail"] | null;
+      /** @description The answer the call would give without dry_run (a customer it would create has no id). */
+      result: {
+        /** @description The customer's id; absent when the call would create the customer (it has no id until stored). */
+        id?: string;
+        /** @description First name. Left out when empty. */
+        first_name?: string;
+        /** @description Last name. Left out when empty. */
+        last_name?: string;
+        /** @description Company name. Left out when empty. */
+        company_name?: string;
+        /** @description Email. Left out when empty. */
+        email?: string;
+        /** @description Phone as entered. Left out when empty. */
+        phone?: string;
+        /** @description Notes. Left out when empty. */
+        notes?: string;
+        /** @description Where the customer came from. Left out when empty. */
+        source?: string;
+        /** @description Property address, line 1. Left out when empty. */
+        property_street1?: string;
+        /** @description Property address, line 2. Left out when empty. */
+        property_street2?: string;
+        /** @description Property city. Left out when empty. */
+        property_city?: string;
+        /** @description Property state or region. Left out when empty. */
+        property_state?: string;
+        /** @description Property postal code. Left out when empty. */
+        property_zip?: string;
+        /** @description Property country. Left out when empty. */
+        property_country?: string;
+        /** @description Billing address, line 1. Left out when empty. */
+        billing_street1?: string;
+        /** @description Billing address, line 2. Left out when empty. */
+        billing_street2?: string;
+        /** @description Billing city. Left out when empty. */
+        billing_city?: string;
+        /** @description Billing state or region. Left out when empty. */
+        billing_state?: string;
+        /** @description Billing postal code. Left out when empty. */
+        billing_zip?: string;
+        /** @description Billing country. Left out when empty. */
+        billing_country?: string;
+        /** @description Whether billing uses the property address. */
+        billing_same_as_property: boolean;
+        /** @description How often the customer is serviced. Left out when empty. */
+        service_frequency?: string;
+        /** @description Kind of service. Left out when empty. */
+        service_type?: string;
+        /**
+         * @description The customer's own status: active or inactive.
+         * @enum {string}
+         */
+        status: "active" | "inactive";
+        /** @description Tags after merging. */
+        tags: string[];
+        /** @description When the customer was created (ISO 8601). */
+        created_at: string;
+        /**
+         * @description Customer created (201) or Customer updated (200).
+         * @enum {string}
+         */
+        message: "Customer created" | "Customer updated";
+        /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
+        matched_on: ("id" | "phone" | "email") | null;
+      };
+    };
     /** @description The customer the record belongs to. */
     CustomerRef: {
       /** @description Customer id. */
@@ -1630,21 +1793,9 @@ export interface components {
       /** @description Last name; empty when none. */
       last_name: string;
     };
-    /** @description An updated customer, or a dry run's answer. */
+    /** @description An updated customer, or (`dry_run: true`) a dry run's answer. */
     CustomerUpdatedOrDryRunResponse:
-      | components["schemas"]["CustomerUpsertResponse"]
-      | {
-          /** @constant */
-          status: "success";
-          /** @constant */
-          message: "Dry run";
-          /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
-          matched_on: ("id" | "phone" | "email") | null;
-          /** @description The matched customer as GET /customers/{id} returns it, or null. */
-          existing: components["schemas"]["CustomerDetail"] | null;
-          /** @description The answer the call would give without dry_run. */
-          result: components["schemas"]["CustomerUpsertResponse"];
-        };
+      components["schemas"]["CustomerUpsertResponse"] | components["schemas"]["CustomerDryRunResponse"];
     /** @description The created or updated customer, flat; status is the customer's status, not 'success'. */
     CustomerUpsertResponse: {
       /** @description The customer's id. */
@@ -1709,6 +1860,11 @@ export interface components {
       message: "Customer created" | "Customer updated";
       /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
       matched_on: ("id" | "phone" | "email") | null;
+      /**
+       * @description Absent (or false): the call was carried out. A dry run's answer has dry_run: true.
+       * @constant
+       */
+      dry_run?: false;
     };
     /** @description Every error response. */
     ErrorBody: {
@@ -1919,6 +2075,101 @@ export interface components {
       /** @description [latitude, longitude] of the property, or null. */
       location: [number, number] | null;
     };
+    /** @description What POST /leads would do (?dry_run=true): nothing was written. */
+    LeadDryRunResponse: {
+      /** @constant */
+      status: "success";
+      /** @constant */
+      message: "Dry run";
+      /**
+       * @description Always true: this is a dry run's answer and nothing was written.
+       * @constant
+       */
+      dry_run: true;
+      /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
+      matched_on: ("id" | "phone" | "email") | null;
+      /** @description The matched lead as GET /leads/{id} returns it, or null. */
+      existing: components["schemas"]["Lead"] | null;
+      /** @description The answer the call would give without dry_run (a lead it would create has no id). */
+      result: {
+        /** @description The lead's id; absent when the call would create the lead (it has no id until stored). */
+        id?: string;
+        /** @description The prospect's name; empty when the lead was created without one. */
+        name: string;
+        /** @description Email. */
+        email: string | null;
+        /** @description Phone as entered. */
+        phone: string | null;
+        /** @description Property address, line 1. */
+        property_street1: string | null;
+        /** @description Property address, line 2. */
+        property_street2: string | null;
+        /** @description Property city. */
+        property_city: string | null;
+        /** @description Property state or region. */
+        property_state: string | null;
+        /** @description Property postal code. */
+        property_zip: string | null;
+        /** @description Property country. */
+        property_country: string | null;
+        /** @description low, medium or high. */
+        priority: ("low" | "medium" | "high") | null;
+        /** @description Expected value in dollars. */
+        projected_value: number | null;
+        /** @description Score of the lead's value. */
+        value_score: number | null;
+        /** @description Service the prospect wants. */
+        service_type: string | null;
+        /** @description Where the lead came from. */
+        lead_source: string | null;
+        /** @description Pipeline stage. */
+        stage: string | null;
+        /** @description Tags, in the order they were added. */
+        tags: string[];
+        /** @description Notes. */
+        notes: string | null;
+        /** @description When to follow up (ISO 8601). */
+        follow_up_date: string | null;
+        /** @description Id of the user the lead is assigned to. */
+        assigned_to: string | null;
+        /** @description Whether the lead is archived. */
+        archived: boolean | null;
+        /** @description When the lead was archived (ISO 8601). */
+        archived_at: string | null;
+        /** @description The customer the lead was converted to (POST /leads/{id}/convert). */
+        customer_id: string | null;
+        /** @description When the lead was created (ISO 8601). */
+        created_at: string | null;
+        /** @description [latitude, longitude] of the property, or null. */
+        location: [number, number] | null;
+        /** @description Same as property_street1. */
+        address_street1: string | null;
+        /** @description Same as property_street2. */
+        address_street2: string | null;
+        /** @description Same as property_city. */
+        address_city: string | null;
+        /** @description Same as property_state. */
+        address_state: string | null;
+        /** @description Same as property_zip. */
+        address_zip: string | null;
+        /** @description Same as property_country. */
+        address_country: string | null;
+        /** @description Same as lead_source. */
+        source: string | null;
+        /**
+         * @description The response status.
+         * @constant
+         */
+        status: "success";
+        /**
+         * @description Lead created (201) or Lead updated (200).
+         * @enum {string}
+         */
+        message: "Lead created" | "Lead updated";
+        /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
+        matched_on: ("id" | "phone" | "email") | null;
+      };
+    };
     /** @description The matching leads counted and their projected values summed, per stage. */
     LeadStageTotalsResponse: {
       /** @constant */
@@ -1940,21 +2191,9 @@ export interface components {
         projected_value: number;
       };
     };
-    /** @description An updated lead, or a dry run's answer. */
+    /** @description An updated lead, or (`dry_run: true`) a dry run's answer. */
     LeadUpdatedOrDryRunResponse:
-      | components["schemas"]["LeadUpsertResponse"]
-      | {
-          /** @constant */
-          status: "success";
-          /** @constant */
-          message: "Dry run";
-          /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
-          matched_on: ("id" | "phone" | "email") | null;
-          /** @description The matched lead as GET /leads/{id} returns it, or null. */
-          existing: components["schemas"]["Lead"] | null;
-          /** @description The answer the call would give without dry_run. */
-          result: components["schemas"]["LeadUpsertResponse"];
-        };
+      components["schemas"]["LeadUpsertResponse"] | components["schemas"]["LeadDryRunResponse"];
     /** @description The created or updated lead, flat, with both the address_* and property_* names. */
     LeadUpsertResponse: {
       /** @description The lead's id. */
@@ -2033,6 +2272,11 @@ export interface components {
       message: "Lead created" | "Lead updated";
       /** @description What the call matched the existing record on: id, phone or email; null when it created one. */
       matched_on: ("id" | "phone" | "email") | null;
+      /**
+       * @description Absent (or false): the call was carried out. A dry run's answer has dry_run: true.
+       * @constant
+       */
+      dry_run?: false;
     };
     /** @description A page of a record's activity. */
     ListActivityResponse: {
@@ -3110,7 +3354,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description An existing lead was updated (`message`: Lead updated), or, with `?dry_run=true`, what the call would do (`message`: Dry run; nothing written). */
+      /** @description An existing lead was updated (`message`: Lead updated), or, with `?dry_run=true`, what the call would do (a LeadDryRunResponse, `dry_run: true`; nothing written). */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4341,7 +4585,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description An existing customer was linked (or the lead was converted before); with `dry_run=true`, a ConvertLeadDryRunResponse. */
+      /** @description An existing customer was linked (or the lead was converted before); with `dry_run=true`, a ConvertLeadDryRunResponse (`dry_run: true`). */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4736,7 +4980,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description An existing customer was updated (`message`: Customer updated), or, with `?dry_run=true`, what the call would do (`message`: Dry run; nothing written). */
+      /** @description An existing customer was updated (`message`: Customer updated), or, with `?dry_run=true`, what the call would do (a CustomerDryRunResponse, `dry_run: true`; nothing written). */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];

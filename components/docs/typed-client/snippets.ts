@@ -66,8 +66,8 @@ const created = await api.POST("/leads", {
   body: { name: "Ada Lovelace", phone: "(512) 555-0142", tags: ["spring-promo"] },
 });
 if (created.error) throw new Error(created.error.message);
-// The answer of a dry run (?dry_run=true) has \`existing\`; this is the lead as stored.
-if (!("existing" in created.data)) console.log(created.data.id, created.data.matched_on);
+// A dry run's answer (?dry_run=true) says dry_run: true; this is the lead as stored.
+if (!created.data.dry_run) console.log(created.data.id, created.data.matched_on);
 
 const { data: page } = await api.GET("/leads", { params: { query: { search: "Ada", limit: 10 } } });
 console.log(page?.pagination.total, page?.data.map((lead) => lead.name));
