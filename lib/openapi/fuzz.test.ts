@@ -22,7 +22,7 @@ import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 const SEED = 5404;
 /** Requests per operation; those that hash a password (scrypt/argon2) get fewer. */
-const RUNS = 14;
+const RUNS = 12;
 const EXPENSIVE_RUNS = 4;
 const EXPENSIVE = new Set(["signIn", "createUser"]);
 
