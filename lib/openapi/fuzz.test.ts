@@ -271,7 +271,7 @@ async function send(op: Operation, request: GeneratedRequest): Promise<Answer> {
  * JSON Schema cannot say. Each must be named in its operation's description (`described`).
  */
 interface RuleBeyondSchema {
-  /** The refusal's detail field, or the message when the refusal has no details. */
+  /** The field a refusal's details name, `[]` standing for any position in a list. */
   field: string;
   message: RegExp;
   /** Words of the operation's description that state the rule. */
@@ -511,7 +511,6 @@ describe(`every operation answers schema-valid requests as its document says (${
     await fc.assert(
       fc.asyncProperty(requestArbitrary(op), async (request) => {
         const answer = await send(op, request);
-        if (process.env.FUZZ_DEBUG) console.log(`STAT ${op.operationId} ${answer.status}`);
         remember(op, answer);
         for (const problem of problemsOf(op, answer)) if (!found.has(problem)) found.set(problem, request);
       }),
