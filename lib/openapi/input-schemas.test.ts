@@ -155,6 +155,23 @@ describe("input schemas of the document admit only what the server accepts", () 
     }
   });
 
+  it("gives query parameter examples its own schema admits", () => {
+    const checked: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const parameter of op.parameters) {
+          const schema = parameter.schema;
+          if (!schema || schema.type !== "string") continue;
+          for (const example of (schema.examples as string[] | undefined) ?? []) {
+            checked.push(example);
+            expect(admits(schema, example), `${method} ${path} ${parameter.name}: ${example}`).toBe(true);
+          }
+        }
+      }
+    }
+    expect(checked.length).toBeGreaterThan(5);
+  });
+
   it("texts that must not be blank say so with a pattern; the note states its limits", () => {
     const assignedTo = queryParameter("/leads", "assigned_to");
     expect(assignedTo).toMatchObject({ pattern: "\\S", maxLength: 255 });

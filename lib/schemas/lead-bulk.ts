@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars, nonBlank } from "./text";
 import { isoDateQuery } from "./common";
 import { assignedToInput, assignedToQuery } from "./lead-owners";
 import { territoryIdQuery } from "./territories";
@@ -14,21 +15,14 @@ import {
 /** Most leads one bulk request may name by id. */
 export const BULK_IDS_MAX = 10_000;
 
-const tag = z
-  .string()
-  .trim()
-  .min(1, "must not be empty")
-  .max(TAG_MAX, `must be at most ${TAG_MAX} characters`);
+const tag = maxChars(nonBlank(z.string().trim()), TAG_MAX);
 
 /** The filters of GET /leads, as JSON: the same meaning as the list's query parameters. */
 export const bulkLeadFilterSchema = z
   .object({
     search: searchQuery("As GET /leads: case-insensitive substring of the name, email or phone."),
     note: searchQuery("As GET /leads: leads with a note containing this text, case-insensitive."),
-    stage: z
-      .string()
-      .trim()
-      .max(SHORT_TEXT_MAX)
+    stage: maxChars(z.string().trim(), SHORT_TEXT_MAX)
       .optional()
       .describe("As GET /leads: leads in this stage (exact)."),
     tags: z
@@ -89,7 +83,7 @@ export type BulkLeadAction = z.output<typeof bulkLeadActionSchema>;
 export const bulkLeadsBodySchema = z
   .object({
     ids: z
-      .array(z.string().trim().min(1, "must not be empty").max(SHORT_TEXT_MAX))
+      .array(maxChars(nonBlank(z.string().trim()), SHORT_TEXT_MAX))
       .min(1, "must name at least one lead")
       .max(BULK_IDS_MAX, `must name at most ${BULK_IDS_MAX} leads`)
       .optional()

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { charLength } from "@/lib/values/text";
 
 /*
  * Text limits as the API states them. JSON Schema's minLength and maxLength count characters (code
@@ -6,12 +7,6 @@ import type { z } from "zod";
  * an emoji would count twice and a text within the documented limit be refused. These checks count
  * characters and keep minLength / maxLength in the generated document.
  */
-
-/** The number of characters (code points) of a text: an emoji is one. */
-export function charLength(value: string): number {
-  // The string iterator walks code points: a surrogate pair is one step.
-  return Array.from(value).length;
-}
 
 /** At most `max` characters (code points); the document states maxLength. */
 export function maxChars<S extends z.ZodString>(

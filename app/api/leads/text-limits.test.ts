@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { GET as getLeadRoute } from "@/app/api/leads/[id]/route";
 import { POST as leadNotesRoute } from "@/app/api/leads/[id]/notes/route";
+import { POST as bulkLeadsRoute } from "@/app/api/leads/bulk/route";
 import { POST as upsertLeadRoute } from "@/app/api/leads/route";
+import { POST as createApiKeyRoute } from "@/app/api/settings/api-keys/route";
 import { POST as upsertTerritoryRoute } from "@/app/api/territories/route";
 import { NOTE_MAX_LENGTH } from "@/lib/schemas/activity";
 import { TERRITORY_NAME_MAX } from "@/lib/schemas/territories";
@@ -62,6 +64,22 @@ describe(`text limits count characters, not UTF-16 units (${testEngine()})`, () 
     }
   });
 
+  it("adds a tag of the most characters in bulk and refuses one more", async () => {
+    const { key } = await tenant();
+    const lead = await call<Body>(upsertLeadRoute, apiRequest("/leads", { key, body: { name: "Bulk" } }));
+    const id = lead.body.id as string;
+    const addTag = (tag: string) =>
+      call<Body>(
+        bulkLeadsRoute,
+        apiRequest("/leads/bulk", { key, body: { ids: [id], action: { type: "add_tags", tags: [tag] } } }),
+      );
+    const added = await addTag(emoji(TAG_MAX));
+    expect(added.status, JSON.stringify(added.body).slice(0, 300)).toBe(200);
+    const read = await call<{ data: Body }>(getLeadRoute, apiRequest(`/leads/${id}`, { key }), { id });
+    expect(read.body.data.tags).toEqual([emoji(TAG_MAX)]);
+    expect((await addTag(emoji(TAG_MAX + 1))).status).toBe(400);
+  });
+
   it("takes a note of the most characters in emoji and refuses one more", async () => {
     const { key } = await tenant();
     const lead = await call<Body>(upsertLeadRoute, apiRequest("/leads", { key, body: { name: "Noted" } }));
@@ -98,5 +116,20 @@ describe(`text limits count characters, not UTF-16 units (${testEngine()})`, () 
     );
     expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
     expect(created.body.data).toMatchObject({ name });
+  });
+
+  it("counts an API key's name in characters, in the schema and in the domain alike", async () => {
+    const company = await createCompany(database.db);
+    const admin = await createUser(database.db, company.id, { role: "admin" });
+    const cookie = await createSessionCookie(database.db, admin);
+    const create = (name: string) =>
+      call<Body>(
+        createApiKeyRoute,
+        apiRequest("/settings/api-keys", { cookie, body: { name, scopes: ["leads:read"] } }),
+      );
+    const created = await create(emoji(100));
+    expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
+    expect(JSON.stringify(created.body)).toContain(emoji(100));
+    expect((await create(emoji(101))).status).toBe(400);
   });
 });

@@ -7,6 +7,7 @@ import { apiKeys, companies } from "@/lib/db/schema";
 import { NotFoundError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { API_KEY_DAILY_LIMIT_MAX, DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
+import { charLength } from "@/lib/values/text";
 
 export interface CreateApiKeyInput {
   db: DbOrTx;
@@ -35,7 +36,7 @@ export async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApi
   const dailyLimit = input.dailyLimit ?? DEFAULT_DAILY_LIMIT;
   const problems: FieldProblem[] = [];
   if (!name) problems.push({ field: "name", message: "Give the key a name" });
-  else if (name.length > 100) problems.push({ field: "name", message: "At most 100 characters" });
+  else if (charLength(name) > 100) problems.push({ field: "name", message: "At most 100 characters" });
   const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length > 0)
     problems.push({
