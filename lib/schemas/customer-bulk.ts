@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { maxChars, nonBlank } from "./text";
 import { bulkUndoLinkSchema, undoBulkResponseSchema } from "./lead-bulk";
 import { idParamsSchema, SHORT_TEXT_MAX } from "./upsert-fields";
 
@@ -9,7 +8,7 @@ export const CUSTOMER_BULK_IDS_MAX = 1_000;
 export const bulkCustomersBodySchema = z
   .object({
     ids: z
-      .array(maxChars(nonBlank(z.string().trim()), SHORT_TEXT_MAX))
+      .array(z.string().trim().min(1, "must not be empty").max(SHORT_TEXT_MAX))
       .min(1, "must name at least one customer")
       .max(CUSTOMER_BULK_IDS_MAX, `must name at most ${CUSTOMER_BULK_IDS_MAX} customers`)
       .describe(

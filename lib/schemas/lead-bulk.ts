@@ -22,7 +22,10 @@ export const bulkLeadFilterSchema = z
   .object({
     search: searchQuery("As GET /leads: case-insensitive substring of the name, email or phone."),
     note: searchQuery("As GET /leads: leads with a note containing this text, case-insensitive."),
-    stage: maxChars(z.string().trim(), SHORT_TEXT_MAX)
+    stage: z
+      .string()
+      .trim()
+      .max(SHORT_TEXT_MAX)
       .optional()
       .describe("As GET /leads: leads in this stage (exact)."),
     tags: z

@@ -27,5 +27,5 @@ export function minChars<S extends z.ZodString>(schema: S, min: number, message:
  * minLength would let a value of spaces through the document that the server refuses).
  */
 export function nonBlank<S extends z.ZodString>(schema: S, message = "must not be empty"): S {
-  return schema.regex(/\S/, message) as S;
+  return schema.regex(/\S/, message);
 }

@@ -29,12 +29,9 @@ export const nullableNotes = (description: string) =>
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * An email as the document states it: format email and the server's own pattern (a blank value,
- * which clears the field, is accepted too but left out of the document's string).
+ * The document states format email and the server's pattern; a blank value, which clears the
+ * field, is accepted too but left out of the documented string.
  */
-export const emailInput = (message: string) =>
-  maxChars(z.string().trim(), SHORT_TEXT_MAX).regex(EMAIL_PATTERN, message).meta({ format: "email" });
-
 export const nullableEmail = (description: string) =>
   maxChars(z.string().trim(), SHORT_TEXT_MAX)
     .refine((value) => value === "" || EMAIL_PATTERN.test(value), "must be a valid email address")
