@@ -181,6 +181,9 @@ describe("OpenAPI document", () => {
     const upsert = operations().find((o) => o.key === "POST /territories")!.op;
     expect(upsert["x-auth"]).toBe("session");
     expect(upsert["x-roles"]).toEqual(["admin", "manager"]);
+    expect(upsert.description).toContain(
+      "**Access:** a signed-in dashboard session of admins or managers only (an API key gets 403 FORBIDDEN",
+    );
   });
 
   it("lists each endpoint's error responses by status with an example per error code", () => {

@@ -422,9 +422,10 @@ function security(endpoint: EndpointSpec): JsonObject[] {
 export function accessText(endpoint: EndpointSpec): string {
   const auth = endpoint.auth ?? "both";
   if (auth === "none") return "**Access:** public; no credentials needed.";
+  const sessionOf = endpoint.roles ? ` of ${endpoint.roles.map((r) => `${r}s`).join(" or ")}` : "";
   const who =
     auth === "session"
-      ? "a signed-in dashboard session only (an API key gets 403 FORBIDDEN)"
+      ? `a signed-in dashboard session${sessionOf} only (an API key gets 403 FORBIDDEN, whatever its scopes)`
       : "an API key or a dashboard session";
   const scopes = endpoint.scopes ?? [];
   const parts = [`**Access:** ${who}.`];

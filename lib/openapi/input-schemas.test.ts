@@ -6,6 +6,7 @@ import { getPinsQuerySchema } from "@/lib/schemas/pins";
 import { getServicedJobsQuerySchema } from "@/lib/schemas/serviced-jobs";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { addNoteBodySchema } from "@/lib/schemas/activity";
+import { getServicedJobReportQuerySchema, getServicePlanReportQuerySchema } from "@/lib/schemas/reports";
 import type { JsonObject } from "./json-schema";
 
 /*
@@ -153,6 +154,33 @@ describe("input schemas of the document admit only what the server accepts", () 
     for (const refused of ["1,2,3", "91,0,92,0", "0,181,1,0", "a,b,c,d", "1e1,0,20,0"]) {
       expect(admits(documented, refused), refused).toBe(false);
     }
+  });
+
+  it("states in words the reports' backwards range, the rule a schema cannot express", () => {
+    for (const [path, schema, start, end] of [
+      [
+        "/reports/service-plans",
+        getServicePlanReportQuerySchema,
+        "created_at_range_start",
+        "created_at_range_end",
+      ],
+      [
+        "/reports/serviced-jobs",
+        getServicedJobReportQuerySchema,
+        "service_date_range_start",
+        "service_date_range_end",
+      ],
+    ] as const) {
+      const refused = schema.safeParse({ [start]: "2026-03-02", [end]: "2026-03-01" });
+      expect(refused.error?.issues, path).toMatchObject([
+        { path: [end], message: `must not be before ${start}` },
+      ]);
+      const description = doc.paths[path]!.get!.parameters.find((p) => p.name === end)!.description;
+      expect(description, path).toContain(`Before \`${start}\`: 400`);
+    }
+    // The lists answer an empty page instead, and say nothing of a 400.
+    const list = doc.paths["/service-plans"]!.get!.parameters.find((p) => p.name === "created_at_range_end");
+    expect(list!.description).not.toContain("400");
   });
 
   it("gives query parameter examples its own schema admits", () => {

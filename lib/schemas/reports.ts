@@ -9,11 +9,31 @@ import { territoryIdQuery } from "./territories";
  * (without page and limit), answered for the whole filtered set by the database.
  */
 
+/**
+ * The end bound of a report's range, described with its rule: a schema cannot compare two dates,
+ * so the 400 of a range that runs backwards is stated in words (lists answer an empty page instead).
+ */
+const reportRangeEnd = <S extends z.ZodType>(bound: S, start: string): S =>
+  bound.describe(`${descriptionOf(bound)} Before \`${start}\`: 400 naming this parameter.`);
+const descriptionOf = (schema: z.ZodType): string =>
+  schema.description ?? (schema instanceof z.ZodOptional ? descriptionOf(schema.unwrap() as z.ZodType) : "");
+
 /** Each report's filters: a list's, whose date range must run forwards (extensions.md E7). */
-const planReportFilters = servicePlanFiltersSchema.superRefine(
-  rangeInOrder("created_at_range_start", "created_at_range_end"),
-);
+const planReportFilters = servicePlanFiltersSchema
+  .extend({
+    created_at_range_end: reportRangeEnd(
+      servicePlanFiltersSchema.shape.created_at_range_end,
+      "created_at_range_start",
+    ),
+  })
+  .superRefine(rangeInOrder("created_at_range_start", "created_at_range_end"));
 const jobRangeInOrder = rangeInOrder("service_date_range_start", "service_date_range_end");
+const jobReportFilters = servicedJobFiltersSchema.extend({
+  service_date_range_end: reportRangeEnd(
+    servicedJobFiltersSchema.shape.service_date_range_end,
+    "service_date_range_start",
+  ),
+});
 
 export const getServicePlanReportQuerySchema = planReportFilters.describe(
   "Query of GET /reports/service-plans: the filters of GET /service-plans, without pagination.",
@@ -28,7 +48,7 @@ export type GetServicePlansExportQuery = z.output<typeof getServicePlansExportQu
 export const REPORT_INTERVALS = ["week", "month"] as const;
 export type ReportInterval = (typeof REPORT_INTERVALS)[number];
 
-export const getServicedJobReportQuerySchema = servicedJobFiltersSchema
+export const getServicedJobReportQuerySchema = jobReportFilters
   .extend({
     interval: z
       .enum(REPORT_INTERVALS, { error: "must be week or month" })
@@ -41,7 +61,7 @@ export const getServicedJobReportQuerySchema = servicedJobFiltersSchema
   );
 export type GetServicedJobReportQuery = z.output<typeof getServicedJobReportQuerySchema>;
 
-export const getServicedJobsExportQuerySchema = servicedJobFiltersSchema
+export const getServicedJobsExportQuerySchema = jobReportFilters
   .superRefine(jobRangeInOrder)
   .describe(
     "Query of GET /reports/serviced-jobs/export: the filters of GET /serviced-jobs, without pagination.",
