@@ -640,7 +640,7 @@ export interface paths {
      * Create or update a territory
      * @description Without `id`: creates a territory (`name` and `polygon` required; 201). With `id`: updates it (200; unknown: 404); fields given replace the stored ones, `assigned_to` the whole list. `polygon` is a GeoJSON Polygon with one outer ring of 3 to 1,000 [longitude, latitude] positions, not all on one line, not intersecting itself; an open ring is accepted and stored closed. A bad polygon is a 400 naming `polygon`; an `assigned_to` id that is no user of the company a 400 naming `assigned_to`. Dashboard sessions of admins and managers only.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). **Scopes:** `pins:write`; a 403 names `pins:write`. **Roles:** admin, manager.
+     *     **Access:** a signed-in dashboard session of admins or managers only (an API key gets 403 FORBIDDEN, whatever its scopes). **Scopes:** `pins:write`; a 403 names `pins:write`. **Roles:** admin, manager.
      */
     post: operations["upsertTerritory"];
     delete?: never;
@@ -663,7 +663,7 @@ export interface paths {
      * Delete a territory
      * @description Deletes the territory and its assignments. Dashboard sessions of admins and managers only.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). **Scopes:** `pins:write`; a 403 names `pins:write`. **Roles:** admin, manager.
+     *     **Access:** a signed-in dashboard session of admins or managers only (an API key gets 403 FORBIDDEN, whatever its scopes). **Scopes:** `pins:write`; a 403 names `pins:write`. **Roles:** admin, manager.
      */
     delete: operations["deleteTerritory"];
     options?: never;
@@ -864,7 +864,7 @@ export interface paths {
      * Sign out
      * @description Ends the caller's session on the server and clears the cookie.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials.
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
      */
     post: operations["signOut"];
     delete?: never;
@@ -884,7 +884,7 @@ export interface paths {
      * Get the signed-in user
      * @description The signed-in dashboard user, their company, their role's scopes and whether they may manage settings.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials.
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
      */
     get: operations["getSession"];
     put?: never;
@@ -906,7 +906,7 @@ export interface paths {
      * List API keys
      * @description The company's keys, newest first, with today's use. Never the secret or its hash.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     get: operations["listApiKeys"];
     put?: never;
@@ -914,7 +914,7 @@ export interface paths {
      * Create an API key
      * @description Creates a key with the chosen scopes and daily limit. The answer carries the secret `key` this once; only its hash is stored.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     post: operations["createApiKey"];
     delete?: never;
@@ -936,7 +936,7 @@ export interface paths {
      * Revoke an API key
      * @description The key stops working at once (401 INVALID_API_KEY). Revoking a revoked key changes nothing.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     post: operations["revokeApiKey"];
     delete?: never;
@@ -956,7 +956,7 @@ export interface paths {
      * List users
      * @description The company's dashboard users, by name. Never a password hash.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     get: operations["listSettingsUsers"];
     put?: never;
@@ -964,7 +964,7 @@ export interface paths {
      * Add a user
      * @description Adds a dashboard user with a role and an initial password. The email must be new in the company.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     post: operations["createUser"];
     delete?: never;
@@ -986,7 +986,7 @@ export interface paths {
      * Deactivate a user
      * @description The user can no longer sign in and their sessions end. Admins cannot deactivate themselves.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     post: operations["deactivateUser"];
     delete?: never;
@@ -1008,7 +1008,7 @@ export interface paths {
      * Reactivate a user
      * @description The user can sign in again with their password.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     post: operations["activateUser"];
     delete?: never;
@@ -1028,7 +1028,7 @@ export interface paths {
      * Get the pipeline to edit
      * @description The stages in order, as `GET /pipeline` answers.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     get: operations["getPipelineSettings"];
     /**
@@ -1037,7 +1037,7 @@ export interface paths {
      *
      *     Keys are lower-case slugs; keys and labels are unique ignoring case, and a label may not be another stage's key; colors are `#rrggbb`; at least one stage is `open`. A stage left out that any lead uses (archived leads too) is a 409 `STAGE_IN_USE` naming it, and nothing changes.
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     put: operations["replacePipeline"];
     post?: never;
@@ -1058,7 +1058,7 @@ export interface paths {
      * Get the pin types to edit
      * @description The pin types in the order admins set (`position`).
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     get: operations["getPinTypeSettings"];
     /**
@@ -1067,7 +1067,7 @@ export interface paths {
      *
      *     Labels are required (at most 100 characters) and unique ignoring case; colors are `#rgb` or `#rrggbb`; at least one type. An id that is not one of the company's types, or given twice, is a 400 naming it. A type left out that pins or their visits use is a 409 `PIN_TYPE_IN_USE` naming it with its counts, and nothing changes: a knock's history keeps its outcome, so a type once used stays (rename it instead).
      *
-     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN). No scope needed: any valid credentials. **Roles:** admin.
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     put: operations["replacePinTypes"];
     post?: never;
@@ -7332,7 +7332,7 @@ export interface operations {
       query?: {
         /** @description ISO 8601 date or date-time: plans created on or after it (a bare date: from 00:00 UTC). */
         created_at_range_start?: string | unknown | unknown;
-        /** @description ISO 8601 date or date-time: plans created on or before it (a bare date includes its whole UTC day). */
+        /** @description ISO 8601 date or date-time: plans created on or before it (a bare date includes its whole UTC day). Before `created_at_range_start`: 400 naming this parameter. */
         created_at_range_end?: string | unknown | unknown;
         /** @description Only plans of this frequency (exact value). */
         frequency?:
@@ -7464,7 +7464,7 @@ export interface operations {
       query?: {
         /** @description ISO 8601 date or date-time: plans created on or after it (a bare date: from 00:00 UTC). */
         created_at_range_start?: string | unknown | unknown;
-        /** @description ISO 8601 date or date-time: plans created on or before it (a bare date includes its whole UTC day). */
+        /** @description ISO 8601 date or date-time: plans created on or before it (a bare date includes its whole UTC day). Before `created_at_range_start`: 400 naming this parameter. */
         created_at_range_end?: string | unknown | unknown;
         /** @description Only plans of this frequency (exact value). */
         frequency?:
@@ -7600,7 +7600,7 @@ export interface operations {
         only_completed?: boolean;
         /** @description ISO 8601 date or date-time: jobs whose first visit starts on or after it. With a date bound, jobs without a visit are left out. */
         service_date_range_start?: string | unknown | unknown;
-        /** @description ISO 8601 date or date-time: jobs whose first visit starts on or before it (a bare date includes its whole UTC day). */
+        /** @description ISO 8601 date or date-time: jobs whose first visit starts on or before it (a bare date includes its whole UTC day). Before `service_date_range_start`: 400 naming this parameter. */
         service_date_range_end?: string | unknown | unknown;
         /** @description Only the jobs of this customer id. An id that names no customer of the company matches no job: an empty list, not a 404. */
         customer_id?: string;
@@ -7718,7 +7718,7 @@ export interface operations {
         only_completed?: boolean;
         /** @description ISO 8601 date or date-time: jobs whose first visit starts on or after it. With a date bound, jobs without a visit are left out. */
         service_date_range_start?: string | unknown | unknown;
-        /** @description ISO 8601 date or date-time: jobs whose first visit starts on or before it (a bare date includes its whole UTC day). */
+        /** @description ISO 8601 date or date-time: jobs whose first visit starts on or before it (a bare date includes its whole UTC day). Before `service_date_range_start`: 400 naming this parameter. */
         service_date_range_end?: string | unknown | unknown;
         /** @description Only the jobs of this customer id. An id that names no customer of the company matches no job: an empty list, not a 404. */
         customer_id?: string;
