@@ -4,6 +4,7 @@ import { DocsNav } from "@/components/docs/docs-nav";
 import { EndpointSection } from "@/components/docs/endpoint-section";
 import { GuideSectionView } from "@/components/docs/guide-section";
 import { RichText } from "@/components/docs/rich-text";
+import { TypedClientSection } from "@/components/docs/typed-client-section";
 import { getOpenApiDocument } from "@/app/api/routes";
 import { buildReference } from "@/lib/openapi/reference";
 
@@ -74,6 +75,8 @@ export default function DocsPage() {
             {reference.guide.map((section) => (
               <GuideSectionView key={section.id} section={section} />
             ))}
+
+            <TypedClientSection />
 
             {reference.groups.map((group) => (
               <section

@@ -1,5 +1,6 @@
 import type { Reference } from "@/lib/openapi/reference";
 import { MethodBadge } from "./method-badge";
+import { TYPED_CLIENT_SECTION } from "./typed-client/snippets";
 
 /** The table of contents: guide sections, then every endpoint by resource. */
 export function DocsNav({ reference }: { reference: Reference }) {
@@ -18,6 +19,14 @@ export function DocsNav({ reference }: { reference: Reference }) {
               </a>
             </li>
           ))}
+          <li>
+            <a
+              href={`#${TYPED_CLIENT_SECTION.id}`}
+              className="block rounded px-2 py-1 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+            >
+              {TYPED_CLIENT_SECTION.title}
+            </a>
+          </li>
         </ul>
       </div>
       {reference.groups.map((group) => (

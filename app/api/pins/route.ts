@@ -69,6 +69,7 @@ export const POST = apiRoute({
       "With a dashboard session the knocker is the signed-in user and `created_by` is ignored. With an " +
         "API key `created_by` names the user (a user id of the company); on update it names who made " +
         "the change (the pin's creator when absent), and the pin keeps its creator.",
+      "A `pin_type_id`, `lead_id` or `created_by` that is not the company's is a 400 naming it.",
     ].join("\n\n"),
     bodyName: "UpsertPinBody",
     responses: [

@@ -15,7 +15,7 @@ export const GET = apiRoute({
     description: [
       "From knock to cash, per user, over `from`..`to` (both optional, inclusive; a bare `to` date is its " +
         "whole UTC day): one row per user who knocked, got a lead, sold or collected money (net, not zero) " +
-        "in the range, as a leaderboard by money collected.",
+        "in the range, as a leaderboard by money collected. A `to` before `from` is a 400 naming `to`.",
       "`knocks`: the user's visits (a pin's create and each change of its type), per pin type too. " +
         "`leads`: leads created in the range that are assigned to the user or were made from a pin the user " +
         "created (archived ones too); `won`: of those, the ones now in a stage of kind `won`; `customers`: " +

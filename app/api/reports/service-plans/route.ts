@@ -15,7 +15,8 @@ export const GET = apiRoute({
     description:
       "For every plan matching the filters of `GET /service-plans`: plan count, sale value, money received, " +
       "collection rate and job counts, broken down by frequency, by service type and by sales rep (a " +
-      "leaderboard by money collected). The numbers are the list's numbers, summed.",
+      "leaderboard by money collected). The numbers are the list's numbers, summed. A `created_at_range_end` " +
+      "before `created_at_range_start` is a 400 naming the end (the list answers an empty page instead).",
     responses: [
       {
         status: 200,

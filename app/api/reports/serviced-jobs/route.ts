@@ -14,7 +14,9 @@ export const GET = apiRoute({
     summary: "Serviced job report",
     description:
       "For every job matching the filters of `GET /serviced-jobs`: job count, total, received and " +
-      "outstanding money, per week or month of the service date (`interval`), and per technician.",
+      "outstanding money, per week or month of the service date (`interval`), and per technician. A " +
+      "`service_date_range_end` before `service_date_range_start` is a 400 naming the end (the list " +
+      "answers an empty page instead).",
     responses: [
       {
         status: 200,

@@ -16,7 +16,7 @@ export const GET = apiRoute({
     description:
       "The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` " +
       "(no user id or email) with its totals; `knocks_by_pin_type` is a JSON object. RFC 4180, CRLF; " +
-      "money with two decimals.",
+      "money with two decimals. A `to` before `from` is a 400 naming `to`.",
     notFound: "Territory",
     responses: [
       {

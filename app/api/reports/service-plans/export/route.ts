@@ -16,7 +16,8 @@ export const GET = apiRoute({
     description:
       "Every plan matching the filters of `GET /service-plans` (all rows, not one page), in the list's " +
       "order and with the list's numbers, streamed as CSV (RFC 4180, CRLF; money with two decimals). Text " +
-      "that a spreadsheet would run as a formula starts with a single quote.",
+      "that a spreadsheet would run as a formula starts with a single quote. A `created_at_range_end` before " +
+      "`created_at_range_start` is a 400 naming the end.",
     responses: [
       {
         status: 200,

@@ -16,7 +16,8 @@ export const GET = apiRoute({
     description:
       "Every job matching the filters of `GET /serviced-jobs` (all rows, not one page), in the list's default " +
       "order (newest first; `sort` does not apply), " +
-      "streamed as CSV (RFC 4180, CRLF; money with two decimals).",
+      "streamed as CSV (RFC 4180, CRLF; money with two decimals). A `service_date_range_end` before " +
+      "`service_date_range_start` is a 400 naming the end.",
     responses: [
       {
         status: 200,
