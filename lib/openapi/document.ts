@@ -309,6 +309,11 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
     for (const [name, description] of Object.entries(response.headers ?? {})) {
       headers[name] = { description, schema: { type: "string" } };
     }
+    // A 204 has no body, so it declares no content.
+    if (response.status === 204) {
+      responses["204"] = { description: response.description, headers };
+      continue;
+    }
     responses[String(response.status)] = {
       description: response.description,
       headers,

@@ -282,6 +282,11 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
   // Fields that depend on each other.
   upsertLead: [
     { field: "match", message: /when an id is given/, described: /with an `id` it is a 400 naming `match`/ },
+    {
+      field: "assigned_to",
+      message: /must be a user id of the company/,
+      described: /An `assigned_to` that is not a user of the company is a 400 naming it/,
+    },
     // Whether the call creates depends on what it matches (stored data).
     ...["name", "email", "phone"].map((field) => ({
       field,
@@ -373,12 +378,42 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       message: /is not a lead of the company/,
       described: /not a lead of the company is a 400/,
     },
+    {
+      field: "action.assigned_to",
+      message: /must be a user id of the company/,
+      described: /a user id of the company or null, else a 400 naming `action.assigned_to`/,
+    },
+    {
+      field: "filter",
+      message: /an empty filter selects every lead/,
+      described: /needs `"all":\s+true` \(a 400 naming `filter` otherwise\)/,
+    },
+    {
+      field: "all",
+      message: /all goes with an empty filter/,
+      described: /`all` with `ids` or (with )?a narrowing filter is a 400 naming `all`/,
+    },
   ],
   bulkChangeCustomers: [
+    ...["ids", "filter"].map((field) => ({
+      field,
+      message: /give either ids or filter/,
+      described: /named by `ids` .* or matching `filter` .* never both/,
+    })),
     {
       field: "ids[]",
       message: /is not a customer of the company/,
       described: /not a customer of the company is a 400/,
+    },
+    {
+      field: "filter",
+      message: /an empty filter selects every customer/,
+      described: /needs `"all":\s+true` \(a 400 naming `filter` otherwise\)/,
+    },
+    {
+      field: "all",
+      message: /all goes with an empty filter/,
+      described: /`all` with `ids` or (with )?a narrowing filter is a 400 naming `all`/,
     },
   ],
   replacePinTypes: [
@@ -469,7 +504,9 @@ function problemsOf(op: Operation, answer: Answer): string[] {
   } else if (answer.contentType === "text/csv") {
     const columns = (content["text/csv"]!.schema as JsonObject)["x-csv-columns"] as string[];
     const header = answer.text.split(/\r?\n/, 1)[0] ?? "";
-    if (header !== columns.join(",")) problems.push(`CSV header ${header} is not ${columns.join(",")}`);
+    // Every text cell is quoted, the header's too (lib/domain/reports/csv.ts).
+    const expected = columns.map((column) => `"${column}"`).join(",");
+    if (header !== expected) problems.push(`CSV header ${header} is not ${expected}`);
   }
   if (answer.status === 400 && !refusedByRule(op, answer.json as Refusal)) {
     problems.push(`schema-valid request refused: ${answer.text.slice(0, 300)}`);

@@ -263,6 +263,11 @@ export function guideSections(resources: readonly ResourceSpec[] = []): GuideSec
             ["Short text fields", `${SHORT_TEXT_MAX} characters`],
             ["`notes`", `${NOTES_MAX.toLocaleString("en-US")} characters`],
             ["`tags`", `${TAGS_MAX} tags of at most ${TAG_MAX} characters`],
+            [
+              "Text",
+              "lengths count characters (Unicode code points); the NUL character (U+0000), which PostgreSQL " +
+                "cannot store, is a 400 naming its field",
+            ],
             ["Response time", "a request that cannot finish within 5 s answers 503 `SERVICE_UNAVAILABLE`"],
           ],
         },

@@ -62,7 +62,12 @@ describe(`limits on resource use (${testEngine()})`, () => {
     for (const p of searches) expect(p.schema.maxLength, p.where).toBe(SHORT_TEXT_MAX);
     // A sort names each of a few fields at most once (extensions.md E2, and the job report's): no bound of its own.
     const sorts = params.filter((p) => p.name === "sort");
-    expect(sorts.map((p) => p.where).sort()).toEqual(["GET /customers", "GET /leads", "GET /serviced-jobs"]);
+    expect(sorts.map((p) => p.where).sort()).toEqual([
+      "GET /customers",
+      "GET /leads",
+      "GET /service-plans",
+      "GET /serviced-jobs",
+    ]);
     const limits = params.filter((p) => p.name === "limit");
     expect(limits.length).toBeGreaterThanOrEqual(5);
     for (const p of limits) expect(JSON.stringify(p.schema), p.where).toContain(String(MAX_PAGE_SIZE));

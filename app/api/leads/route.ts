@@ -65,7 +65,8 @@ export const POST = apiRoute({
       "Matching, in order: `id` (an unknown id is a 404); else the company's lead whose phone has the same " +
         "digits (a leading US `1` of an 11-digit number ignored); else the one whose email matches " +
         "case-insensitively; several matches: the newest. Archived leads are matched too and stay archived. " +
-        "No match: a new lead, which needs a name, an email or a phone (else 400).",
+        "No match: a new lead, which needs a name, an email or a phone (else 400). An `assigned_to` " +
+        "that is not a user of the company is a 400 naming it.",
       "On update, fields present overwrite, absent fields are kept and `null` clears a field; `tags` are " +
         "merged (the existing ones, then the new ones not yet present). `address_*` is stored as " +
         "`property_*` and `source` as `lead_source`; the response carries both names. Concurrent calls " +

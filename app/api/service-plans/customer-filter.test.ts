@@ -108,6 +108,10 @@ describe(`GET /api/reports/service-plans?customer_id (${testEngine()})`, () => {
     expect(response.status).toBe(200);
     const lines = (await response.text()).trim().split("\r\n");
     const { p1, p2, p4 } = s.plans;
-    expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual([p4.id, p2.id, p1.id]);
+    expect(lines.slice(1).map((line) => line.split(",")[0]!.replace(/^"|"$/g, ""))).toEqual([
+      p4.id,
+      p2.id,
+      p1.id,
+    ]);
   });
 });

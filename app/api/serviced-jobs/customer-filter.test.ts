@@ -190,6 +190,9 @@ describe(`GET /api/reports/serviced-jobs?customer_id (${testEngine()})`, () => {
     );
     expect(response.status).toBe(200);
     const lines = (await response.text()).trim().split("\r\n");
-    expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual([s.jobs.j11.id, s.jobs.j10.id]);
+    expect(lines.slice(1).map((line) => line.split(",")[0]!.replace(/^"|"$/g, ""))).toEqual([
+      s.jobs.j11.id,
+      s.jobs.j10.id,
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as listPinTypes } from "@/app/api/pin-types/route";
 import { POST as postPin } from "@/app/api/pins/route";
@@ -131,6 +132,12 @@ describe(`GET/PUT /api/settings/pin-types (${testEngine()})`, () => {
     await pin(s.sold.id);
     const moved = await pin(s.sold.id);
     await pin(s.back.id);
+    // Visits an hour old: a change within 10 minutes would correct the visit, not add one (E5).
+    const backdate = () =>
+      database.db.execute(
+        sql`update pin_visits set at = at - interval '1 hour' where pin_id = ${moved.body.id}`,
+      );
+    await backdate();
     // The second Sold pin becomes Come back: Sold keeps 1 pin and 2 visits, Come back has 2 of each.
     await call(
       postPin,
@@ -148,6 +155,7 @@ describe(`GET/PUT /api/settings/pin-types (${testEngine()})`, () => {
     });
     expect((await read(s.cookie)).body).toEqual(before);
     // A type only visits use is in use too: its history names it.
+    await backdate();
     await call(
       postPin,
       apiRequest("/pins", { cookie: s.cookie, body: { id: moved.body.id, pin_type_id: s.notHome.id } }),

@@ -27,7 +27,7 @@ export const POST = apiRoute({
       `Selects leads by \`ids\` (at most ${BULK_IDS_MAX.toLocaleString("en-US")}; archived ones too) or ` +
         "by `filter` (the filters of `GET /leads`, same meaning: without `archived: true` only active " +
         "leads), never both, and applies one `action` to each: `assign` (`assigned_to`: a user id of " +
-        "the company or null), `set_stage`, `add_tags` (merged as create-or-update merges them), " +
+        "the company or null, else a 400 naming `action.assigned_to`), `set_stage`, `add_tags` (merged as create-or-update merges them), " +
         "`archive` or `unarchive`. Every lead's `updated_at` is set; list totals stay exact.",
       "A selection by `filter` needs `leads:read` as well as `leads:write` (its `matched` count reads " +
         "the list): without it a 403 `INSUFFICIENT_SCOPE` names `leads:read`. A filter key that " +
