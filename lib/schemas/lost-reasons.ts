@@ -44,7 +44,9 @@ export const putLostReasonsBodySchema = z
       .max(LOST_REASONS_MAX, `At most ${LOST_REASONS_MAX} reasons`)
       .describe("Every reason, in order: the list replaces the company's reasons as a whole."),
   })
-  .describe("The whole list of lost reasons, in order. Labels are unique ignoring case; ids must be the company's.");
+  .describe(
+    "The whole list of lost reasons, in order. Labels are unique ignoring case; ids must be the company's.",
+  );
 export type PutLostReasonsBody = z.output<typeof putLostReasonsBodySchema>;
 
 /** The reasons the demo company starts with; a company's admin edits its own list in settings. */

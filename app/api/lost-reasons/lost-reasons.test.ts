@@ -37,10 +37,7 @@ async function adminTenant() {
 }
 
 const put = (cookie: string, reasons: unknown) =>
-  call<Body>(
-    putSettings,
-    apiRequest("/settings/lost-reasons", { method: "PUT", cookie, body: { reasons } }),
-  );
+  call<Body>(putSettings, apiRequest("/settings/lost-reasons", { method: "PUT", cookie, body: { reasons } }));
 const read = (auth: { cookie?: string; key?: string }) =>
   call<Body>(getLostReasons, apiRequest("/lost-reasons", auth));
 const labels = (body: Body) => body.data.map((r) => r.label);
@@ -78,7 +75,11 @@ describe(`GET /api/lost-reasons and GET/PUT /api/settings/lost-reasons (${testEn
     const { cookie } = await adminTenant();
     const first = await put(cookie, [{ label: "Price too high" }]);
     const cases: [unknown, string, string][] = [
-      [[{ label: "Price" }, { label: "PRICE" }], "reasons.1.label", 'another reason is already named "PRICE"'],
+      [
+        [{ label: "Price" }, { label: "PRICE" }],
+        "reasons.1.label",
+        'another reason is already named "PRICE"',
+      ],
       [[{ id: "lr_nope", label: "Other" }], "reasons.0.id", 'no lost reason has the id "lr_nope"'],
       [[{ label: "  " }], "reasons.0.label", "Enter a reason"],
     ];
@@ -118,7 +119,8 @@ describe(`A lead's lost_reason (${testEngine()})`, () => {
   it("records the reason with the move to Lost, shows it on the lead and in the activity, and clears it on reopening", async () => {
     const { companyId, cookie } = await adminTenant();
     const { key } = await createApiKey(database.db, companyId);
-    const post = (body: unknown) => call<Record<string, unknown>>(upsertLead, apiRequest("/leads", { key, body }));
+    const post = (body: unknown) =>
+      call<Record<string, unknown>>(upsertLead, apiRequest("/leads", { key, body }));
 
     const created = await post({ name: "Dana Reyes", stage: "quoted" });
     expect(created.status).toBe(201);
@@ -129,8 +131,11 @@ describe(`A lead's lost_reason (${testEngine()})`, () => {
     expect(lost.status).toBe(200);
     expect(lost.body).toMatchObject({ stage: "lost", lost_reason: "Chose a competitor" });
 
-    const got = await call<Record<string, unknown>>(getLead, apiRequest(`/leads/${id}`, { cookie }), { id });
-    expect(leadSchema.parse(got.body)).toMatchObject({ stage: "lost", lost_reason: "Chose a competitor" });
+    const got = await call<{ data: unknown }>(getLead, apiRequest(`/leads/${id}`, { cookie }), { id });
+    expect(leadSchema.parse(got.body.data)).toMatchObject({
+      stage: "lost",
+      lost_reason: "Chose a competitor",
+    });
 
     const entries = await call<{ data: ActivityEntry[] }>(
       leadActivity,

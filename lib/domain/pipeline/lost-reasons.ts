@@ -58,7 +58,10 @@ function checkReasons(reasons: PutLostReasonsBody["reasons"], current: ReadonlyS
   reasons.forEach((reason, i) => {
     const earlier = reasons.slice(0, i);
     if (earlier.some((r) => fold(r.label) === fold(reason.label))) {
-      problems.push({ field: `reasons.${i}.label`, message: `another reason is already named "${reason.label}"` });
+      problems.push({
+        field: `reasons.${i}.label`,
+        message: `another reason is already named "${reason.label}"`,
+      });
     }
     if (reason.id === undefined) return;
     if (!current.has(reason.id)) {
