@@ -92,7 +92,13 @@ export function CustomerDetail({ id }: { id: string }) {
                   variant="secondary"
                   aria-controls="customer-edit-card"
                   aria-expanded={false}
-                  onClick={() => setEditing(true)}
+                  onClick={() => {
+                    setEditing(true);
+                    // The form opens above the fold's content: take the keyboard to its first field.
+                    requestAnimationFrame(() =>
+                      document.querySelector<HTMLElement>("#customer-edit-card input")?.focus(),
+                    );
+                  }}
                 >
                   Edit
                 </Button>

@@ -149,7 +149,13 @@ export function LeadDetail({ id, tileUrl }: { id: string; tileUrl?: string }) {
                   variant="secondary"
                   aria-controls="lead-edit-card"
                   aria-expanded={false}
-                  onClick={() => setEditing(true)}
+                  onClick={() => {
+                    setEditing(true);
+                    // The form opens above the fold's content: take the keyboard to its first field.
+                    requestAnimationFrame(() =>
+                      document.querySelector<HTMLElement>("#lead-edit-card input")?.focus(),
+                    );
+                  }}
                 >
                   Edit
                 </Button>
