@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Notice, cn, errorMessage, useToast } from "@/components/ui";
 import { type Lead, useSaveLead } from "@/lib/query/leads";
+import { useLostReasons } from "@/lib/query/lost-reasons";
 import { usePipeline } from "@/lib/query/pipeline";
 import { DEFAULT_PIPELINE, findStage, type Stage } from "@/lib/schemas/pipeline";
 import { LostReasonDialog } from "./lost-reason-dialog";
@@ -15,6 +16,8 @@ import { StageDot } from "./stage-badge";
 export function StageBar({ lead, canWrite }: { lead: Lead; canWrite: boolean }) {
   const pipeline = usePipeline().data ?? DEFAULT_PIPELINE;
   const save = useSaveLead();
+  // Loaded with the page, so the Lost dialog opens with its reasons (and its focus) in place.
+  useLostReasons(canWrite);
   const { notify } = useToast();
   const [asking, setAsking] = useState<Stage | null>(null);
   const [error, setError] = useState<string | null>(null);
