@@ -20,7 +20,7 @@ import { recordHref } from "@/components/records/record-kind";
 import { SaveOutcome } from "@/components/records/save-outcome";
 import { PageHeader } from "@/components/shell/page-header";
 import { Badge, Button, Card, CardBody, CardHeader } from "@/components/ui";
-import { formatDate, formatMoney, formatRelativeTime } from "@/lib/format";
+import { formatDate, formatMoney } from "@/lib/format";
 import { type Lead, type LeadSaveResult, useLead } from "@/lib/query/leads";
 import { useCanConvertLead } from "@/lib/query/activity";
 import { useCustomer } from "@/lib/query/customers";
@@ -58,12 +58,16 @@ function CustomerLink({ id }: { id: string }) {
   );
 }
 
-/** Whether a follow-up date is before today (a date-only value is due all that day). */
-function isOverdue(value: string): boolean {
+/** Whole days from today to a follow-up date: negative when it is past (a date is due all that day). */
+function daysFromToday(value: string): number {
   const today = new Date();
   today.setHours(0, 0, 0, 0);
-  return new Date(value) < today;
+  const due = new Date(value);
+  due.setHours(0, 0, 0, 0);
+  return Math.round((due.getTime() - today.getTime()) / 86_400_000);
 }
+
+const relativeDays = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
 
 /** The lead's next follow-up, first thing on the page: when, and whose. */
 function FollowUpCard({ lead }: { lead: Lead }) {
@@ -78,8 +82,8 @@ function FollowUpCard({ lead }: { lead: Lead }) {
             data-testid="lead-follow-up"
           >
             <span className="text-base font-semibold">{formatDate(date)}</span>
-            <span className="text-slate-600">({formatRelativeTime(date)})</span>
-            {isOverdue(date) ? <Badge tone="danger">Overdue</Badge> : null}
+            <span className="text-slate-600">({relativeDays.format(daysFromToday(date), "day")})</span>
+            {daysFromToday(date) < 0 ? <Badge tone="danger">Overdue</Badge> : null}
           </p>
         ) : (
           <p className="text-sm text-slate-600" data-testid="lead-follow-up">

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button, Dialog, LoadingBlock, Notice, errorMessage } from "@/components/ui";
 import { useLostReasons } from "@/lib/query/lost-reasons";
 
@@ -31,6 +31,12 @@ export function LostReasonDialog({
   const [busy, setBusy] = useState(false);
   const name = useId();
   const list = reasons.data ?? [];
+  const fieldset = useRef<HTMLFieldSetElement>(null);
+  const loaded = reasons.isSuccess;
+  // Reasons that arrive after the dialog opened take the focus the dialog gave its close button.
+  useEffect(() => {
+    if (open && loaded) fieldset.current?.querySelector<HTMLInputElement>("input")?.focus();
+  }, [open, loaded]);
 
   async function confirm() {
     const reason = list.some((r) => r.label === chosen) ? chosen : null;
@@ -80,7 +86,7 @@ export function LostReasonDialog({
           one.
         </p>
       ) : (
-        <fieldset aria-describedby={missing ? `${name}-missing` : undefined}>
+        <fieldset ref={fieldset} aria-describedby={missing ? `${name}-missing` : undefined}>
           <legend className="mb-2 text-sm font-medium text-slate-900">Lost reason</legend>
           <div className="space-y-1">
             {list.map((reason, index) => (

@@ -48,7 +48,7 @@ export function StageBar({ lead, canWrite }: { lead: Lead; canWrite: boolean }) 
       <div
         role="group"
         aria-label="Move to stage"
-        className="flex gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1"
+        className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1"
       >
         {pipeline.map((stage) => {
           const here = stage.key === current?.key;
@@ -60,7 +60,7 @@ export function StageBar({ lead, canWrite }: { lead: Lead; canWrite: boolean }) 
               disabled={!canWrite || save.isPending}
               onClick={() => choose(stage)}
               className={cn(
-                "flex min-h-10 min-w-max flex-1 items-center justify-center gap-1.5 rounded-md px-3 text-sm font-medium",
+                "flex min-h-10 min-w-max flex-1 basis-24 items-center justify-center gap-1.5 rounded-md px-3 text-sm font-medium",
                 "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600",
                 here
                   ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-300"
