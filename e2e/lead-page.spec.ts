@@ -11,7 +11,7 @@ import {
 // The lead page opens on the work (issue #52, finding 6): the stage bar moves the lead in one
 // click, Lost asks for a reason from the admin's list, and the edit form waits behind Edit.
 
-const stageBar = (page: Page) => page.getByRole("group", { name: "Move to stage" });
+const stageBar = (page: Page) => page.getByRole("group", { name: "Move this lead to" });
 const stage = (page: Page, label: string) => stageBar(page).getByRole("button", { name: label, exact: true });
 const entries = (page: Page) =>
   page.getByRole("list", { name: /^Activity of this/ }).getByTestId("activity-entry");

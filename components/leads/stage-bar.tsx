@@ -41,13 +41,12 @@ export function StageBar({ lead, canWrite }: { lead: Lead; canWrite: boolean }) 
   }
 
   return (
-    <section aria-labelledby="stage-bar-heading" className="mb-4">
-      <h2 id="stage-bar-heading" className="sr-only">
-        Stage
-      </h2>
+    // Named apart from the form's "Stage" field, so "Stage" names one control on the page.
+    <section className="mb-4">
+      <h2 className="sr-only">Pipeline</h2>
       <div
         role="group"
-        aria-label="Move to stage"
+        aria-label="Move this lead to"
         className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1"
       >
         {pipeline.map((stage) => {
