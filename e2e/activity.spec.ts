@@ -68,7 +68,8 @@ test("a lead's timeline: an edit with who made it, a note, archive and Undo", as
   await expect(entries(page)).toHaveCount(1);
   await expect(entries(page).first()).toContainText("created the lead");
 
-  // Edit the stage in the form: the timeline shows it at once, with the user's name.
+  // Edit the stage in the form (behind Edit): the timeline shows it at once, with the user's name.
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   await page.getByLabel("Stage").selectOption({ label: "Contacted" });
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(entries(page)).toHaveCount(2);

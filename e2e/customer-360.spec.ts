@@ -63,6 +63,30 @@ test("a manager sees the customer's plans, jobs, payments and balance as the API
   expect(Math.round(outstanding * 100) / 100).toBe(jobReport.data.total_outstanding);
 
   await page.goto(`/customers/${customerId}`);
+  // At the top: the balance, as the report answers it, and the visits still to come.
+  await expect(page.getByTestId("customer-balance")).toHaveText(
+    await money(page, jobReport.data.total_outstanding),
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  const upcoming = jobs.data.filter(
+    (job) =>
+      job.service_date !== null &&
+      job.service_date.slice(0, 10) >= today &&
+      ["Unscheduled", "Scheduled", "In Progress"].includes(job.status),
+  );
+  const visits = page.getByTestId("customer-upcoming");
+  if (upcoming.length === 0) await expect(visits).toHaveText("No visits scheduled.");
+  else await expect(visits.getByRole("listitem")).toHaveCount(Math.min(upcoming.length, 5));
+  // Above the notes and activity, which come before the details; the form waits behind Edit.
+  const top = async (name: string) =>
+    (await page.getByRole("heading", { name, exact: true }).first().boundingBox())?.y ?? Infinity;
+  expect(await top("Balance")).toBeLessThan(await top("Activity"));
+  await expect(page.getByRole("form", { name: "Edit customer" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await expect(page.getByRole("form", { name: "Edit customer" })).toBeVisible();
+  await page.getByRole("form", { name: "Edit customer" }).getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("form", { name: "Edit customer" })).toHaveCount(0);
+
   const section = page.getByTestId("customer-money");
   await expect(section.getByRole("heading", { name: "Service and billing" })).toBeVisible();
   const card = (key: string) => section.getByTestId(`summary-${key}`);

@@ -95,6 +95,7 @@ test("create a lead, find it by name and phone digits, edit it and see tags merg
   await expect(page).toHaveURL(/\/leads\/lead_/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
   await expect(page.getByTestId("lead-tags").getByRole("listitem")).toHaveText([`e2e-alpha-${id}`, "spring"]);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   await page.getByLabel("Add tags").fill(`spring, e2e-beta-${id}`);
   await page.getByLabel("Stage").selectOption({ label: "Quoted" });
   await page.getByRole("button", { name: "Save changes" }).click();

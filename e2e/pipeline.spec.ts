@@ -114,6 +114,7 @@ test("a sales rep picks stages in the lead form; a new lead starts in the first"
   const legacy = await createLead(page, { name: `Legacy lead ${id}`, stage: `  Waiting ${id} ` });
   expect(legacy.stage).toBe(`Waiting ${id}`);
   await page.goto(`/leads/${legacy.id}`);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   await expect(page.getByLabel("Stage")).toHaveValue(`Waiting ${id}`);
   await expect(page.getByLabel("Stage").locator("option:checked")).toHaveText(
     `Waiting ${id} (not in pipeline)`,

@@ -101,6 +101,7 @@ test("an edited customer page asks before a link leaves it; saved, it does not",
   const name = `Unsaved Co ${unique()}`;
   const id = await newCustomer(page, name);
   await page.goto(`/customers/${id}`);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   const form = page.getByRole("form", { name: "Edit customer" });
   const notes = form.getByLabel("Notes");
   await notes.fill("Gate code 1234");
@@ -127,6 +128,7 @@ test("an edited customer page asks before a link leaves it; saved, it does not",
 
   // Edit again and save: leaving no longer asks.
   await page.goto(`/customers/${id}`);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   await notes.fill("Gate code 5678");
   await form.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Customer updated" })).toBeVisible();
@@ -144,6 +146,7 @@ test("reloading an edited lead page asks the browser's beforeunload question", a
   expect(res.status()).toBe(201);
   const lead = (await res.json()) as { id: string };
   await page.goto(`/leads/${lead.id}`);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   const form = page.getByRole("form", { name: "Edit lead" });
 
   // Clean: a reload goes through without a question.
@@ -153,8 +156,10 @@ test("reloading an edited lead page asks the browser's beforeunload question", a
     void dialog.dismiss();
   });
   await page.reload();
-  await expect(form).toBeVisible();
   expect(asked).toEqual([]);
+  // The form opens again behind its Edit button.
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await expect(form).toBeVisible();
 
   // Dirty: the browser asks; dismissing it keeps the page and the edit.
   await form.getByLabel("Notes").fill("Do not lose this");
@@ -168,6 +173,7 @@ test("browser Back from an edited page asks; Keep editing stays, Discard goes ba
   const id = await newCustomer(page, name);
   await page.goto("/customers");
   await page.goto(`/customers/${id}`);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   const form = page.getByRole("form", { name: "Edit customer" });
   const notes = form.getByLabel("Notes");
   await notes.fill("Back is not a discard");
@@ -189,6 +195,7 @@ test("browser Back from an edited page asks; Keep editing stays, Discard goes ba
 
   // Forward and save: clean again, a single Back leaves without asking.
   await page.goForward();
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   await expect(form).toBeVisible();
   await notes.fill("Saved before going back");
   await form.getByRole("button", { name: "Save changes" }).click();

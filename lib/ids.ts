@@ -44,4 +44,5 @@ export const ID_PREFIX = {
   pin: "pin",
   territory: "ter",
   leadBulk: "blk",
+  lostReason: "lr",
 } as const;

@@ -29,6 +29,7 @@ import * as pinTypes from "./pin-types/route";
 import * as pin from "./pins/[id]/route";
 import * as pins from "./pins/route";
 import * as pipeline from "./pipeline/route";
+import * as lostReasons from "./lost-reasons/route";
 import * as fieldActivityExport from "./reports/field-activity/export/route";
 import * as fieldActivityReport from "./reports/field-activity/route";
 import * as servicePlansExport from "./reports/service-plans/export/route";
@@ -41,6 +42,7 @@ import * as apiKeyRevoke from "./settings/api-keys/[id]/revoke/route";
 import * as apiKeys from "./settings/api-keys/route";
 import * as pinTypeSettings from "./settings/pin-types/route";
 import * as pipelineSettings from "./settings/pipeline/route";
+import * as lostReasonSettings from "./settings/lost-reasons/route";
 import * as userActivate from "./settings/users/[id]/activate/route";
 import * as userDeactivate from "./settings/users/[id]/deactivate/route";
 import * as settingsUsers from "./settings/users/route";
@@ -66,6 +68,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/leads/{id}/unarchive", leadUnarchive],
   ["POST", "/leads/{id}/convert", leadConvert],
   ["GET", "/pipeline", pipeline],
+  ["GET", "/lost-reasons", lostReasons],
   ["POST", "/customers", customers],
   ["GET", "/customers", customers],
   ["GET", "/customers/{id}", customer],
@@ -104,6 +107,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/settings/users/{id}/activate", userActivate],
   ["GET", "/settings/pipeline", pipelineSettings],
   ["PUT", "/settings/pipeline", pipelineSettings],
+  ["GET", "/settings/lost-reasons", lostReasonSettings],
+  ["PUT", "/settings/lost-reasons", lostReasonSettings],
   ["GET", "/settings/pin-types", pinTypeSettings],
   ["PUT", "/settings/pin-types", pinTypeSettings],
   ["GET", "/openapi.json", openApiJson],

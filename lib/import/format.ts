@@ -130,6 +130,7 @@ export const importLeadSchema = z
     service_type: nullableShort,
     lead_source: nullableShort,
     stage: nullableShort,
+    lost_reason: nullableShort,
     tags: tags.optional(),
     notes,
     follow_up_date: nullableDate,

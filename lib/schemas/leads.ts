@@ -125,6 +125,10 @@ export const upsertLeadBodySchema = z
     service_type: nullableText("Service the prospect wants."),
     source: nullableText("Where the lead came from (returned as source and lead_source)."),
     stage: nullableText("Pipeline stage."),
+    lost_reason: nullableText(
+      "Why the lead was lost: a label of GET /lost-reasons, or any other text. Moving the lead to a stage " +
+        "that is not lost clears it unless the same call gives one.",
+    ),
     tags: tagsInput("Tags to add: merged with the existing tags (existing first, then new ones)."),
     remove_tags: tagsInput(
       "Tags to take out of the lead's tags, after adding `tags` (one in both is taken out); others are ignored.",
@@ -163,6 +167,7 @@ export const leadSchema = z
     service_type: nullableString("Service the prospect wants."),
     lead_source: nullableString("Where the lead came from."),
     stage: nullableString("Pipeline stage."),
+    lost_reason: nullableString("Why the lead was lost (a lost reason's label), or null."),
     tags: z.array(z.string()).describe("Tags, in the order they were added."),
     notes: nullableString("Notes."),
     follow_up_date: nullableString("When to follow up (ISO 8601)."),

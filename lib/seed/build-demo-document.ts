@@ -2,6 +2,7 @@ import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
 import type { PlanFrequency } from "@/lib/db/schema";
 import { PLAN_FREQUENCIES } from "@/lib/db/schema";
 import type { ImportDocument, ImportRecord } from "@/lib/import";
+import { DEFAULT_LOST_REASONS } from "@/lib/schemas/lost-reasons";
 import { AUSTIN_AREAS, BUSINESS_NAMES, EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES } from "./austin";
 import {
   DEMO_ANCHOR,
@@ -377,6 +378,8 @@ class CompanyBuilder {
         service_type: r.pick(p.serviceTypes),
         lead_source: r.weighted(LEAD_SOURCES),
         stage,
+        // Picked by position, not by the random stream, so the rest of the demo data stays as it was.
+        lost_reason: stage === "lost" ? DEFAULT_LOST_REASONS[i % DEFAULT_LOST_REASONS.length]! : null,
         tags: r.some(
           p.leadTags,
           r.weighted([

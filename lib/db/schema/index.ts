@@ -11,3 +11,4 @@ export * from "./job-report-totals";
 export * from "./pipeline-stages";
 export * from "./lead-bulk";
 export * from "./activity";
+export * from "./lost-reasons";

@@ -90,6 +90,8 @@ export const leads = pgTable(
     serviceType: text("service_type"),
     leadSource: text("lead_source"),
     stage: text("stage"),
+    /** Why the lead was lost: a lost reason's label as chosen, or null. */
+    lostReason: text("lost_reason"),
     tags: text("tags")
       .array()
       .notNull()

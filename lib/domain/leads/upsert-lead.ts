@@ -13,7 +13,7 @@ import { actorOf } from "@/lib/domain/activity/activity";
 import type { DomainContext } from "@/lib/domain/context";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { LeadDryRunResponse, LeadUpsertResponse, UpsertLeadBody } from "@/lib/schemas/leads";
-import { storedStage } from "@/lib/schemas/pipeline";
+import { findStage, storedStage } from "@/lib/schemas/pipeline";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
 import {
   LEAD_FIELDS,
@@ -66,9 +66,7 @@ async function leadUpsertSpec(
   const keys = { id: input.id, phone: normalizePhone(input.phone), email: normalizeEmail(input.email) };
   const given = fieldsOfBody(input);
   // A pipeline stage named by its key or label, in any case, is stored as its key (extensions.md E2).
-  const fields = given.stage
-    ? { ...given, stage: storedStage(await loadPipeline(ctx.db, ctx.companyId), given.stage) }
-    : given;
+  const fields = given.stage !== undefined ? await withStoredStage(ctx, given) : given;
   const values = leadColumns(fields, "kept");
   // Without an id, phone or email nothing can match: the call creates, and needs one of these.
   if (keys.id === undefined && !keys.phone && !keys.email && !values.name && !input.phone) {
@@ -102,6 +100,17 @@ async function leadUpsertSpec(
   };
 }
 
+/**
+ * The given stage as stored; a move to a stage that is not lost (or a stage cleared) also clears
+ * the lost reason, unless the body gives one, so a reopened lead does not keep a stale reason.
+ */
+async function withStoredStage(ctx: LeadWriteContext, given: LeadFields): Promise<LeadFields> {
+  const pipeline = await loadPipeline(ctx.db, ctx.companyId);
+  const stage = given.stage ? storedStage(pipeline, given.stage) : given.stage;
+  const lost = stage ? findStage(pipeline, stage)?.kind === "lost" : false;
+  return { ...given, stage, lost_reason: given.lost_reason !== undefined || lost ? given.lost_reason : null };
+}
+
 /** What a lead's update activity leaves out: fields no create-or-update sets. */
 export const LEAD_ACTIVITY_IGNORED: ReadonlySet<string> = new Set([
   "id",
@@ -130,6 +139,7 @@ function fieldsOfBody(input: UpsertLeadBody): LeadFields {
     service_type: input.service_type,
     lead_source: input.source,
     stage: input.stage,
+    lost_reason: input.lost_reason,
     notes: input.notes,
     follow_up_date: input.follow_up_date,
     assigned_to: input.assigned_to,

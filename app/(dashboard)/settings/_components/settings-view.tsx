@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { LoadingBlock } from "@/components/ui/spinner";
 import { useCan, useSession } from "@/lib/query/session";
 import { ApiKeysSection } from "./api-keys-section";
+import { LostReasonsSection } from "./lost-reasons-section";
 import { PinTypesSection } from "./pin-types-section";
 import { PipelineSection } from "./pipeline-section";
 import { UsersSection } from "./users-section";
@@ -24,6 +25,7 @@ export function SettingsView() {
         <ApiKeysSection />
         <UsersSection currentUserId={session.user.id} />
         <PipelineSection />
+        <LostReasonsSection />
         <PinTypesSection />
       </div>
     </>
