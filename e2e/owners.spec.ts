@@ -64,6 +64,7 @@ test("the owner is chosen in the lead form and filters the list", async ({ page 
 
   // Unassigned in the form clears it: the lead leaves the rep's list.
   await table(page).getByRole("link", { name }).click();
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   const form = page.getByRole("form", { name: "Edit lead" });
   await expect(form.getByLabel("Owner")).toHaveValue(rep.id);
   await form.getByLabel("Owner").selectOption("");
@@ -153,6 +154,7 @@ test("an owner change in the edit form is a change: toast, timeline and Undo", a
   };
 
   await page.goto(`/leads/${id}`);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   const form = page.getByRole("form", { name: "Edit lead" });
   await form.getByLabel("Owner").selectOption({ label: `${jake.name} (Sales rep)` });
   await form.getByRole("button", { name: "Save changes" }).click();

@@ -244,6 +244,7 @@ test("the edit form's update offers Undo, which restores the lead", async ({ pag
   const id = unique();
   const lead = await apiPost(page, "/leads", { name: `Edit Undo ${id}`, stage: "new", tags: ["keep"] });
   await page.goto(`/leads/${lead.id}`);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   await page.getByLabel("Stage").selectOption("contacted");
   await page.getByLabel("Add tags").fill(`added-${id}`);
   await page.getByRole("button", { name: "Save changes" }).click();
