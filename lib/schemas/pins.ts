@@ -35,7 +35,10 @@ const visitedAtInput = z
     }
     const now = Date.now();
     if (at.getTime() > now + VISITED_AT_AHEAD_MS) {
-      ctx.addIssue({ code: "custom", message: "must not be more than 5 minutes ahead of the server's clock" });
+      ctx.addIssue({
+        code: "custom",
+        message: "must not be more than 5 minutes ahead of the server's clock",
+      });
       return z.NEVER;
     }
     if (at.getTime() < now - VISITED_AT_BACK_MS) {
