@@ -159,7 +159,6 @@ export function FieldTools({ tools }: { tools: FieldTools }) {
         pin_type_id: knock.pin_type_id,
         notes: knock.notes,
         address: knock.address,
-        visited_at: knock.logged_at,
       });
       notify({ tone: "success", title: `Knock saved: ${input.pinType.label}` });
       close();

@@ -96,11 +96,9 @@ export function PinSheet({
     };
     if (!navigator.onLine) return keep();
     try {
-      const saved = await save.mutateAsync({
-        id: pinId,
-        pin_type_id: type.id,
-        visited_at: queued.logged_at,
-      });
+      // Sent now, the server's clock dates it (a phone's clock may be off); only a queued change
+      // carries its own time.
+      const saved = await save.mutateAsync({ id: pinId, pin_type_id: type.id });
       // Within 10 minutes of the user's own last visit the API corrects that visit (E5).
       const corrected = saved.visit_count === pin?.visit_count;
       notify({
@@ -108,8 +106,8 @@ export function PinSheet({
         title: `${corrected ? "Visit corrected" : "Visit recorded"}: ${type.label}`,
       });
     } catch (e) {
-      // Without an answer the change may or may not have been saved; sent again with the same
-      // visited_at, the server records it once.
+      // Without an answer the change may or may not have been saved; sent again, it finds the pin
+      // with that outcome already and records nothing more.
       if (isFinalRefusal(e)) setError(errorMessage(e));
       else keep();
     }
