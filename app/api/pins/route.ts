@@ -112,11 +112,7 @@ export const POST = apiRoute({
       {
         name: "change_outcome",
         summary: "Change a pin's outcome (records a visit)",
-        body: {
-          id: "pin_01jq8m2x4kd7w3a9c5v6r8t0ye",
-          pin_type_id: "pt_01jq8m2x4kd7w3a9c5v6r8t0yf",
-          visited_at: "2026-03-02T14:05:00Z",
-        },
+        body: { id: "pin_01jq8m2x4kd7w3a9c5v6r8t0ye", pin_type_id: "pt_01jq8m2x4kd7w3a9c5v6r8t0yf" },
       },
     ],
   },
