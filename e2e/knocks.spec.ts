@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Route } from "@playwright/test";
 import { API_HEADERS, demoUser, expectNoPageScrollX, screenshotBoth, signIn, unique } from "./helpers";
 
@@ -293,6 +294,112 @@ test("a knock saved by the server whose answer was lost is sent again and stays 
   await expect(pending).toBeHidden();
   expect(await storedKnocks(page, rep.id)).toEqual([]);
   expect(await pinsWithNotes(page, rep.id, notes)).toHaveLength(1);
+});
+
+/** A door of the signed-in rep knocked `minutesAgo` ago (older than the 10-minute correction window). */
+async function ownDoor(page: Page, typeId: string, minutesAgo: number): Promise<ApiPin> {
+  const res = await page.request.post("/api/pins", {
+    headers: API_HEADERS,
+    data: {
+      location: [40.7484, -73.9857],
+      pin_type_id: typeId,
+      notes: `Door ${unique()}`,
+      visited_at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as ApiPin;
+}
+
+test("an outcome change offline waits with its time, survives a reload and is one visit", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, "sales_rep");
+  const rep = demoUser("sales_rep");
+  const types = await pinTypes(page);
+  const [from, to] = [types[0]!, types[1]!];
+  const door = await ownDoor(page, from.id, 30);
+  await page.goto(`/map?pin=${encodeURIComponent(door.id)}`);
+  await mapLoaded(page);
+  const sheet = page.getByTestId("pin-sheet");
+  await expect(sheet).toBeVisible();
+
+  await context.setOffline(true);
+  await sheet
+    .getByRole("group", { name: "Change the outcome" })
+    .getByRole("button", { name: to.label, exact: true })
+    .click();
+  await expect(toasts(page)).toContainText(`Outcome kept on this device: ${to.label}`);
+  const pending = page.getByTestId("pending-knocks");
+  await expect(pending).toHaveText("1 pending");
+  await expect(sheet.getByTestId("pin-pending-outcome")).toContainText(`Pending: ${to.label}`);
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await screenshotBoth(page, `pending-outcome-${theme}`, { fullPage: false });
+    const axe = await new AxeBuilder({ page })
+      .include('[data-testid="pin-sheet"]')
+      .include('[data-testid="pending-knocks"]')
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(
+      axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+      theme,
+    ).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // A new knock offline too: the badge counts both.
+  await sheet.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: "Log knock" }).click();
+  await tapMap(page, 0.35, 0.6);
+  const notes = `Offline timed ${unique()}`;
+  await knockSheet(page).getByLabel("Notes (optional)").fill(notes);
+  await knockSheet(page).getByRole("group", { name: "Outcome" }).getByRole("button").first().click();
+  await expect(pending).toHaveText("2 pending");
+  const queued = await storedKnocks(page, rep.id);
+  const times = queued.map((c) => (c as { logged_at?: string }).logged_at);
+  expect(times.every(Boolean)).toBe(true);
+
+  // The tab is reloaded while sends still fail: both wait, the sheet still shows the pending outcome.
+  await page.route("**/api/pins", (route) =>
+    route.request().method() === "POST" ? route.abort("internetdisconnected") : route.fallback(),
+  );
+  await context.setOffline(false);
+  await page.goto(`/map?pin=${encodeURIComponent(door.id)}`);
+  await mapLoaded(page);
+  await expect(pending).toHaveText("2 pending");
+  await expect(sheet.getByTestId("pin-pending-outcome")).toBeVisible();
+  await page.unroute("**/api/pins");
+
+  // The connection returns, but the answers are lost: the server has the changes, the queue keeps them.
+  let delivered = 0;
+  const loseAnswers = async (route: Route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    await route.fetch();
+    delivered += 1;
+    await route.abort("connectionreset");
+  };
+  await page.route("**/api/pins", loseAnswers);
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect.poll(() => delivered).toBeGreaterThanOrEqual(1);
+  await page.unroute("**/api/pins", loseAnswers);
+
+  // Sent again, and answered: the queue empties; one visit for the change, one pin for the knock.
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect(pending).toBeHidden();
+  await expect(sheet.getByTestId("pin-pending-outcome")).toBeHidden();
+  const detail = (await apiGet<{ data: ApiPinDetail }>(page, `/pins/${door.id}`)).data;
+  expect(detail.pin_type.id).toBe(to.id);
+  expect(detail.visits.map((v) => v.pin_type.id)).toEqual([to.id, from.id]);
+  // Each is dated when it happened on the device, not when it reached the server.
+  expect(detail.visits[0]!.at).toBe(times[0]);
+  const knocked = await pinsWithNotes(page, rep.id, notes);
+  expect(knocked).toHaveLength(1);
+  expect((knocked[0] as ApiPin & { created_at: string }).created_at).toBe(times[1]);
 });
 
 test("a knock the API refuses leaves the queue and says why; one the server failed waits", async ({

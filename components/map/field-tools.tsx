@@ -7,7 +7,17 @@ import { Notice } from "@/components/ui/notice";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime, formatNumber } from "@/lib/format";
 import { useSavePin, type FieldPin } from "@/lib/query/pin-knocks";
-import { isFinalRefusal, newClientId, useKnockOutbox, type PendingKnock } from "@/lib/query/pin-outbox";
+import {
+  isFinalRefusal,
+  isKnock,
+  isOutcome,
+  newClientId,
+  pendingOutcomeOf,
+  useKnockOutbox,
+  type PendingChange,
+  type PendingKnock,
+  type PendingOutcome,
+} from "@/lib/query/pin-outbox";
 import type { Pin, PinType } from "@/lib/query/pins";
 import { useCan, useSession } from "@/lib/query/session";
 import type { FieldLayerProps } from "./field-layer";
@@ -38,19 +48,33 @@ export function useFieldTools({
   const { notify } = useToast();
   const { fixKnock } = field;
   const onRefused = useCallback(
-    (knock: PendingKnock, reason: string) =>
+    (change: PendingChange, reason: string) => {
+      const label = types.find((t) => t.id === change.pin_type_id)?.label ?? "unknown outcome";
+      if (isOutcome(change)) {
+        notify({
+          tone: "danger",
+          title: `Outcome change not sent: ${label}`,
+          description: reason,
+          durationMs: 30_000,
+        });
+        return;
+      }
+      const knock = change;
       notify({
         tone: "danger",
         title: `Knock not sent: ${types.find((t) => t.id === knock.pin_type_id)?.label ?? "unknown outcome"}`,
         description: reason,
         durationMs: 30_000,
         action: { label: "Log again", onClick: () => fixKnock({ ...knock, error: reason }) },
-      }),
+      });
+    },
     [notify, types, fixKnock],
   );
   const outbox = useKnockOutbox(session.data?.user.id, { onRefused });
   const [showPending, setShowPending] = useState(false);
   const colors = useMemo(() => new Map(types.map((t) => [t.id, t.color])), [types]);
+  // New knocks are drawn where they were logged; outcome changes show on their pin's sheet.
+  const pendingKnocks = useMemo(() => outbox.pending.filter(isKnock), [outbox.pending]);
   const selectedPin = useMemo(
     () => (selectedId ? pins.find((p) => p.id === selectedId) : undefined),
     [pins, selectedId],
@@ -69,7 +93,7 @@ export function useFieldTools({
     mode,
     onTap: tapMap,
     selected: selectedPin && mode.kind === "idle" ? [selectedPin.location[0], selectedPin.location[1]] : null,
-    pending: outbox.pending,
+    pending: pendingKnocks,
     colors,
     onPendingClick: () => {
       cancel();
@@ -247,6 +271,8 @@ export function FieldTools({ tools }: { tools: FieldTools }) {
           types={types}
           onClose={() => select(null)}
           onMove={(pinId, from) => field.startMove(pinId, from)}
+          pendingOutcome={pendingOutcomeOf(outbox.pending, selectedId)}
+          onQueueOutcome={(change: PendingOutcome) => outbox.add(change)}
         />
       ) : null}
 
@@ -262,31 +288,40 @@ export function FieldTools({ tools }: { tools: FieldTools }) {
   );
 }
 
-/** The knocks waiting on this device, and sending them now. */
+/** The knocks and outcome changes waiting on this device, and sending them now. */
 function PendingSheet({
   pending,
   types,
   onClose,
   onSend,
 }: {
-  pending: readonly PendingKnock[];
+  pending: readonly PendingChange[];
   types: readonly PinType[];
   onClose: () => void;
   onSend: () => void;
 }) {
   const label = (id: string) => types.find((t) => t.id === id)?.label ?? "Unknown outcome";
   return (
-    <MapSheet title="Knocks waiting to be sent" onClose={onClose} testId="pending-sheet">
+    <MapSheet title="Changes waiting to be sent" onClose={onClose} testId="pending-sheet">
       <div className="space-y-3 text-sm">
-        {pending.length === 0 ? <p className="text-slate-600">Every knock has been sent.</p> : null}
+        {pending.length === 0 ? <p className="text-slate-600">Everything has been sent.</p> : null}
         <ul className="divide-y divide-slate-100">
-          {pending.map((knock) => (
-            <li key={knock.client_id} className="space-y-2 py-2" data-client-id={knock.client_id}>
+          {pending.map((change) => (
+            <li
+              key={change.client_id}
+              className="space-y-2 py-2"
+              data-client-id={change.client_id}
+              data-kind={change.kind ?? "knock"}
+            >
               <div className="flex items-baseline justify-between gap-2">
-                <span className="font-medium text-slate-900">{label(knock.pin_type_id)}</span>
-                <span className="text-xs text-slate-500">{formatDateTime(knock.logged_at)}</span>
+                <span className="font-medium text-slate-900">
+                  {isOutcome(change)
+                    ? `Outcome change: ${label(change.pin_type_id)}`
+                    : `New knock: ${label(change.pin_type_id)}`}
+                </span>
+                <span className="text-xs text-slate-500">{formatDateTime(change.logged_at)}</span>
               </div>
-              {knock.notes ? <p className="text-slate-700">{knock.notes}</p> : null}
+              {isKnock(change) && change.notes ? <p className="text-slate-700">{change.notes}</p> : null}
             </li>
           ))}
         </ul>

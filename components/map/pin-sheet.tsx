@@ -12,6 +12,7 @@ import { useToast } from "@/components/ui/toast";
 import { formatDateTime, formatNumber } from "@/lib/format";
 import { useLead } from "@/lib/query/leads";
 import { useSavePin, usePinDetail, type FieldPin } from "@/lib/query/pin-knocks";
+import { isFinalRefusal, newClientId, type PendingOutcome } from "@/lib/query/pin-outbox";
 import type { PinType } from "@/lib/query/pins";
 import { useCan } from "@/lib/query/session";
 import { MapSheet, OutcomeButtons } from "./map-sheet";
@@ -29,7 +30,8 @@ function addressText(pin: FieldPin): string | null {
 /**
  * A door's sheet: its address, notes, last visit and who knocked, every visit (GET /pins/{id}),
  * and for the field team: another outcome (a new visit, or within 10 minutes of the user's own last
- * visit a correction of it), "Move pin" and "Create lead".
+ * visit a correction of it), "Move pin" and "Create lead". Offline, or when the answer does not
+ * come, an outcome change waits on the device with its time and shows as pending here.
  */
 export function PinSheet({
   pinId,
@@ -37,6 +39,8 @@ export function PinSheet({
   types,
   onClose,
   onMove,
+  pendingOutcome,
+  onQueueOutcome,
 }: {
   pinId: string;
   /** The pin as the map has it, shown while its history loads. */
@@ -44,6 +48,9 @@ export function PinSheet({
   types: readonly PinType[];
   onClose: () => void;
   onMove: (pinId: string, from: LatLng) => void;
+  /** This pin's newest outcome change waiting on the device. */
+  pendingOutcome?: PendingOutcome | undefined;
+  onQueueOutcome: (change: PendingOutcome) => void;
 }) {
   const detail = usePinDetail(pinId);
   const save = useSavePin();
@@ -72,7 +79,25 @@ export function PinSheet({
 
   async function change(type: PinType) {
     setError(null);
+    const queued: PendingOutcome = {
+      kind: "outcome",
+      client_id: newClientId(),
+      pin_id: pinId,
+      pin_type_id: type.id,
+      logged_at: new Date().toISOString(),
+    };
+    const keep = () => {
+      onQueueOutcome(queued);
+      notify({
+        tone: "info",
+        title: `Outcome kept on this device: ${type.label}`,
+        description: "It is sent when the connection returns.",
+      });
+    };
+    if (!navigator.onLine) return keep();
     try {
+      // Sent now, the server's clock dates it (a phone's clock may be off); only a queued change
+      // carries its own time.
       const saved = await save.mutateAsync({ id: pinId, pin_type_id: type.id });
       // Within 10 minutes of the user's own last visit the API corrects that visit (E5).
       const corrected = saved.visit_count === pin?.visit_count;
@@ -81,7 +106,10 @@ export function PinSheet({
         title: `${corrected ? "Visit corrected" : "Visit recorded"}: ${type.label}`,
       });
     } catch (e) {
-      setError(errorMessage(e));
+      // Without an answer the change may or may not have been saved; sent again, it finds the pin
+      // with that outcome already and records nothing more.
+      if (isFinalRefusal(e)) setError(errorMessage(e));
+      else keep();
     }
   }
 
@@ -136,12 +164,21 @@ export function PinSheet({
         </dl>
 
         {error ? <Notice tone="danger">{error}</Notice> : null}
+        {pendingOutcome ? (
+          <div data-testid="pin-pending-outcome">
+            <Notice tone="warning">
+              Pending: {types.find((t) => t.id === pendingOutcome.pin_type_id)?.label ?? "new outcome"},{" "}
+              {formatDateTime(pendingOutcome.logged_at)}. Kept on this device and sent when the connection
+              returns.
+            </Notice>
+          </div>
+        ) : null}
         {canWrite ? (
           <div>
             <p className="mb-2 font-medium text-slate-800">Change the outcome (records a visit)</p>
             <OutcomeButtons
               types={types}
-              current={pin.pin_type.id}
+              current={pendingOutcome?.pin_type_id ?? pin.pin_type.id}
               disabled={save.isPending}
               onChoose={(type) => void change(type)}
               label="Change the outcome"

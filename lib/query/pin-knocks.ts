@@ -22,6 +22,8 @@ export interface SavePinBody {
   notes?: string | null;
   address?: Partial<PinAddress>;
   lead_id?: string | null;
+  /** When the knock or outcome change happened (ISO 8601); the server's now when absent. */
+  visited_at?: string;
 }
 
 export const pinDetailKey = (id: string) => ["pins", "detail", id] as const;

@@ -3,37 +3,85 @@
 import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { ApiClientError } from "@/lib/query/api-client";
-import { postPin, putPinInCaches, type PinAddress } from "@/lib/query/pin-knocks";
+import {
+  pinDetailKey,
+  postPin,
+  putPinInCaches,
+  type FieldPin,
+  type PinAddress,
+  type SavePinBody,
+} from "@/lib/query/pin-knocks";
 
-// Knocks logged offline wait in localStorage per user. Each has a client_id made once, which the
-// API answers with its existing pin, so a retry after a lost answer never makes two pins. A knock
-// the API refuses (a 4xx other than sign-in or rate limit) would be refused again: it leaves the
-// queue and is shown to the user, instead of waiting to be sent forever.
+// Knocks and outcome changes made offline wait in localStorage per user, so a closed tab or a
+// reload keeps them. Each is stamped with the time it happened, sent as visited_at, and each has a
+// client_id made once: a knock's retry is answered with its existing pin, and an outcome change
+// sent again with the same visited_at is recognised by its recorded visit, so a lost answer never
+// makes two pins or two visits. A change the API refuses (a 4xx other than sign-in or rate limit)
+// would be refused again: it leaves the queue and is shown to the user.
 
 export interface PendingKnock {
+  kind?: "knock";
   client_id: string;
   location: [number, number];
   pin_type_id: string;
   notes?: string;
   address?: Partial<PinAddress>;
-  /** When it was logged (ISO 8601). */
+  /** When it was logged (ISO 8601), sent as visited_at. */
   logged_at: string;
   /** Why the API refused it, when the user logs it again (never kept in the queue). */
   error?: string;
 }
 
+/** A new outcome (pin type) of an existing pin. */
+export interface PendingOutcome {
+  kind: "outcome";
+  client_id: string;
+  pin_id: string;
+  pin_type_id: string;
+  /** When the outcome was chosen (ISO 8601), sent as visited_at. */
+  logged_at: string;
+}
+
+export type PendingChange = PendingKnock | PendingOutcome;
+
+export const isOutcome = (change: PendingChange): change is PendingOutcome => change.kind === "outcome";
+export const isKnock = (change: PendingChange): change is PendingKnock => change.kind !== "outcome";
+
+/** The POST /pins body that sends a queued change. */
+export function sendBody(change: PendingChange): SavePinBody {
+  if (isOutcome(change)) {
+    return { id: change.pin_id, pin_type_id: change.pin_type_id, visited_at: change.logged_at };
+  }
+  return {
+    client_id: change.client_id,
+    location: change.location,
+    pin_type_id: change.pin_type_id,
+    notes: change.notes || undefined,
+    address: change.address,
+    visited_at: change.logged_at,
+  };
+}
+
+/** The newest queued outcome of a pin, shown on its sheet until it is sent. */
+export function pendingOutcomeOf(
+  pending: readonly PendingChange[],
+  pinId: string,
+): PendingOutcome | undefined {
+  return pending.filter(isOutcome).findLast((change) => change.pin_id === pinId);
+}
+
 const storageKey = (userId: string) => `knocks-pending:${userId}`;
 const listeners = new Set<() => void>();
-const EMPTY: PendingKnock[] = [];
-let cache: { raw: string | null; list: PendingKnock[] } = { raw: null, list: EMPTY };
+const EMPTY: PendingChange[] = [];
+let cache: { raw: string | null; list: PendingChange[] } = { raw: null, list: EMPTY };
 
-function read(userId: string): PendingKnock[] {
+function read(userId: string): PendingChange[] {
   const raw = typeof window === "undefined" ? null : window.localStorage.getItem(storageKey(userId));
   if (raw === cache.raw) return cache.list;
-  let list: PendingKnock[] = EMPTY;
+  let list: PendingChange[] = EMPTY;
   try {
     const parsed: unknown = raw ? JSON.parse(raw) : [];
-    if (Array.isArray(parsed)) list = parsed as PendingKnock[];
+    if (Array.isArray(parsed)) list = parsed as PendingChange[];
   } catch {
     // A damaged entry is dropped rather than blocking every later knock.
   }
@@ -41,7 +89,7 @@ function read(userId: string): PendingKnock[] {
   return list;
 }
 
-function write(userId: string, list: PendingKnock[]) {
+function write(userId: string, list: PendingChange[]) {
   if (list.length === 0) window.localStorage.removeItem(storageKey(userId));
   else window.localStorage.setItem(storageKey(userId), JSON.stringify(list));
   for (const listener of listeners) listener();
@@ -80,14 +128,65 @@ export function newClientId(): string {
   return crypto.randomUUID();
 }
 
+const sending = new Set<string>();
+
 /**
- * The user's pending knocks, and sending them: on load, when the connection returns, and on
- * demand. A knock the API refuses leaves the queue through `onRefused`; any other failure stops
- * the round and keeps the knock for the next one.
+ * Sends the user's queued changes in order, one round at a time per user (two hooks or a click on
+ * "Send now" never send one change twice at once). A sent or refused change leaves the queue; any
+ * other failure ends the round and keeps it, with its client_id and time, for the next one.
+ */
+export async function flushPending(
+  userId: string,
+  {
+    send,
+    onSent,
+    onRefused,
+  }: {
+    send: (body: SavePinBody) => Promise<FieldPin>;
+    onSent?: (change: PendingChange, pin: FieldPin) => void;
+    onRefused?: (change: PendingChange, reason: string) => void;
+  },
+): Promise<void> {
+  if (sending.has(userId) || !navigator.onLine) return;
+  sending.add(userId);
+  const drop = (clientId: string) =>
+    write(
+      userId,
+      read(userId).filter((c) => c.client_id !== clientId),
+    );
+  try {
+    for (const change of read(userId)) {
+      try {
+        const pin = await send(sendBody(change));
+        drop(change.client_id);
+        onSent?.(change, pin);
+      } catch (error) {
+        if (!isFinalRefusal(error)) break;
+        drop(change.client_id);
+        onRefused?.(change, refusalReason(error));
+      }
+    }
+  } finally {
+    sending.delete(userId);
+  }
+}
+
+/** Adds a change to the user's queue (kept across reloads and closed tabs). */
+export function enqueue(userId: string, change: PendingChange): void {
+  const clean = isKnock(change) ? { ...change, error: undefined } : change;
+  write(userId, [...read(userId), clean]);
+}
+
+/** The user's queued changes, as stored. */
+export const pendingOf = (userId: string): readonly PendingChange[] => read(userId);
+
+/**
+ * The user's pending knocks and outcome changes, and sending them: on load, when the connection
+ * returns, and on demand. A change the API refuses leaves the queue through `onRefused`.
  */
 export function useKnockOutbox(
   userId: string | undefined,
-  { onRefused }: { onRefused?: (knock: PendingKnock, reason: string) => void } = {},
+  { onRefused }: { onRefused?: (change: PendingChange, reason: string) => void } = {},
 ) {
   const client = useQueryClient();
   const pending = useSyncExternalStore(
@@ -95,53 +194,29 @@ export function useKnockOutbox(
     () => (userId ? read(userId) : EMPTY),
     () => EMPTY,
   );
-  const sending = useRef(false);
   const refused = useRef(onRefused);
   useEffect(() => {
     refused.current = onRefused;
   }, [onRefused]);
 
-  const update = useCallback(
-    (change: (list: PendingKnock[]) => PendingKnock[]) => {
-      if (userId) write(userId, change(read(userId)));
+  const add = useCallback(
+    (change: PendingChange) => {
+      if (userId) enqueue(userId, change);
     },
     [userId],
   );
 
-  const add = useCallback(
-    (knock: PendingKnock) => update((list) => [...list, { ...knock, error: undefined }]),
-    [update],
-  );
-  const remove = useCallback(
-    (clientId: string) => update((list) => list.filter((k) => k.client_id !== clientId)),
-    [update],
-  );
-
   const flush = useCallback(async () => {
-    if (!userId || sending.current || !navigator.onLine) return;
-    sending.current = true;
-    try {
-      for (const knock of read(userId)) {
-        try {
-          const pin = await postPin({
-            client_id: knock.client_id,
-            location: knock.location,
-            pin_type_id: knock.pin_type_id,
-            notes: knock.notes || undefined,
-            address: knock.address,
-          });
-          putPinInCaches(client, pin);
-          remove(knock.client_id);
-        } catch (error) {
-          if (!isFinalRefusal(error)) break;
-          remove(knock.client_id);
-          refused.current?.(knock, refusalReason(error));
-        }
-      }
-    } finally {
-      sending.current = false;
-    }
-  }, [userId, client, remove]);
+    if (!userId) return;
+    await flushPending(userId, {
+      send: postPin,
+      onSent: (change, pin) => {
+        putPinInCaches(client, pin);
+        if (isOutcome(change)) void client.invalidateQueries({ queryKey: pinDetailKey(pin.id) });
+      },
+      onRefused: (change, reason) => refused.current?.(change, reason),
+    });
+  }, [userId, client]);
 
   useEffect(() => {
     void flush();

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { isoDateQuery, paginationQuerySchema, paginationSchema } from "./common";
+import {
+  DATE_TIME_PATTERN,
+  isoDateQuery,
+  paginationQuerySchema,
+  paginationSchema,
+  parseIsoDate,
+} from "./common";
 import { pinTypeSchema } from "./pin-types";
 import { textFilterQuery, userRefSchema } from "./service-plans";
 import { maxChars, nonBlank } from "./text";
@@ -8,6 +14,39 @@ import { idParamsSchema, nullableNotes, nullableText, recordIdInput, SHORT_TEXT_
 // Map pins (contract section 9) and knocks from the field (extensions.md E5).
 
 export const CLIENT_ID_MAX = 100;
+
+/** How far ahead of the server's clock, and how far back, a knock's `visited_at` may be (E5). */
+export const VISITED_AT_AHEAD_MS = 5 * 60_000;
+export const VISITED_AT_BACK_MS = 7 * 24 * 3_600_000;
+
+/**
+ * When the knock happened (E5): a date-time near the server's clock. A queue sends knocks late,
+ * but a clock far off or a week-old queue would date visits wrongly, so those are refused.
+ */
+const visitedAtInput = z
+  .string({ error: "must be a string" })
+  .meta({ format: "date-time", pattern: DATE_TIME_PATTERN, examples: ["2026-03-02T14:05:00Z"] })
+  .trim()
+  .transform((value, ctx): Date => {
+    const at = /t/i.test(value) ? parseIsoDate(value) : null;
+    if (!at) {
+      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date-time with an offset" });
+      return z.NEVER;
+    }
+    const now = Date.now();
+    if (at.getTime() > now + VISITED_AT_AHEAD_MS) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must not be more than 5 minutes ahead of the server's clock",
+      });
+      return z.NEVER;
+    }
+    if (at.getTime() < now - VISITED_AT_BACK_MS) {
+      ctx.addIssue({ code: "custom", message: "must not be more than 7 days old" });
+      return z.NEVER;
+    }
+    return at;
+  });
 
 /** `bbox=south,west,north,east`: four numbers, latitudes −90..90, longitudes −180..180, south ≤ north. */
 export interface BoundingBox {
@@ -195,6 +234,14 @@ export const upsertPinBodySchema = z
       .describe(
         "The client's own id for a create (an offline knock sent again): a create whose client_id the " +
           "company has seen answers 200 with that pin and changes nothing. Ignored with `id`.",
+      ),
+    visited_at: visitedAtInput
+      .optional()
+      .describe(
+        "When the knock happened, for a queue sent later: an ISO 8601 date-time at most 5 minutes ahead of " +
+          "the server's clock and at most 7 days old; default now. It dates the visit a create or a change of " +
+          "pin_type_id records, and the pin's created_at on create. A change of pin_type_id sent again with " +
+          "the same visited_at, whose visit by the same user is recorded, changes nothing.",
       ),
     created_by: idInput(
       "With an API key: the user who knocked, a user id of the company (required on create; on update it " +

@@ -63,6 +63,12 @@ export const POST = apiRoute({
         "is the knock-to-cash credit of the user whose pin it is linked to, so only an admin or a manager " +
         "may link a lead that is linked to another user's pin, or change the lead of a pin another user " +
         "created: anyone else gets a 409 `LEAD_ALREADY_LINKED` and nothing changes.",
+      "`visited_at` dates a knock sent later (a queue on a phone that was offline): an ISO 8601 " +
+        "date-time at most 5 minutes ahead of the server's clock and at most 7 days old, else a 400 naming " +
+        "it; default now. It is the visit's `at`, the pin's `created_at` on create and its `last_visit_at` " +
+        "(when newer); the 10-minute correction window is measured from it. A change of `pin_type_id` sent " +
+        "again with the same `visited_at`, whose visit by the same user is recorded, changes nothing, so a " +
+        "queued outcome change retried after a lost answer is one visit.",
       "`client_id` makes a create safe to retry (an offline knock sent again): a create whose `client_id` " +
         "the company has already seen answers 200 with that pin, unchanged, and records nothing; " +
         "concurrent retries make one pin.",

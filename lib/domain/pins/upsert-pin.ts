@@ -34,6 +34,11 @@ export async function upsertPin({
   return { created, pin: { ...pin, status: "success", message: PIN_MESSAGES.created } };
 }
 
+/** When the knock happened: the body's visited_at (a queue sent later), else the statement's now(). */
+function visitTime(input: UpsertPinBody): SQL {
+  return input.visited_at ? sql`${input.visited_at.toISOString()}::timestamptz` : sql`now()`;
+}
+
 /** Who knocks: the signed-in user; with an API key, the body's created_by (checked as a reference). */
 function knocker(ctx: PinWriteContext, input: UpsertPinBody): string | undefined {
   return ctx.principal.kind === "session" ? ctx.principal.userId : input.created_by;
@@ -69,13 +74,14 @@ async function createPin(
   const [latitude, longitude] = location;
   const address = input.address ?? {};
   const leadId = input.lead_id ?? null;
+  const at = visitTime(input);
   const insert = async (db: DbOrTx) =>
     db.execute<PinRow>(sql`with p as (
       insert into pins (company_id, id, pin_type_id, created_by, latitude, longitude, street1, city, state, zip,
         notes, lead_id, client_id, visit_count, last_visit_at, created_at, updated_at)
       values (${ctx.companyId}, ${newId(ID_PREFIX.pin)}, ${pinTypeId}, ${by}, ${latitude}, ${longitude},
         ${address.street1 ?? null}, ${address.city ?? null}, ${address.state ?? null}, ${address.zip ?? null},
-        ${input.notes ?? null}, ${leadId}, ${input.client_id ?? null}, 1, now(), now(), now())
+        ${input.notes ?? null}, ${leadId}, ${input.client_id ?? null}, 1, ${at}, ${at}, now())
       on conflict (company_id, client_id) where client_id is not null do nothing
       returning *
     ), v as (
@@ -131,15 +137,18 @@ async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody)
     );
     const stored = rows[0];
     if (!stored) throw new NotFoundError("Pin");
-    const changes = changedColumns(stored, input);
-    if (changes.size === 0) return (await selectPin(tx, ctx.companyId, id))!;
     const by = knocker(ctx, input);
+    const visitor = by ?? stored.created_by;
+    const changes = changedColumns(stored, input);
+    if (changes.has("pin_type_id") && (await isReplayedVisit(tx, ctx.companyId, id, visitor, input))) {
+      changes.delete("pin_type_id");
+    }
+    if (changes.size === 0) return (await selectPin(tx, ctx.companyId, id))!;
     await checkReferences(tx, ctx.companyId, {
       pin_type_id: changes.has("pin_type_id") ? input.pin_type_id : undefined,
       lead_id: changes.has("lead_id") ? (input.lead_id ?? undefined) : undefined,
       created_by: ctx.principal.kind === "session" ? undefined : by,
     });
-    const visitor = by ?? stored.created_by;
     if (changes.has("lead_id")) {
       await checkLeadLink(tx, ctx, {
         pinId: id,
@@ -150,11 +159,12 @@ async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody)
       });
     }
     const knocked = changes.has("pin_type_id");
-    const corrected = knocked ? await recentVisit(tx, ctx.companyId, id, visitor) : undefined;
+    const at = visitTime(input);
+    const corrected = knocked ? await recentVisit(tx, ctx.companyId, id, visitor, at) : undefined;
     const set = [...changes].map(([column, value]) => sql`${sql.identifier(column)} = ${value}`);
     set.push(sql`updated_at = now()`);
     if (knocked && corrected === undefined) {
-      set.push(sql`visit_count = p.visit_count + 1`, sql`last_visit_at = now()`);
+      set.push(sql`visit_count = p.visit_count + 1`, sql`last_visit_at = greatest(p.last_visit_at, ${at})`);
     }
     const visit = !knocked
       ? sql``
@@ -164,7 +174,7 @@ async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody)
           where pv.company_id = w.company_id and pv.id = ${corrected})`
         : sql`, v as (
           insert into pin_visits (company_id, pin_id, at, user_id, pin_type_id)
-          select company_id, id, updated_at, ${visitor}, pin_type_id from w)`;
+          select company_id, id, ${at}, ${visitor}, pin_type_id from w)`;
     const updated = await tx.execute<PinRow>(sql`with w as (
         update pins p set ${sql.join(set, sql`, `)}
         where p.company_id = ${ctx.companyId} and p.id = ${id}
@@ -181,20 +191,45 @@ async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody)
  */
 const CORRECTION_WINDOW = sql`interval '10 minutes'`;
 
-/** The id of the user's last visit to the pin when it is recent enough to correct, else undefined. */
+/**
+ * The id of the user's last visit to the pin when it is within the window before this visit's
+ * time (`at`: a queued change compares its own time, not when it arrived), else undefined.
+ */
 async function recentVisit(
   tx: DbOrTx,
   companyId: string,
   pinId: string,
   userId: string,
+  at: SQL,
 ): Promise<string | undefined> {
   const { rows } = await tx.execute<{ id: string | number; recent: boolean }>(
-    sql`select id, at >= now() - ${CORRECTION_WINDOW} as recent from pin_visits
+    sql`select id, at >= ${at} - ${CORRECTION_WINDOW} as recent from pin_visits
       where company_id = ${companyId} and pin_id = ${pinId} and user_id = ${userId}
       order by at desc, id desc limit 1`,
   );
   const last = rows[0];
   return last?.recent ? String(last.id) : undefined;
+}
+
+/**
+ * A change of pin type sent again after its answer was lost: the visitor's visit at exactly its
+ * visited_at with that type is recorded, so the change is not applied twice (nor over a later
+ * change by someone else). Without visited_at a retry cannot be told from a new knock.
+ */
+async function isReplayedVisit(
+  tx: DbOrTx,
+  companyId: string,
+  pinId: string,
+  userId: string,
+  input: UpsertPinBody,
+): Promise<boolean> {
+  if (!input.visited_at || input.pin_type_id === undefined) return false;
+  const { rows } = await tx.execute(
+    sql`select 1 from pin_visits where company_id = ${companyId} and pin_id = ${pinId}
+      and user_id = ${userId} and pin_type_id = ${input.pin_type_id}
+      and at = ${input.visited_at.toISOString()}::timestamptz limit 1`,
+  );
+  return rows.length > 0;
 }
 
 /**
