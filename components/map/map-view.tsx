@@ -228,7 +228,6 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           field={tools.layer}
           territories={{ ...editor.layer, focus: territoryFocus }}
           autoFit={!territoryFocus}
-          phone={phone}
         />
         {/* On a phone the filters wait behind a button: the map keeps the whole screen. */}
         {phone && !editor.open ? (

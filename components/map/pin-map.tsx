@@ -7,6 +7,7 @@ import { MapContainer, TileLayer, useMap } from "react-leaflet";
 import { FieldLayer, type FieldLayerProps } from "@/components/map/field-layer";
 import { PinClusterLayer } from "@/components/map/pin-cluster-layer";
 import { TerritoryLayer, type TerritoryLayerProps } from "@/components/map/territory-layer";
+import { SM_UP } from "@/components/ui/use-media-query";
 import type { Pin } from "@/lib/query/pins";
 
 // The Leaflet map (browser only: loaded with next/dynamic, ssr: false). Without tiles (no network)
@@ -33,11 +34,6 @@ export interface PinMapProps {
   territories?: TerritoryLayerProps;
   /** false: the view is not fitted to the pins by itself (a chosen territory has the view). */
   autoFit?: boolean;
-  /**
-   * A phone: the map opens on the last viewed area, else on the user (location already allowed),
-   * else on all pins.
-   */
-  phone?: boolean;
 }
 
 /** Where the map was last viewed on this device. */
@@ -79,11 +75,13 @@ export default function PinMap({
   field,
   territories,
   autoFit = true,
-  phone = false,
 }: PinMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const url = tileUrl || DEFAULT_TILE_URL;
-  // A linked pin or a chosen territory has the view; otherwise a phone starts where the user was.
+  // A linked pin or a chosen territory has the view; otherwise a phone opens on the last viewed
+  // area, else on the user (location already allowed), else on all pins. Read at mount (browser
+  // only): the page's first render takes the server's wide-screen guess.
+  const [phone] = useState(() => !window.matchMedia(SM_UP).matches);
   const [saved] = useState(() => (phone && !focusPinId && autoFit ? readSavedView() : null));
   const [start, setStart] = useState<Start>(() =>
     saved ? "kept" : phone && !focusPinId && autoFit ? "locating" : "fit",
