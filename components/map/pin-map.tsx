@@ -125,10 +125,7 @@ export default function PinMap({
         hold={start === "locating"}
         keep={(start === "kept" || start === "located") && fitKey === startKey}
       />
-      <LocateMe
-        auto={start === "locating"}
-        onAutoDone={(located) => setStart(located ? "located" : "fit")}
-      />
+      <LocateMe auto={start === "locating"} onAutoDone={(located) => setStart(located ? "located" : "fit")} />
       <RememberView />
       <FollowContainerSize />
       {tilesFailed ? (
@@ -249,7 +246,8 @@ function LocateMe({ auto, onAutoDone }: { auto: boolean; onAutoDone: (located: b
           setState({ busy: false, message: quiet ? null : locateErrorMessage(error.code) });
           if (quiet) onAutoDoneRef.current(false);
         },
-        { enableHighAccuracy: true, timeout: quiet ? 8_000 : 15_000, maximumAge: 60_000 },
+        // A press wants where the user is now, not a position kept from before they walked on.
+        { enableHighAccuracy: true, timeout: quiet ? 8_000 : 15_000, maximumAge: quiet ? 60_000 : 0 },
       );
     },
     [map],
