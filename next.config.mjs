@@ -1,3 +1,5 @@
+import { withSerwist } from "@serwist/turbopack";
+
 /**
  * Security headers for every page and API response (issue: hardening). The Content-Security-Policy
  * allows map tiles only from the configured tile host (NEXT_PUBLIC_TILE_URL, default OpenStreetMap).
@@ -23,7 +25,8 @@ const contentSecurityPolicy = [
   "style-src 'self' 'unsafe-inline'",
   `img-src 'self' data: blob: ${tileSource()}`.trim(),
   "font-src 'self' data:",
-  `connect-src 'self'${isDev ? " ws: wss:" : ""}`,
+  // The service worker (app/sw.ts) fetches the map tiles it caches: its fetches obey connect-src.
+  `connect-src 'self' ${tileSource()}${isDev ? " ws: wss:" : ""}`.trim(),
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
@@ -52,4 +55,6 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+// Serwist's Turbopack integration (app/sw.ts, app/serwist/[path]/route.ts) bundles the worker
+// with esbuild, which must stay a server package.
+export default withSerwist(nextConfig);

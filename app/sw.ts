@@ -71,9 +71,11 @@ const serwist = new Serwist({
     },
     {
       // Tiles: the only cross-origin images the page may load (the CSP's img-src names the tile
-      // host). Leaflet loads them without CORS, so they are opaque (status 0); the bound keeps
-      // their quota cost in check and a quota error empties this cache rather than failing.
-      matcher: ({ request, sameOrigin }) => !sameOrigin && request.destination === "image",
+      // host); no-cors requests are the page's saved tiles (CACHE_URLS). Leaflet loads tiles without
+      // CORS, so they are opaque (status 0); the bound keeps their quota cost in check and a quota
+      // error empties this cache rather than failing.
+      matcher: ({ request, sameOrigin }) =>
+        !sameOrigin && (request.destination === "image" || request.mode === "no-cors"),
       handler: new CacheFirst({
         cacheName: "fieldcrm-tiles",
         plugins: [

@@ -142,3 +142,41 @@ test("reloading /map offline shows the page and the saved pins, not the browser'
   });
   expect(left).toEqual({ pageCache: false, savedPins: 0 });
 });
+
+// A 1×1 PNG: the machines running the tests have no internet, so the tile host is answered here.
+const TILE_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+const isTile = (url: URL) =>
+  /\/\d+\/\d+\/\d+\.png$/.test(url.pathname) && !url.pathname.startsWith("/_next/");
+
+test("map tiles seen online show offline, from the worker's bounded tile cache", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(180_000);
+  // context.route also answers the service worker's own requests.
+  await context.route(isTile, (route) =>
+    route.fulfill({ status: 200, contentType: "image/png", body: TILE_PNG }),
+  );
+  await signIn(page, "technician");
+  await page.goto("/map");
+  await loadedPins(page);
+  await waitUntilSavedForOffline(page);
+  await page.waitForFunction(
+    async () => (await (await caches.open("fieldcrm-tiles")).keys()).length > 0,
+    null,
+    { timeout: 30_000, polling: 250 },
+  );
+  const tilesOnline = await page.locator("img.leaflet-tile-loaded").count();
+  expect(tilesOnline).toBeGreaterThan(0);
+
+  // Offline, with nothing answering the tile host: the tiles come from the worker's cache.
+  await context.unroute(isTile);
+  await context.setOffline(true);
+  await page.reload();
+  await loadedPins(page);
+  await expect(page.locator("img.leaflet-tile-loaded").first()).toBeVisible();
+  await expect(page.getByText("No map tiles (offline)")).toHaveCount(0);
+});

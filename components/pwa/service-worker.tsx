@@ -37,12 +37,15 @@ export function ServiceWorker({ children }: { children?: React.ReactNode }) {
     let cancelled = false;
     void navigator.serviceWorker.ready.then((registration) => {
       if (cancelled || !registration.active) return;
-      const urls = [
+      const loaded = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+      const origin = window.location.origin;
+      const urls: (string | [string, RequestInit])[] = [
         window.location.href,
-        ...performance
-          .getEntriesByType("resource")
-          .map((entry) => entry.name)
-          .filter((url) => url.startsWith(`${window.location.origin}/_next/static/`)),
+        ...loaded.map((entry) => entry.name).filter((url) => url.startsWith(`${origin}/_next/static/`)),
+        // Tiles already on screen, asked for as the map's <img> asks (no CORS).
+        ...loaded
+          .filter((entry) => entry.initiatorType === "img" && !entry.name.startsWith(origin))
+          .map((entry): [string, RequestInit] => [entry.name, { mode: "no-cors" }]),
       ];
       registration.active.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: urls } });
     });
