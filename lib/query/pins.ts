@@ -153,6 +153,8 @@ export function useAllPins(filters: PinFilters): AllPinsState {
     refetchOnWindowFocus: false,
     // Offline the first try still runs (it would pause by default): the saved pins answer it.
     networkMode: "offlineFirst",
+    // Saved pins are replaced by the server's as soon as the connection returns.
+    refetchOnReconnect: (q) => (q.state.data?.savedAt !== undefined ? "always" : true),
   });
 
   const loading = query.isPending || (query.isFetching && !query.data);
