@@ -1,5 +1,3 @@
-import { withSerwist } from "@serwist/turbopack";
-
 /**
  * Security headers for every page and API response (issue: hardening). The Content-Security-Policy
  * allows map tiles only from the configured tile host (NEXT_PUBLIC_TILE_URL, default OpenStreetMap).
@@ -49,12 +47,12 @@ const nextConfig = {
   // Parallel builds (benchmark, end-to-end runs) can each use their own output folder.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // The database drivers are Node packages with WASM/native parts; keep them out of the bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "pg"],
+  // Serwist (app/serwist/[path]/route.ts) bundles the service worker with esbuild at build time:
+  // a server package too. This is what Serwist's withSerwist() adds, without loading Serwist here.
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "esbuild", "esbuild-wasm"],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },
 };
 
-// Serwist's Turbopack integration (app/sw.ts, app/serwist/[path]/route.ts) bundles the worker
-// with esbuild, which must stay a server package.
-export default withSerwist(nextConfig);
+export default nextConfig;
