@@ -23,7 +23,8 @@ const contentSecurityPolicy = [
   "style-src 'self' 'unsafe-inline'",
   `img-src 'self' data: blob: ${tileSource()}`.trim(),
   "font-src 'self' data:",
-  `connect-src 'self'${isDev ? " ws: wss:" : ""}`,
+  // The service worker (app/sw.ts) fetches the map tiles it caches: its fetches obey connect-src.
+  `connect-src 'self' ${tileSource()}${isDev ? " ws: wss:" : ""}`.trim(),
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
@@ -46,7 +47,9 @@ const nextConfig = {
   // Parallel builds (benchmark, end-to-end runs) can each use their own output folder.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // The database drivers are Node packages with WASM/native parts; keep them out of the bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "pg"],
+  // Serwist (app/serwist/[path]/route.ts) bundles the service worker with esbuild at build time:
+  // a server package too. This is what Serwist's withSerwist() adds, without loading Serwist here.
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "esbuild", "esbuild-wasm"],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

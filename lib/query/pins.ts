@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/query/api-client";
+import { ApiClientError, apiFetch } from "@/lib/query/api-client";
+import { loadPins, loadPinTypes, savePins, savePinTypes, setShowingSavedPins } from "@/lib/query/saved-pins";
 import type { ListPinTypesResponse, PinType } from "@/lib/schemas/pin-types";
 import type { ListPinsResponse, Pin } from "@/lib/schemas/pins";
 
@@ -43,11 +44,21 @@ export function usePinTypes() {
   return useQuery({
     queryKey: pinKeys.types(),
     // GET /pin-types lists by label; the sheet's buttons and the legend follow the settings' order.
-    queryFn: ({ signal }) =>
-      apiFetch<ListPinTypesResponse>("/pin-types", { signal }).then((r): PinType[] =>
-        [...r.data].sort((a, b) => a.position - b.position),
-      ),
+    queryFn: async ({ signal }): Promise<PinType[]> => {
+      let types: ListPinTypesResponse["data"];
+      try {
+        types = (await apiFetch<ListPinTypesResponse>("/pin-types", { signal })).data;
+      } catch (error) {
+        const saved = isNetworkError(error) ? await loadPinTypes().catch(() => null) : null;
+        if (!saved) throw error;
+        types = saved;
+      }
+      void savePinTypes(types).catch(() => undefined);
+      return [...types].sort((a, b) => a.position - b.position);
+    },
     staleTime: 5 * 60_000,
+    // Offline the first try still runs (it would pause by default): the saved types answer it.
+    networkMode: "offlineFirst",
   });
 }
 
@@ -68,6 +79,13 @@ const PARALLEL_PAGES = 3;
 export interface PinSet {
   pins: Pin[];
   total: number;
+  /** Set when the network failed and these are the pins saved at this time (ms since epoch). */
+  savedAt?: number;
+}
+
+/** The fetch itself failed (offline, server unreachable): not an answer from the API. */
+function isNetworkError(error: unknown): boolean {
+  return error instanceof ApiClientError && error.status === 0;
 }
 
 interface Partial {
@@ -98,7 +116,16 @@ export function useAllPins(filters: PinFilters): AllPinsState {
             territory_id: filters.territoryId,
           },
         });
-      const first = await fetchPage(1);
+      let first: ListPinsResponse;
+      try {
+        first = await fetchPage(1);
+      } catch (error) {
+        // Offline: the pins this filter set had at the last online load, if any.
+        const saved = isNetworkError(error) ? await loadPins(key).catch(() => null) : null;
+        if (!saved) throw error;
+        setShowingSavedPins(saved.savedAt);
+        return { pins: saved.pins, total: saved.total, savedAt: saved.savedAt };
+      }
       const total = first.pagination.total;
       const pageCount = Math.ceil(total / PIN_PAGE_SIZE);
       const pages: Pin[][] = [first.data];
@@ -116,11 +143,18 @@ export function useAllPins(filters: PinFilters): AllPinsState {
       // Pins added while reading shift the pages: a pin may come twice, never counted twice.
       const seen = new Set<string>();
       const pins = pages.flat().filter((pin) => (seen.has(pin.id) ? false : (seen.add(pin.id), true)));
+      setShowingSavedPins(null);
+      // Saving must never fail the map: a full or blocked IndexedDB only loses the offline copy.
+      void savePins(key, pins, total).catch(() => undefined);
       return { pins, total };
     },
     staleTime: 5 * 60_000,
     // A refetch re-reads every page (50 requests for 50,000 pins): not on every window focus.
     refetchOnWindowFocus: false,
+    // Offline the first try still runs (it would pause by default): the saved pins answer it.
+    networkMode: "offlineFirst",
+    // Saved pins are replaced by the server's as soon as the connection returns.
+    refetchOnReconnect: (q) => (q.state.data?.savedAt !== undefined ? "always" : true),
   });
 
   const loading = query.isPending || (query.isFetching && !query.data);

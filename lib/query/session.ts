@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/query/api-client";
+import { clearOfflineData } from "@/lib/query/saved-pins";
 import { can, sessionCaller, type Action } from "@/lib/auth/permissions";
 import type { OtherAccountList, SessionInfo } from "@/lib/schemas/session";
 
@@ -37,7 +38,9 @@ export function useCan(action: Action): boolean {
 export function useSignOut() {
   return useMutation({
     mutationFn: () => apiFetch<{ status: string }>("/auth/sign-out", { method: "POST" }),
-    onSettled: () => {
+    onSettled: async () => {
+      // The map's offline copies (saved pins, the saved map page) belong to this session too.
+      await clearOfflineData();
       window.location.replace("/sign-in");
     },
   });

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { MapView } from "@/components/map/map-view";
+import { SavedPinsNote } from "@/components/pwa/saved-pins-note";
+import { ServiceWorker } from "@/components/pwa/service-worker";
 import { PageHeader } from "@/components/shell/page-header";
 import { publicEnv } from "@/lib/env";
 
@@ -14,6 +16,9 @@ export default function MapPage() {
       <div className="max-sm:sr-only">
         <PageHeader title="Map" description="Pins dropped by the field team, colored by pin type." />
       </div>
+      {/* The field app's service worker: this page and its code load offline after one visit. */}
+      <ServiceWorker />
+      <SavedPinsNote />
       {/* The view state lives in the URL (useSearchParams): rendered in the browser. */}
       <Suspense fallback={<div className="flex-1 animate-pulse rounded-lg bg-slate-200" />}>
         <MapView tileUrl={publicEnv.tileUrl} />
