@@ -297,6 +297,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/lost-reasons": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the lost reasons
+     * @description The reasons the company's admin keeps for losing a lead, in order. A lead moved to a `lost` stage records the chosen reason's label in `lost_reason` (`POST /leads`); any other text is stored as given.
+     *
+     *     **Access:** an API key or a dashboard session. **Scopes:** `pipeline:read` or `leads:read`; a 403 names `pipeline:read`.
+     */
+    get: operations["getLostReasons"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/customers": {
     parameters: {
       query?: never;
@@ -575,6 +597,8 @@ export interface paths {
      *     A create and each change of `pin_type_id` record a visit `{ at, by, pin_type }` (GET /pins/{id}) and move the pin's `visit_count` and `last_visit_at`; an update that changes nothing writes nothing and leaves `updated_at` as it was. A change of `pin_type_id` by a user within 10 minutes of their last visit to that pin corrects that visit's outcome instead of adding one.
      *
      *     `lead_id` (set or null) needs the `leads:read` scope as well (else 403 `INSUFFICIENT_SCOPE`). A lead is the knock-to-cash credit of the user whose pin it is linked to, so only an admin or a manager may link a lead that is linked to another user's pin, or change the lead of a pin another user created: anyone else gets a 409 `LEAD_ALREADY_LINKED` and nothing changes.
+     *
+     *     `visited_at` dates a knock sent later (a queue on a phone that was offline): an ISO 8601 date-time at most 5 minutes ahead of the server's clock and at most 7 days old, else a 400 naming it; default now. It is the visit's `at`, the pin's `created_at` on create and its `last_visit_at` (when newer); the 10-minute correction window is measured from it. A change of `pin_type_id` sent again with the same `visited_at`, whose visit by the same user is recorded, changes nothing, so a queued outcome change retried after a lost answer is one visit.
      *
      *     `client_id` makes a create safe to retry (an offline knock sent again): a create whose `client_id` the company has already seen answers 200 with that pin, unchanged, and records nothing; concurrent retries make one pin.
      *
@@ -1076,6 +1100,36 @@ export interface paths {
      *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     put: operations["replacePipeline"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/lost-reasons": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the lost reasons to edit
+     * @description The reasons in order, as `GET /lost-reasons` answers.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    get: operations["getLostReasonSettings"];
+    /**
+     * Replace the lost reasons
+     * @description Replaces the whole ordered list at once. Give a reason's `id` to keep it (renamed or moved); a reason without an id is new. An empty list leaves the company without reasons.
+     *
+     *     Labels are unique ignoring case. Leads already lost keep the label they were lost for, so a reason can always be renamed or removed.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    put: operations["replaceLostReasons"];
     post?: never;
     delete?: never;
     options?: never;
@@ -2115,6 +2169,8 @@ export interface components {
       lead_source: string | null;
       /** @description Pipeline stage. */
       stage: string | null;
+      /** @description Why the lead was lost (a lost reason's label), or null. */
+      lost_reason: string | null;
       /** @description Tags, in the order they were added. */
       tags: string[];
       /** @description Notes. */
@@ -2183,6 +2239,8 @@ export interface components {
         lead_source: string | null;
         /** @description Pipeline stage. */
         stage: string | null;
+        /** @description Why the lead was lost (a lost reason's label), or null. */
+        lost_reason: string | null;
         /** @description Tags, in the order they were added. */
         tags: string[];
         /** @description Notes. */
@@ -2287,6 +2345,8 @@ export interface components {
       lead_source: string | null;
       /** @description Pipeline stage. */
       stage: string | null;
+      /** @description Why the lead was lost (a lost reason's label), or null. */
+      lost_reason: string | null;
       /** @description Tags, in the order they were added. */
       tags: string[];
       /** @description Notes. */
@@ -2441,6 +2501,18 @@ export interface components {
       /** @description The company's active users, by name (then id). */
       data: components["schemas"]["AssignableUser"][];
     };
+    /** @description The company's lost reasons. */
+    LostReasonsResponse: {
+      /** @constant */
+      status: "success";
+      /** @description The reasons, in the order the admin keeps them. */
+      data: {
+        /** @description The reason's id; stays when the reason is renamed or moved. */
+        id: string;
+        /** @description The reason as people see it, and as a lost lead's `lost_reason` stores it. */
+        label: string;
+      }[];
+    };
     /** @description This OpenAPI 3.1 document (generated from the same zod schemas that validate requests). */
     OpenApiDocument: {
       [key: string]: unknown;
@@ -2586,6 +2658,16 @@ export interface components {
       status: "success";
       /** @description The stages, in pipeline order. */
       data: components["schemas"]["Stage"][];
+    };
+    /** @description The whole list of lost reasons, in order. Labels are unique ignoring case; ids must be the company's. */
+    PutLostReasonsBody: {
+      /** @description Every reason, in order: the list replaces the company's reasons as a whole. */
+      reasons: {
+        /** @description The reason's id: give it to keep an existing reason; leave it out for a new one. */
+        id?: string;
+        /** @description The reason's words. */
+        label: string;
+      }[];
     };
     /** @description The whole ordered list of pin types. Labels are unique ignoring case; an id must be one of the company's types (each once); a type left out that pins or their visits use cannot be removed. */
     PutPinTypesBody: {
@@ -3067,6 +3149,8 @@ export interface components {
       source?: string | null;
       /** @description Pipeline stage. */
       stage?: string | null;
+      /** @description Why the lead was lost: a label of GET /lost-reasons, or any other text. Moving the lead to a stage that is not lost clears it unless the same call gives one. */
+      lost_reason?: string | null;
       /** @description Tags to add: merged with the existing tags (existing first, then new ones). */
       tags?: string[];
       /** @description Tags to take out of the lead's tags, after adding `tags` (one in both is taken out); others are ignored. */
@@ -3107,6 +3191,12 @@ export interface components {
       lead_id?: string | null;
       /** @description The client's own id for a create (an offline knock sent again): a create whose client_id the company has seen answers 200 with that pin and changes nothing. Ignored with `id`. */
       client_id?: string;
+      /**
+       * Format: date-time
+       * @description When the knock happened, for a queue sent later: an ISO 8601 date-time at most 5 minutes ahead of the server's clock and at most 7 days old; default now. It dates the visit a create or a change of pin_type_id records, and the pin's created_at on create. A change of pin_type_id sent again with the same visited_at, whose visit by the same user is recorded, changes nothing.
+       * @example 2026-03-02T14:05:00Z
+       */
+      visited_at?: string;
       /** @description With an API key: the user who knocked, a user id of the company (required on create; on update it names who made the change, the pin's creator when absent). With a session: ignored (the signed-in user). */
       created_by?: string;
     };
@@ -4857,6 +4947,113 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PipelineResponse"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: The key (or the user's role) lacks the scope the endpoint needs; the message names it. */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  getLostReasons: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reasons, in order. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LostReasonsResponse"];
         };
       };
       /**
@@ -9671,6 +9868,247 @@ export interface operations {
       };
       /** @description STAGE_IN_USE: Pipeline settings: a stage left out of the new pipeline is still used by leads; the message names it. */
       409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  getLostReasonSettings: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reasons, in order. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LostReasonsResponse"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  replaceLostReasons: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The whole list of lost reasons, in order. Labels are unique ignoring case; ids must be the company's. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PutLostReasonsBody"];
+      };
+    };
+    responses: {
+      /** @description The reasons as saved. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LostReasonsResponse"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
