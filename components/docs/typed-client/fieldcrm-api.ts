@@ -32,7 +32,7 @@ export interface paths {
     };
     /**
      * List leads
-     * @description The company's leads, newest first (`created_at`, then `id`, descending), or in the order of `sort` (`sort=follow_up_date,-priority`: soonest follow-up first, then high priority first; empty values last, ties by `id` descending). Archived leads are left out unless `archived=true`. `follow_up_from` and `follow_up_to` keep the leads to follow up within a range, both ends inclusive (`follow_up_to=2026-03-31`: due by the end of that UTC day; a range that runs backwards matches nothing). `territory_id` keeps the leads whose location lies inside that territory (`GET /territories`), its edge included; leads without a location never match, and an unknown territory is a 404.
+     * @description The company's leads, newest first (`created_at`, then `id`, descending), or in the order of `sort` (`sort=follow_up_date,-priority`: soonest follow-up first, then high priority first; empty values last, ties by `id` descending). Archived leads are left out unless `archived=true`. `follow_up_from` and `follow_up_to` keep the leads to follow up within a range, both ends inclusive (`follow_up_to=2026-03-31`: due by the end of that UTC day; a range that runs backwards matches nothing). `open=true` keeps the leads still being worked: those not in a won or lost stage of the pipeline (`GET /pipeline`), as the dashboard's Due today and Overdue views ask. `territory_id` keeps the leads whose location lies inside that territory (`GET /territories`), its edge included; leads without a location never match, and an unknown territory is a 404.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `leads:read`; a 403 names `leads:read`.
      */
@@ -50,7 +50,7 @@ export interface paths {
      *
      *     `?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched lead as `GET /leads/{id}` returns it, or `null`) and `result` (the answer the real call would give; a lead it would create has no `id` yet). Errors are those of the real call. It shows the matched lead, so it needs the read scope too (see Access).
      *
-     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. A dry run (`?dry_run=true`) also needs `leads:read` (a 403 names `leads:read`).
+     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. A dry run (`?dry_run=true`) needs `leads:read` as well: without it a 403 INSUFFICIENT_SCOPE names it.
      */
     post: operations["upsertLead"];
     delete?: never;
@@ -118,11 +118,13 @@ export interface paths {
      * Change many leads at once
      * @description Selects leads by `ids` (at most 10,000; archived ones too) or by `filter` (the filters of `GET /leads`, same meaning: without `archived: true` only active leads), never both, and applies one `action` to each: `assign` (`assigned_to`: a user id of the company or null), `set_stage`, `add_tags` (merged as create-or-update merges them), `archive` or `unarchive`. Every lead's `updated_at` is set; list totals stay exact.
      *
+     *     A selection by `filter` needs `leads:read` as well as `leads:write` (its `matched` count reads the list): without it a 403 `INSUFFICIENT_SCOPE` names `leads:read`. A filter key that `GET /leads` does not know is a 400 naming it, never ignored. A filter that narrows nothing (`{}`, or only `archived`) selects every lead, so it needs `"all": true` (a 400 naming `filter` otherwise); `all` with `ids` or with a narrowing filter is a 400 naming `all`.
+     *
      *     All or nothing, in one transaction: an id that is not a lead of the company is a 400 listing the unknown ids (`ids[i]`), a lead that would get more than 100 tags a 400 naming `action.tags`, a `filter.territory_id` that is no territory of the company a 404, and nothing is changed.
      *
-     *     `matched` is the number of leads selected, `changed` those the action changed (a lead that already has the value is left as it was). The operation is kept: `POST` to `undo.path` (`/leads/bulk/{id}/undo`) restores the values it replaced.
+     *     `matched` is the number of leads selected, `changed` those the action changed (a lead that already has the value is left as it was). The operation is kept: `POST` to `undo.path` (`/leads/bulk/{id}/undo`) within 24 hours restores the values it replaced (see there).
      *
-     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`.
+     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. A selection by `filter` needs `leads:read` as well: without it a 403 INSUFFICIENT_SCOPE names it.
      */
     post: operations["bulkChangeLeads"];
     delete?: never;
@@ -142,7 +144,11 @@ export interface paths {
     put?: never;
     /**
      * Undo a bulk change
-     * @description The leads the bulk operation changed get back the values it replaced (only the fields its action sets: the owner, the stage, the tags, or archived with archived_at), whatever was written to those fields since. An operation is undone once: a second undo is a 409.
+     * @description The leads the bulk operation changed get back the values it replaced (only the fields its action sets: the owner, the stage, the tags, or archived with archived_at), each recorded in the lead's activity.
+     *
+     *     Only where the field still holds the value the operation set: a lead changed since (another bulk change, an edit, a conversion, an unarchive, a later archive) keeps the later value and is skipped. `restored` counts the leads restored, `skipped` those left as they are, and `skipped_ids` lists the first 100 of them by id.
+     *
+     *     Who and when: the operation's author (the same user or API key), or an admin or a manager session, else a 403 `FORBIDDEN`; within 24 hours of the change, else a 409 `CONFLICT` (the operation stays as it is); once only, a second undo is a 409 `CONFLICT` too. Concurrent undos of one operation: one restores, the others get that 409.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`.
      */
@@ -260,7 +266,7 @@ export interface paths {
      *
      *     A lead converted before answers 200 with its customer (`matched_on: "id"`) and changes nothing. `?dry_run=true` answers what the call would do and writes nothing: `dry_run: true`, `existing` (the customer it would link, or `null`) and `result` (the customer as it would be; one it would make has no `id` yet). It shows the lead's fields and the matched customer, so it needs both read scopes too (see Access).
      *
-     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. `customers:write` is needed as well (a 403 without it names it). A dry run (`?dry_run=true`) also needs `leads:read` (a 403 names `leads:read`). A dry run (`?dry_run=true`) also needs `customers:read` or `leads:read` (a 403 names `leads:read`).
+     *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. `customers:write` is needed as well (a 403 without it names it). A dry run (`?dry_run=true`) needs `leads:read` as well: without it a 403 INSUFFICIENT_SCOPE names it. A dry run (`?dry_run=true`) needs `customers:read` as well: without it a 403 INSUFFICIENT_SCOPE names it (to an API key: `leads:read`).
      */
     post: operations["convertLead"];
     delete?: never;
@@ -318,7 +324,7 @@ export interface paths {
      *
      *     `?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched customer as `GET /customers/{id}` returns it, or `null`) and `result` (the answer the real call would give; a customer it would create has no `id` yet). Errors are those of the real call. It shows the matched customer, so it needs the read scope too (see Access).
      *
-     *     **Access:** an API key or a dashboard session. **Scopes:** `customers:write`; a 403 names `customers:write`. A dry run (`?dry_run=true`) also needs `customers:read` or `leads:read` (a 403 names `leads:read`).
+     *     **Access:** an API key or a dashboard session. **Scopes:** `customers:write`; a 403 names `customers:write`. A dry run (`?dry_run=true`) needs `customers:read` as well: without it a 403 INSUFFICIENT_SCOPE names it (to an API key: `leads:read`).
      */
     post: operations["upsertCustomer"];
     delete?: never;
@@ -450,13 +456,15 @@ export interface paths {
     put?: never;
     /**
      * Archive or unarchive many customers
-     * @description Applies `action.type` (`archive` or `unarchive`) to the customers named by `ids` (at most 1,000), each recorded in the customer's activity as `POST /customers/{id}/archive` records it.
+     * @description Applies `action.type` (`archive` or `unarchive`) to the customers named by `ids` (at most 1,000; archived ones too) or matching `filter` (the filters of `GET /customers`: `search`, `status`, `tags`, `archived`, same meaning: without `archived: true` only active customers), never both, each recorded in the customer's activity as `POST /customers/{id}/archive` records it.
+     *
+     *     A selection by `filter` needs the list's read scope as well as `customers:write` (its `matched` count reads the list): `customers:read` (or, for an API key, `leads:read`), else a 403 `INSUFFICIENT_SCOPE` naming it. A filter key `GET /customers` does not know is a 400 naming it, never ignored. A filter that narrows nothing (`{}`, or only `archived`) needs `"all": true` (a 400 naming `filter` otherwise); `all` with `ids` or a narrowing filter is a 400 naming `all`.
      *
      *     All or nothing, in one transaction: an id that is not a customer of the company is a 400 listing the unknown ids (`ids[i]`), and nothing is changed.
      *
-     *     `matched` is the number of customers named, `changed` those the action changed (a customer that already is so is left as it was), `changed_ids` their ids. The operation is kept: `POST` to `undo.path` (`/customers/bulk/{id}/undo`) restores the values it replaced.
+     *     `matched` is the number of customers selected, `changed` those the action changed (a customer that already is so is left as it was), `changed_ids` their ids. The operation is kept: `POST` to `undo.path` (`/customers/bulk/{id}/undo`) within 24 hours restores the values it replaced (see there).
      *
-     *     **Access:** an API key or a dashboard session. **Scopes:** `customers:write`; a 403 names `customers:write`.
+     *     **Access:** an API key or a dashboard session. **Scopes:** `customers:write`; a 403 names `customers:write`. A selection by `filter` needs `customers:read` as well: without it a 403 INSUFFICIENT_SCOPE names it (to an API key: `leads:read`).
      */
     post: operations["bulkChangeCustomers"];
     delete?: never;
@@ -476,7 +484,11 @@ export interface paths {
     put?: never;
     /**
      * Undo a bulk change of customers
-     * @description The customers the bulk operation changed get back the archived and archived_at it replaced, whatever was written to them since, each recorded in the customer's activity. An operation is undone once: a second undo is a 409. A leads' bulk operation is not found here.
+     * @description The customers the bulk operation changed get back the values it replaced (only the fields its action sets: archived with archived_at), each recorded in the customer's activity.
+     *
+     *     Only where the field still holds the value the operation set: a customer changed since (another bulk change, an edit, an unarchive, a later archive) keeps the later value and is skipped. `restored` counts the customers restored, `skipped` those left as they are, and `skipped_ids` lists the first 100 of them by id.
+     *
+     *     Who and when: the operation's author (the same user or API key), or an admin or a manager session, else a 403 `FORBIDDEN`; within 24 hours of the change, else a 409 `CONFLICT` (the operation stays as it is); once only, a second undo is a 409 `CONFLICT` too. Concurrent undos of one operation: one restores, the others get that 409. A leads' bulk operation is not found here.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `customers:write`; a 403 names `customers:write`.
      */
@@ -496,7 +508,7 @@ export interface paths {
     };
     /**
      * List service plans
-     * @description The company's service plans, newest first (`created_at`, then `id`, descending), with numbers the database derives from the plan's jobs: `num_completed_jobs` (Completed), `num_scheduled_jobs` (Scheduled, In Progress or Completed), `num_pending_jobs` (planned visits without a scheduled job), `sale_value` (line items of non-cancelled jobs plus the price per visit of each planned visit without a job) and `total_received` (payments minus refunds). Quotes and archived jobs never count.
+     * @description The company's service plans, newest first (`created_at`, then `id`, descending) or in the order of `sort` (`sort=-sale_value`: the largest sale value first; empty values last, ties by `id` descending), with numbers the database derives from the plan's jobs: `num_completed_jobs` (Completed), `num_scheduled_jobs` (Scheduled, In Progress or Completed), `num_pending_jobs` (planned visits without a scheduled job), `sale_value` (line items of non-cancelled jobs plus the price per visit of each planned visit without a job) and `total_received` (payments minus refunds). Quotes and archived jobs never count.
      *
      *     When a plan gives no number of visits, it is the frequency's count in one year: One-Time 1, Annual 1, Semi-Annual 2, Tri-Annual 3, Quarterly 4, Bi-Monthly 6, Monthly 12, Bi-Weekly 26, Weekly 52.
      *
@@ -560,7 +572,9 @@ export interface paths {
      * Log a knock: create or update a pin
      * @description Without `id`: a new pin, which needs `location` and `pin_type_id` (and, with an API key, `created_by`: the user who knocked). With `id`: that pin is updated (an unknown id is a 404); fields present overwrite, absent fields are kept, `null` clears notes, address parts and lead_id.
      *
-     *     A create and each change of `pin_type_id` record a visit `{ at, by, pin_type }` (GET /pins/{id}) and move the pin's `visit_count` and `last_visit_at`; an update that changes nothing writes nothing and leaves `updated_at` as it was.
+     *     A create and each change of `pin_type_id` record a visit `{ at, by, pin_type }` (GET /pins/{id}) and move the pin's `visit_count` and `last_visit_at`; an update that changes nothing writes nothing and leaves `updated_at` as it was. A change of `pin_type_id` by a user within 10 minutes of their last visit to that pin corrects that visit's outcome instead of adding one.
+     *
+     *     `lead_id` (set or null) needs the `leads:read` scope as well (else 403 `INSUFFICIENT_SCOPE`). A lead is the knock-to-cash credit of the user whose pin it is linked to, so only an admin or a manager may link a lead that is linked to another user's pin, or change the lead of a pin another user created: anyone else gets a 409 `LEAD_ALREADY_LINKED` and nothing changes.
      *
      *     `client_id` makes a create safe to retry (an offline knock sent again): a create whose `client_id` the company has already seen answers 200 with that pin, unchanged, and records nothing; concurrent retries make one pin.
      *
@@ -816,7 +830,7 @@ export interface paths {
     };
     /**
      * Export the knock-to-cash report as CSV
-     * @description The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` (no user id or email) with its totals; `knocks_by_pin_type` is a JSON object. RFC 4180, CRLF; money with two decimals. A `to` before `from` is a 400 naming `to`.
+     * @description The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` (no user id or email) with its totals. The columns are dynamic: the fixed ones, then one column per pin type (outcome) knocked in the range, headed by the pin type's label, in the company's pin type order as the report's screen shows them (a label already used gets ` (2)`, ` (3)`…); each holds the knocks of that outcome. RFC 4180, CRLF; money with two decimals. A `to` before `from` is a 400 naming `to`.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `reports:read`; a 403 names `reports:read`.
      */
@@ -840,7 +854,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in
-     * @description Checks the email and password and starts a session: the answer sets the HttpOnly session cookie. An unknown email and a wrong password get the same 401; repeated failures for one email are slowed down (429 with `Retry-After`); a deactivated account gets 403.
+     * @description Checks the email and password and starts a session: the answer sets the HttpOnly session cookie. An email may have an account in several companies; the password is checked against each. When it is right for more than one active account (or for one while another account with the email is locked and so not checked), the answer is `status: choose_company` with those companies and no session: send the same email and password again with the chosen `company_id`. An unknown email and a wrong password get the same 401; repeated failures for one account are slowed down (429 with `Retry-After`), across both steps; a deactivated account gets 403.
      *
      *     **Access:** public; no credentials needed.
      */
@@ -887,6 +901,28 @@ export interface paths {
      *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
      */
     get: operations["getSession"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/other-accounts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List other companies with your email
+     * @description The companies that added an account with the signed-in user's email after the user's own account was made, newest first: each company's name and when it added the account, nothing else. Such an account can sign in with this email; if its password is the same, sign-in asks which company to use.
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    get: operations["listOtherAccounts"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1114,7 +1150,7 @@ export interface components {
       status: "success";
       /** @description One entry of a record's activity. */
       data: {
-        /** @description Entry id. */
+        /** @description Entry id: `act_` and 32 random hexadecimal digits. */
         id: string;
         /** @description When it happened, ISO 8601. */
         at: string;
@@ -1225,10 +1261,29 @@ export interface components {
       timestamp: string;
       service_api_version: string;
     };
-    /** @description Archive or unarchive many customers at once. */
+    /** @description Archive or unarchive many customers at once, selected by ids or by a filter. */
     BulkCustomersBody: {
-      /** @description The customers (at most 1000); every id must be a customer of the company, else a 400 listing the unknown ones and nothing is changed. */
-      ids: string[];
+      /** @description Select these customers (at most 1000, archived ones too); every id must be a customer of the company, else a 400 listing the unknown ones and nothing is changed. */
+      ids?: string[];
+      /** @description Select the customers GET /customers would list with these filters (every page of them). A key that is not one of these filters is a 400; a filter that narrows nothing needs `"all": true`. */
+      filter?: {
+        /** @description As GET /customers: case-insensitive substring of the names, company name, email or phone. */
+        search?: string;
+        /**
+         * @description As GET /customers: active or inactive.
+         * @enum {string}
+         */
+        status?: "active" | "inactive";
+        /** @description As GET /customers: customers having any of these tags (exact, case-sensitive). */
+        tags?: string[];
+        /**
+         * @description As GET /customers: include archived customers (default false: only active ones).
+         * @default false
+         */
+        archived: boolean;
+      };
+      /** @description `true` confirms a `filter` that narrows nothing (`{}`, or only `archived`): every customer (every active one without `archived: true`). Needed then, refused otherwise. */
+      all?: boolean;
       /** @description The action. */
       action: {
         /**
@@ -1242,7 +1297,7 @@ export interface components {
     BulkCustomersResponse: {
       /** @constant */
       status: "success";
-      /** @description Customers named. */
+      /** @description Customers selected. */
       matched: number;
       /** @description Customers the action changed (one already so is left as it was). */
       changed: number;
@@ -1262,7 +1317,7 @@ export interface components {
     BulkLeadsBody: {
       /** @description Select these leads (at most 10000, archived ones too); every id must be a lead of the company, else a 400 listing the unknown ones and nothing is changed. */
       ids?: string[];
-      /** @description Select the leads GET /leads would list with these filters (every page of them). */
+      /** @description Select the leads GET /leads would list with these filters (every page of them). A key that is not one of these filters is a 400; a filter that narrows nothing (`{}`, or only `archived`) needs `"all": true`. */
       filter?: {
         /** @description As GET /leads: case-insensitive substring of the name, email or phone. */
         search?: string;
@@ -1285,7 +1340,11 @@ export interface components {
         follow_up_from?: string | unknown | unknown;
         /** @description As GET /leads: a follow-up date on or before this ISO 8601 date or date-time. */
         follow_up_to?: string | unknown | unknown;
+        /** @description As GET /leads: true keeps only open leads (not in a won or lost stage). */
+        open?: boolean;
       };
+      /** @description `true` confirms a `filter` that narrows nothing (`{}`, or only `archived`): every lead (every active one without `archived: true`). Needed then, refused otherwise. */
+      all?: boolean;
       /** @description What to do to each selected lead: assign, set_stage, add_tags, archive or unarchive. */
       action:
         | {
@@ -2284,7 +2343,7 @@ export interface components {
       status: "success";
       /** @description The page of entries, newest first (id desc tie-break). */
       data: {
-        /** @description Entry id. */
+        /** @description Entry id: `act_` and 32 random hexadecimal digits. */
         id: string;
         /** @description When it happened, ISO 8601. */
         at: string;
@@ -2385,6 +2444,15 @@ export interface components {
     /** @description This OpenAPI 3.1 document (generated from the same zod schemas that validate requests). */
     OpenApiDocument: {
       [key: string]: unknown;
+    };
+    /** @description Other companies that hold an account with the signed-in user's email: a company's name and when it added the account, nothing more. */
+    OtherAccountList: {
+      /** @description Newest first; only accounts added after the signed-in user's own account. */
+      data: {
+        company_name: string;
+        /** @description When that company added the account (ISO 8601). */
+        added_at: string;
+      }[];
     };
     /** @description Pagination of a list response. */
     Pagination: {
@@ -2776,48 +2844,69 @@ export interface components {
       /** @description Whether the user may manage API keys and users (admins). */
       can_manage_settings: boolean;
     };
-    /** @description Dashboard sign-in with email and password. */
+    /** @description Dashboard sign-in with email and password (and the chosen company, as a second step). */
     SignInBody: {
       /** @description The user's email (any case). */
       email: string;
       /** @description The user's password. */
       password: string;
+      /** @description The company to sign in to, when the email and password match accounts in several companies (one of the `companies` of a `choose_company` answer). */
+      company_id?: string;
     };
-    /** @description Signed in: who, which company, and the role's scopes. */
-    SignInResponse: {
-      user: {
-        id: string;
-        name: string;
-        email: string;
-        /**
-         * @description admin, manager, sales_rep or technician.
-         * @enum {string}
-         */
-        role: "admin" | "manager" | "sales_rep" | "technician";
-      };
-      company: {
-        id: string;
-        name: string;
-      };
-      /** @description The scopes of the user's role (contract section 9). */
-      scopes: (
-        | "leads:read"
-        | "leads:write"
-        | "customers:read"
-        | "customers:write"
-        | "service_plans:read"
-        | "jobs:read"
-        | "pins:read"
-        | "pin_types:read"
-        | "pins:write"
-        | "reports:read"
-        | "pipeline:read"
-      )[];
-      /** @description Whether the user may manage API keys and users (admins). */
-      can_manage_settings: boolean;
-      /** @constant */
-      status: "success";
-    };
+    /** @description `success`: signed in. `choose_company`: no session yet; sign in again with a `company_id`. */
+    SignInResponse:
+      | {
+          user: {
+            id: string;
+            name: string;
+            email: string;
+            /**
+             * @description admin, manager, sales_rep or technician.
+             * @enum {string}
+             */
+            role: "admin" | "manager" | "sales_rep" | "technician";
+          };
+          company: {
+            id: string;
+            name: string;
+          };
+          /** @description The scopes of the user's role (contract section 9). */
+          scopes: (
+            | "leads:read"
+            | "leads:write"
+            | "customers:read"
+            | "customers:write"
+            | "service_plans:read"
+            | "jobs:read"
+            | "pins:read"
+            | "pin_types:read"
+            | "pins:write"
+            | "reports:read"
+            | "pipeline:read"
+          )[];
+          /** @description Whether the user may manage API keys and users (admins). */
+          can_manage_settings: boolean;
+          /** @constant */
+          status: "success";
+        }
+      | {
+          /** @constant */
+          status: "choose_company";
+          message: string;
+          /** @description The companies whose active account matched, by name; sign in again with `company_id`. */
+          companies: {
+            /** @description Send it back as `company_id`. */
+            id: string;
+            name: string;
+            /**
+             * @description The user's role in that company.
+             * @enum {string}
+             */
+            role: "admin" | "manager" | "sales_rep" | "technician";
+          }[];
+          /** @description Other accounts with this email are locked after failed sign-ins: their passwords were not checked and they are not listed (try again later to see them). */
+          others_locked: boolean;
+        };
     /** @description The session has ended. */
     SignOutResponse: {
       /** @constant */
@@ -2865,6 +2954,10 @@ export interface components {
       id: string;
       /** @description Customers whose previous values were restored. */
       restored: number;
+      /** @description Customers left as they are: changed since the operation (the field no longer holds the value it set), so restoring them would revert a later write. */
+      skipped: number;
+      /** @description The first 100 skipped ids, in id order (`skipped` counts them all). */
+      skipped_ids: string[];
     };
     /** @description The outcome of an undo. */
     UndoBulkLeadsResponse: {
@@ -2874,6 +2967,10 @@ export interface components {
       id: string;
       /** @description Leads whose previous values were restored. */
       restored: number;
+      /** @description Leads left as they are: changed since the operation (the field no longer holds the value it set), so restoring them would revert a later write. */
+      skipped: number;
+      /** @description The first 100 skipped ids, in id order (`skipped` counts them all). */
+      skipped_ids: string[];
     };
     /** @description Create or update a customer. Absent fields are kept, null (or an empty string) clears a field, tags are merged. Unknown fields are ignored. */
     UpsertCustomerBody: {
@@ -3216,6 +3313,8 @@ export interface operations {
         assigned_to?: string;
         /** @description Only leads whose location lies inside this territory (GET /territories), its edge included; leads without a location never match. An unknown id is a 404. */
         territory_id?: string;
+        /** @description true: only open leads, those not in a closed stage (a pipeline stage of kind won or lost, GET /pipeline); a lead without a stage or with a stage outside the pipeline counts as open. false or absent: no such filter. */
+        open?: boolean;
       };
       header: {
         /**
@@ -3518,6 +3617,8 @@ export interface operations {
         assigned_to?: string;
         /** @description Only leads whose location lies inside this territory (GET /territories), its edge included; leads without a location never match. An unknown id is a 404. */
         territory_id?: string;
+        /** @description true: only open leads, those not in a closed stage (a pipeline stage of kind won or lost, GET /pipeline); a lead without a stage or with a stage outside the pipeline counts as open. false or absent: no such filter. */
+        open?: boolean;
       };
       header: {
         /**
@@ -3919,7 +4020,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The previous values were restored. */
+      /** @description The previous values were restored where the records still held the operation's values. */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5780,7 +5881,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description Archive or unarchive many customers at once. */
+    /** @description Archive or unarchive many customers at once, selected by ids or by a filter. */
     requestBody: {
       content: {
         "application/json": components["schemas"]["BulkCustomersBody"];
@@ -5923,7 +6024,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The previous values were restored. */
+      /** @description The previous values were restored where the records still held the operation's values. */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6070,6 +6171,8 @@ export interface operations {
         page?: number;
         /** @description Results per page, 1 to 1000 (default 50). */
         limit?: number;
+        /** @description Comma-separated fields to order by, each ascending or with a leading `-` descending: created_at, start_date, service_type, sale_value, total_received, num_completed_jobs, num_scheduled_jobs, num_pending_jobs. Empty values (no start date, no service type) come last either way, and `id` descending breaks ties. Service types compare case-insensitively. Default: newest first (-created_at). */
+        sort?: string;
       };
       header: {
         /**
@@ -6529,6 +6632,16 @@ export interface operations {
       };
       /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
       404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description LEAD_ALREADY_LINKED: Pins: the lead is linked to another user's pin (their credit); only an admin or a manager may move it. */
+      409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
@@ -8092,14 +8205,14 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description Dashboard sign-in with email and password. */
+    /** @description Dashboard sign-in with email and password (and the chosen company, as a second step). */
     requestBody: {
       content: {
         "application/json": components["schemas"]["SignInBody"];
       };
     };
     responses: {
-      /** @description Signed in; the session cookie is set. */
+      /** @description Signed in (`success`; the session cookie is set), or several companies to choose from (`choose_company`; no cookie). */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8338,6 +8451,113 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["SessionInfo"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  listOtherAccounts: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The other companies (often none). */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OtherAccountList"];
         };
       };
       /**
