@@ -134,6 +134,101 @@ test("a card's checkbox selects the lead for the bulk bar; Sort by sorts as the 
   await expect(page.getByRole("button", { name: "Columns" })).toBeVisible();
 });
 
+/**
+ * Both themes at 1440 and 390 px (the viewport only: the bulk bar's place in it is the point), each
+ * theme checked by axe at the phone's width.
+ */
+async function screenshotThemes(page: Page, name: string) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectAccessible(page);
+    await screenshotBoth(page, `${name}-${colorScheme}`, { fullPage: false });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+for (const list of [
+  { name: "Leads", role: "sales_rep", noun: "leads" },
+  { name: "Customers", role: "manager", noun: "customers" },
+] as const) {
+  test(`${list.noun}: records on the first screen, filters behind a button, bulk bar in view`, async ({
+    page,
+  }) => {
+    // Twelve records, and axe and screenshots in both themes at three states.
+    test.setTimeout(180_000);
+    await signIn(page, list.role);
+    await page.goto(`/${list.noun}`);
+    await settled(page);
+    // The first record is whole on the first screen; the filters but the search wait behind a button.
+    await expect(cards(page, list.name).first()).toBeInViewport({ ratio: 1 });
+    await expect(page.getByLabel("Search")).toBeVisible();
+    await expect(page.getByLabel("Tags")).toBeHidden();
+    const filters = page.getByRole("button", { name: /^Filters/ });
+    await expect(filters).toHaveText("Filters");
+    await expect(filters).toHaveAttribute("aria-expanded", "false");
+    await screenshotThemes(page, `${list.noun}-first-screen`);
+    await filters.click();
+    await expect(filters).toHaveAttribute("aria-expanded", "true");
+    await page.getByLabel("Show archived").check();
+    await expect(page).toHaveURL(/[?&]archived=true(&|$)/);
+    await settled(page);
+    await expect(filters).toHaveText("Filters (1)");
+    await screenshotThemes(page, `${list.noun}-filters-open`);
+    await page.getByLabel("Show archived").uncheck();
+    await expect(filters).toHaveText("Filters");
+    await filters.click();
+    await expect(page.getByLabel("Tags")).toBeHidden();
+
+    // Twelve records of this test's own; the ninth card is far below the bar's place above the list.
+    const id = unique();
+    await Promise.all(
+      Array.from({ length: 12 }, (_, n) => {
+        const [i, phone] = [n + 1, uniquePhone().display];
+        return create(
+          page,
+          list.noun,
+          list.noun === "leads"
+            ? { name: `Bulk Card ${i} ${id}`, phone }
+            : { first_name: "Bulk", last_name: `Card ${i} ${id}`, phone },
+        );
+      }),
+    );
+    await page.goto(`/${list.noun}?search=${id}&sort=name`);
+    await settled(page);
+    await expect(cards(page, list.name)).toHaveCount(12);
+    const bar = page.getByRole("region", { name: "Bulk actions" });
+    for (let i = 1; i <= 9; i++) {
+      await page.getByRole("checkbox", { name: `Select Bulk Card ${i} ${id}` }).check();
+    }
+    // After the ninth tick, the bar is on screen (at its bottom) and says how many are selected.
+    await expect(bar).toBeInViewport({ ratio: 1 });
+    await expect(bar).toContainText(`9 ${list.noun} selected`);
+    const box = (await bar.boundingBox())!;
+    expect(box.y + box.height).toBeGreaterThan(844 - box.height - 40);
+    await expectNoPageScrollX(page);
+    await screenshotThemes(page, `${list.noun}-bulk-bar`);
+
+    // On a desktop (a short window) the bar stays under the header while the table scrolls.
+    await page.setViewportSize({ width: 1440, height: 360 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const barBottom = await bar.evaluate((el) => el.getBoundingClientRect().bottom);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    // Scrolled past the bar's own place: without sticking it would be off the screen.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(barBottom);
+    await expect(bar).toBeInViewport({ ratio: 1 });
+
+    // On the phone, its outcome (with Undo) shows in view where the bar was.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await bar.getByRole("button", { name: "Archive…", exact: true }).click();
+    await page
+      .getByRole("dialog")
+      .getByRole("button", { name: `Archive 9 ${list.noun}` })
+      .click();
+    await expect(page.getByText(`Archived: 9 ${list.noun} changed.`)).toBeInViewport();
+    await expect(bar).toHaveCount(0);
+  });
+}
+
 test("customers are cards: name, tap-to-call phone, status, city", async ({ page }) => {
   await signIn(page, "manager");
   const id = unique();
@@ -162,8 +257,8 @@ test("customers are cards: name, tap-to-call phone, status, city", async ({ page
   );
   await expect(field(customerCard, "Status")).toHaveText("Inactive");
   await expect(field(customerCard, "City")).toHaveText("Austin, TX");
-  // Customers have no bulk actions, so their cards have no checkbox.
-  await expect(customerCard.getByRole("checkbox")).toHaveCount(0);
+  // A manager can archive customers in bulk: each card has its checkbox, as a lead's.
+  await expect(customerCard.getByRole("checkbox", { name: `Select Robin Card ${id}` })).toHaveCount(1);
   await expectNoPageScrollX(page);
   await expectAccessible(page);
   await screenshotBoth(page, "customers-cards");

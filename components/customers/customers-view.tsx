@@ -13,8 +13,15 @@ import { CustomerForm, customerSaveOutcome } from "./customer-form";
 import { customerName } from "@/lib/values/customer-name";
 import { STATUS_OPTIONS } from "./customer-options";
 
-/** A customer's card on phones: name (and company), then how to reach them and where. */
-const CUSTOMER_CARD: CardLayout = { title: "name", fields: ["phone", "status", "city", "email"] };
+/**
+ * A customer's card on phones: the checkbox (for users who can write, as the bulk bar's), name (and
+ * company), then how to reach them and where.
+ */
+const CUSTOMER_CARD: CardLayout = {
+  title: "name",
+  leading: "select",
+  fields: ["phone", "status", "city", "email"],
+};
 
 const CUSTOMER_SELECTION = { noun: "customers", nameOf: (customer: Customer) => customerName(customer) };
 

@@ -65,7 +65,7 @@ export function DataCardList<TData>({
             <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-2 text-sm">
               {fields.map((column) => (
                 <div key={column.id} className="min-w-0">
-                  <dt className="text-xs text-slate-500">{columnLabel(column)}</dt>
+                  <dt className="text-xs text-slate-600">{columnLabel(column)}</dt>
                   <dd className="truncate text-slate-800">{renderCell(row, column.id)}</dd>
                 </div>
               ))}

@@ -1,5 +1,7 @@
 "use client";
 
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
 import { Select, type SelectOption } from "@/components/ui/select";
@@ -12,6 +14,46 @@ import { DebouncedInput } from "./debounced-input";
 
 export function FilterBar({ children, className }: { children: React.ReactNode; className?: string }) {
   return <div className={cn("flex min-w-0 flex-1 flex-wrap items-end gap-3", className)}>{children}</div>;
+}
+
+/**
+ * A list's filter bar that gives a phone's first screen to the records: there, `lead` (the search
+ * box) stays in view beside a "Filters" button that counts the active filters and shows the rest;
+ * from `sm` up, everything sits in one bar as FilterBar.
+ */
+export function CollapsibleFilterBar({
+  id,
+  lead,
+  active,
+  children,
+}: {
+  /** The id of the collapsible part (the button's aria-controls). */
+  id: string;
+  lead: React.ReactNode;
+  /** How many of the collapsed filters are set. */
+  active: number;
+  children: React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
+      <div className="flex min-w-0 items-end gap-2 sm:contents">
+        {lead}
+        <Button
+          variant="secondary"
+          className="shrink-0 sm:hidden"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={() => setOpen((shown) => !shown)}
+        >
+          {active > 0 ? `Filters (${active})` : "Filters"}
+        </Button>
+      </div>
+      <div id={id} className={cn(open ? "flex" : "hidden", "min-w-0 flex-wrap items-end gap-3 sm:contents")}>
+        {children}
+      </div>
+    </div>
+  );
 }
 
 /** One labelled filter. `wide`: a full row on phones (e.g. the search box). */
@@ -72,15 +114,17 @@ export function SearchFilter({
   onChange,
   placeholder,
   label = "Search",
+  className,
 }: {
   id: string;
   value: string;
   onChange: (value: string) => void;
   placeholder?: string;
   label?: string;
+  className?: string;
 }) {
   return (
-    <FilterField id={id} label={label} wide>
+    <FilterField id={id} label={label} wide className={className}>
       <DebouncedInput
         id={id}
         type="search"

@@ -110,6 +110,7 @@ function LeadsList({ canWrite }: { canWrite: boolean }) {
           </>
         ),
         active: Boolean(assignedTo) || Boolean(territoryId) || Boolean(note) || followUp.extraFilters.active,
+        count: [assignedTo, territoryId, note, followUp.extraFilters.active].filter(Boolean).length,
         clear: () => {
           setOwner({ assigned_to: null });
           setTerritory({ territory_id: null });

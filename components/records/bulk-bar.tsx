@@ -7,6 +7,7 @@ import { errorMessage } from "@/components/ui/error-state";
 /**
  * The pieces the leads' and customers' bulk bars share: the bar over the table (the count, its
  * extra buttons, the actions) and the notice after a bulk change, whose Undo asks the server.
+ * The list keeps both in view while scrolling (RecordList), so each shows as a raised panel.
  */
 
 export function BulkActionsBar({
@@ -24,7 +25,7 @@ export function BulkActionsBar({
     <div
       role="region"
       aria-label="Bulk actions"
-      className="mb-3 flex flex-wrap items-center gap-2 rounded-lg border border-brand-200 bg-brand-50 px-3 py-2 text-sm"
+      className="flex flex-wrap items-center gap-2 rounded-lg border border-brand-200 bg-brand-50 px-3 py-2 text-sm shadow-md"
     >
       <span className="font-medium text-slate-900" aria-live="polite">
         {selected} selected
@@ -59,7 +60,7 @@ export function BulkOutcome({
   onDismiss: () => void;
 }) {
   return (
-    <Notice tone={restored === null ? "success" : "info"} className="mb-3">
+    <Notice tone={restored === null ? "success" : "info"} className="shadow-md">
       {restored === null ? (
         <>
           {what}: {changed} changed.{" "}

@@ -6,7 +6,12 @@ import { useEffect, useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
 import { formatSort, parseSort } from "@/components/data-table/api-sort";
 import { listQueryProps } from "@/components/data-table/query-props";
-import { FilterBar, FilterField, SearchFilter, TagsFilter } from "@/components/data-table/table-filters";
+import {
+  CollapsibleFilterBar,
+  FilterField,
+  SearchFilter,
+  TagsFilter,
+} from "@/components/data-table/table-filters";
 import { type CardLayout, DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
 import { PageHeader } from "@/components/shell/page-header";
 import { Button, Checkbox, Dialog, EmptyState, Notice, Select, type SelectOption } from "@/components/ui";
@@ -100,14 +105,17 @@ export interface RecordListProps<T extends { id: string }, Result> {
   outcomeOf: (result: Result) => SaveOutcomeProps["result"];
   /** The create form of the "New …" dialog. */
   renderForm: (props: { onCancel: () => void; onSaved: (result: Result) => void }) => React.ReactNode;
-  /** Shown right above the table (the leads' bulk bar). */
+  /** The bulk bar: above the table, kept in view while scrolling (at the bottom on a phone). */
   beforeTable?: React.ReactNode;
   /** Beside "New …" in the header (the leads' Table/Board switch). */
   headerActions?: React.ReactNode;
   /** Shown instead of the table, under the same filters (the leads board). */
   alternateView?: React.ReactNode;
-  /** More filters of the page's own, after the others, and whether one is set and how to clear them. */
-  extraFilters?: { node: React.ReactNode; active: boolean; clear: () => void };
+  /**
+   * More filters of the page's own, after the others: whether one is set (and how many, for the
+   * phone's "Filters" count; one when left out) and how to clear them.
+   */
+  extraFilters?: { node: React.ReactNode; active: boolean; count?: number; clear: () => void };
   /** The order when the URL names none (default: newest first). */
   defaultSorting?: SortingState;
 }
@@ -159,14 +167,24 @@ export function RecordList<T extends { id: string }, Result>({
   }));
   const newButton = <Button onClick={() => setCreating(true)}>New {words.one}</Button>;
 
+  // The filters behind the phone's "Filters" button (the search box stays in view).
+  const collapsedActive =
+    [filter.value, params.tags, archived].filter(Boolean).length +
+    (extraFilters?.count ?? (extraFilters?.active ? 1 : 0));
   const toolbar = (
-    <FilterBar>
-      <SearchFilter
-        id={`${words.many}-search`}
-        placeholder={searchPlaceholder}
-        value={view.search}
-        onChange={(search) => update({ search, page: null })}
-      />
+    <CollapsibleFilterBar
+      id={`${words.many}-filters`}
+      active={collapsedActive}
+      lead={
+        <SearchFilter
+          id={`${words.many}-search`}
+          className="min-w-0 flex-1 sm:flex-none"
+          placeholder={searchPlaceholder}
+          value={view.search}
+          onChange={(search) => update({ search, page: null })}
+        />
+      }
+    >
       <FilterField id={`${words.many}-${view.filterKey}`} label={filter.label}>
         <Select
           id={`${words.many}-${view.filterKey}`}
@@ -194,7 +212,7 @@ export function RecordList<T extends { id: string }, Result>({
           Clear filters
         </Button>
       ) : null}
-    </FilterBar>
+    </CollapsibleFilterBar>
   );
 
   return (
@@ -236,8 +254,14 @@ export function RecordList<T extends { id: string }, Result>({
         </section>
       ) : null}
       {alternateView ?? (
-        <>
-          {beforeTable}
+        // A column, so that on a phone the bulk bar can come after the cards and stick to the
+        // bottom of the screen (within reach of a thumb); from sm up it sticks under the header.
+        <div className="flex flex-col">
+          {beforeTable ? (
+            <div className="sticky z-20 flex flex-col gap-2 bg-slate-50 py-2 empty:hidden max-sm:bottom-0 max-sm:order-last max-sm:pb-[max(0.5rem,env(safe-area-inset-bottom))] sm:top-16 sm:mb-1">
+              {beforeTable}
+            </div>
+          ) : null}
           <DataTable
             label={words.Many}
             columns={sortableColumns}
@@ -283,7 +307,7 @@ export function RecordList<T extends { id: string }, Result>({
               )
             }
           />
-        </>
+        </div>
       )}
 
       <Dialog

@@ -38,6 +38,8 @@ export interface SuccessResponse {
   contentType?: "application/json" | "text/csv";
   /** The header row of a CSV answer. */
   csvColumns?: readonly string[];
+  /** Columns after csvColumns that depend on the data (e.g. one per pin type), in words. */
+  csvMoreColumns?: string;
   /** Extra response headers (name → description), e.g. Content-Disposition of an export. */
   headers?: Record<string, string>;
 }

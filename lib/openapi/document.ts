@@ -324,10 +324,13 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
               ? {
                   type: "string",
                   description:
-                    `CSV: a header row, then one row per record. Columns: ${(response.csvColumns ?? []).join(", ")}. ` +
+                    `CSV: a header row, then one row per record. Columns: ${(response.csvColumns ?? []).join(", ")}` +
+                    `${response.csvMoreColumns ? `, ${response.csvMoreColumns}` : ""}. ` +
                     "Text cells are always quoted; text a spreadsheet would run as a formula (starting with =, +, -, @, " +
                     "a tab or a line break) carries a leading ' so that it shows as text.",
                   "x-csv-columns": [...(response.csvColumns ?? [])],
+                  // The fixed columns above come first; these follow them and vary with the data.
+                  ...(response.csvMoreColumns ? { "x-csv-more-columns": response.csvMoreColumns } : {}),
                 }
               : response.schema
                 ? { $ref: componentRef(response.schema.name) }

@@ -4,6 +4,7 @@ import type { DomainContext } from "@/lib/domain/context";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { planNumbersSql } from "@/lib/domain/service-plans/numbers";
 import { listableJob } from "@/lib/domain/serviced-jobs/money";
+import { loadPinTypesInOrder } from "@/lib/domain/pin-types/list";
 import { insideArea, territoryArea } from "@/lib/domain/territories/area";
 import { cents } from "@/lib/schemas/common";
 import type {
@@ -280,19 +281,47 @@ export function funnelConversion(totals: FieldActivityReport["totals"]): FieldAc
   };
 }
 
-/** The CSV export's columns: the report's numbers, knocks per pin type as one JSON object. */
+/** The CSV export's fixed columns; one column per pin type knocked follows them. */
 export const FIELD_ACTIVITY_CSV_HEADER = [
   "user_id",
   "name",
   "email",
   "knocks",
-  "knocks_by_pin_type",
   "leads",
   "won",
   "customers",
   "sale_value",
   "collected",
 ] as const;
+
+/** What follows the fixed columns, for the route's docs (the columns depend on the range). */
+export const FIELD_ACTIVITY_CSV_MORE_COLUMNS =
+  "then one column per pin type knocked in the range, headed by its label, in the company's pin type " +
+  "order (as the report's screen); a label already used gets ` (2)`, ` (3)`…";
+
+interface PinTypeColumn {
+  id: string;
+  header: string;
+}
+
+/**
+ * The pin type columns, as the screen shows them: the types knocked in the range, in the settings'
+ * order (a knocked type cannot be removed). Headers are unique so that a spreadsheet can key on them.
+ */
+function pinTypeColumns(
+  pinTypes: readonly { id: string; label: string }[],
+  knocked: Record<string, number>,
+): PinTypeColumn[] {
+  const used = new Set<string>(FIELD_ACTIVITY_CSV_HEADER);
+  return pinTypes
+    .filter((type) => (knocked[type.id] ?? 0) > 0)
+    .map(({ id, label }) => {
+      let header = label;
+      for (let n = 2; used.has(header); n++) header = `${label} (${n})`;
+      used.add(header);
+      return { id, header };
+    });
+}
 
 /**
  * GET /reports/field-activity/export: the report as CSV, a row per user in the report's order and
@@ -306,20 +335,28 @@ export async function exportFieldActivityCsv({
   input: GetFieldActivityReportQuery;
 }): Promise<CsvExport> {
   const report = await getFieldActivityReport({ ctx, input });
+  const columns = pinTypeColumns(
+    await loadPinTypesInOrder(ctx.db, ctx.companyId),
+    report.totals.knocks_by_pin_type,
+  );
   const cells = (user: FieldActivityRow["user"], numbers: FieldActivityReport["totals"]): CsvCell[] => [
     user.user_id,
     user.name,
     user.email,
     numbers.knocks,
-    JSON.stringify(numbers.knocks_by_pin_type),
     numbers.leads,
     numbers.won,
     numbers.customers,
     csvMoney(numbers.sale_value),
     csvMoney(numbers.collected),
+    ...columns.map((column) => numbers.knocks_by_pin_type[column.id] ?? 0),
   ];
-  return csvOfRows(datedFilename("field-activity"), FIELD_ACTIVITY_CSV_HEADER, [
-    ...report.data.map((row) => cells(row.user, row)),
-    cells({ user_id: "", name: "Total", email: "" }, report.totals),
-  ]);
+  return csvOfRows(
+    datedFilename("field-activity"),
+    [...FIELD_ACTIVITY_CSV_HEADER, ...columns.map((column) => column.header)],
+    [
+      ...report.data.map((row) => cells(row.user, row)),
+      cells({ user_id: "", name: "Total", email: "" }, report.totals),
+    ],
+  );
 }

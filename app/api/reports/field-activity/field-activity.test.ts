@@ -366,7 +366,8 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
       params: Promise.resolve({}),
     });
     const tomLine = (await csv.text()).split("\r\n").find((line) => line.startsWith(`"${t.tom}"`));
-    expect(tomLine?.split(",").slice(-5, -2)).toEqual(["1", "1", "1"]);
+    const leadsAt = FIELD_ACTIVITY_CSV_HEADER.indexOf("leads");
+    expect(tomLine?.split(",").slice(leadsAt, leadsAt + 3)).toEqual(["1", "1", "1"]);
   });
 
   it("keeps to a territory: knocks at pins, leads and customers inside it", async () => {
@@ -512,34 +513,52 @@ describe(`GET /reports/field-activity (${testEngine()})`, () => {
     expect(byDefault.body).toEqual(stored.body);
   });
 
-  it("exports the report as CSV", async () => {
-    const t = await knockToCashTenant();
-    const res = await exportRoute(apiRequest(`/reports/field-activity/export?${RANGE}`, { key: t.key }), {
+  const exportCsv = async (key: string, query = RANGE) => {
+    const res = await exportRoute(apiRequest(`/reports/field-activity/export?${query}`, { key }), {
       params: Promise.resolve({}),
     });
+    return { res, lines: (await res.text()).split("\r\n") };
+  };
+
+  it("exports the report as CSV, a column per pin type in the settings' order", async () => {
+    const t = await knockToCashTenant();
+    // The settings put "Not home" before "Interested", against their labels' order.
+    await database.db.execute(sql`update pin_types set position = case when id = ${t.typeA} then 0 else 1 end
+      where company_id = ${t.companyId}`);
+    const { res, lines } = await exportCsv(t.key);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(
       /^attachment; filename="field-activity-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
-    const lines = (await res.text()).split("\r\n");
-    // Every text cell quoted; knocks per pin type as a JSON object in pin type id order.
-    const counts = (entries: [string, number][]) =>
-      `"${JSON.stringify(Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)))).replace(/"/g, '""')}"`;
+    // Every text cell quoted; the knocks of each outcome in its own column, headed by its label.
     expect(lines.at(-1)).toBe("");
     expect(lines.slice(0, -1)).toEqual([
-      FIELD_ACTIVITY_CSV_HEADER.map((name) => `"${name}"`).join(","),
-      `"${t.bob}","Bob Rep","${t.bob}@example.test",1,${counts([[t.typeB, 1]])},2,0,0,250.00,250.00`,
-      `"${t.ann}","Ann Rep","${t.ann}@example.test",3,${counts([
-        [t.typeA, 2],
-        [t.typeB, 1],
-      ])},2,1,1,400.00,90.00`,
-      `"${t.tom}","Tom Tech","${t.tom}@example.test",0,"{}",0,0,0,0.00,40.00`,
-      `"","Total","",4,${counts([
-        [t.typeA, 2],
-        [t.typeB, 2],
-      ])},4,1,1,650.00,380.00`,
+      [...FIELD_ACTIVITY_CSV_HEADER, "Not home", "Interested"].map((name) => `"${name}"`).join(","),
+      `"${t.bob}","Bob Rep","${t.bob}@example.test",1,2,0,0,250.00,250.00,0,1`,
+      `"${t.ann}","Ann Rep","${t.ann}@example.test",3,2,1,1,400.00,90.00,2,1`,
+      `"${t.tom}","Tom Tech","${t.tom}@example.test",0,0,0,0,0.00,40.00,0,0`,
+      `"","Total","",4,4,1,1,650.00,380.00,2,2`,
     ]);
+    // A range without knocks: the fixed columns only, as the screen shows no outcome.
+    const quiet = await exportCsv(t.key, "from=2030-01-01");
+    expect(quiet.lines[0]).toBe(FIELD_ACTIVITY_CSV_HEADER.map((name) => `"${name}"`).join(","));
+  });
+
+  it("heads pin type columns uniquely and neutralised, through the CSV writer", async () => {
+    const t = await knockToCashTenant();
+    // A label equal to a fixed column, and one a spreadsheet would run as a formula.
+    await database.db.execute(sql`update pin_types set label = 'won' where id = ${t.typeA}`);
+    await database.db.execute(sql`update pin_types set label = '=HYPERLINK("x")' where id = ${t.typeB}`);
+    const { lines } = await exportCsv(t.key);
+    const header = [
+      ...FIELD_ACTIVITY_CSV_HEADER.map((name) => `"${name}"`),
+      `"'=HYPERLINK(""x"")"`,
+      '"won (2)"',
+    ];
+    expect(lines[0]).toBe(header.join(","));
+    const total = lines.find((line) => line.startsWith('"","Total"'));
+    expect(total?.split(",").slice(-2)).toEqual(["2", "2"]);
   });
 
   it("refuses a backwards range, and answers managers and admins but not reps", async () => {
