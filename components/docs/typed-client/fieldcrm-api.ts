@@ -854,7 +854,7 @@ export interface paths {
     };
     /**
      * Export the knock-to-cash report as CSV
-     * @description The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` (no user id or email) with its totals; `knocks_by_pin_type` is a JSON object. RFC 4180, CRLF; money with two decimals. A `to` before `from` is a 400 naming `to`.
+     * @description The rows of `GET /reports/field-activity` with the same query, in its order, then a row `Total` (no user id or email) with its totals. The columns are dynamic: the fixed ones, then one column per pin type (outcome) knocked in the range, headed by the pin type's label, in the company's pin type order as the report's screen shows them (a label already used gets ` (2)`, ` (3)`…); each holds the knocks of that outcome. RFC 4180, CRLF; money with two decimals. A `to` before `from` is a 400 naming `to`.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `reports:read`; a 403 names `reports:read`.
      */
