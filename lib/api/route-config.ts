@@ -46,8 +46,9 @@ export interface AuthedRouteConfig<Q extends Schema, B extends Schema, P extends
    */
   permission?: Action | readonly Action[];
   /**
-   * Actions needed as well for some inputs only (a bulk change selected by filter also reads the
-   * list): checked once the input is parsed, refused as `permission` is (403 naming the scope).
+   * Actions needed as well for some inputs only (a bulk change selected by filter, or a dry run,
+   * also reads records): checked once the input is parsed (one decided `byQuery`, with
+   * `permission`, before the body), refused as `permission` is (403 naming the scope).
    */
   inputPermissions?: readonly InputPermission<Out<Q>, Out<B>, Out<P>>[];
   handler: (args: {
