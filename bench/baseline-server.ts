@@ -97,6 +97,7 @@ function lead(row: Row): Row {
     service_type: orNull(row.service_type),
     lead_source: orNull(row.lead_source),
     stage: orNull(row.stage),
+    lost_reason: orNull(row.lost_reason),
     tags: row.tags,
     notes: orNull(row.notes),
     follow_up_date: iso(row.follow_up_date),

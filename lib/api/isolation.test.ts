@@ -472,6 +472,25 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
       },
     ];
   },
+  "GET /api/lost-reasons": () => [{ label: "B's lost reasons", check: seesB(() => b.lostReasonId) }],
+  "GET /api/settings/lost-reasons": () => [{ label: "B's lost reasons", check: seesB(() => b.lostReasonId) }],
+  "PUT /api/settings/lost-reasons": () => [
+    {
+      label: "A's lost reason id",
+      body: {
+        reasons: [
+          { id: b.lostReasonId, label: `Reason ${b.token}` },
+          { id: a.lostReasonId, label: "A" },
+        ],
+      },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+    {
+      label: "B's lost reason and a new one",
+      body: { reasons: [{ id: b.lostReasonId, label: `Reason ${b.token}` }, { label: "New" }] },
+      check: seesB(() => b.lostReasonId),
+    },
+  ],
   "GET /api/settings/pin-types": () => [{ label: "B's pin types", check: seesB(() => b.pinTypeId) }],
   "PUT /api/settings/pin-types": () => [
     {

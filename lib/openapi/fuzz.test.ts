@@ -338,6 +338,13 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       message: /id of the company/,
       described: /`pin_type_id`, `lead_id` or `created_by` that is not the company's is a 400/,
     })),
+    // Against the server's clock.
+    {
+      field: "visited_at",
+      message: /ahead of the server's clock|days old/,
+      described:
+        /at most 5 minutes ahead of the server's clock and at most 7 days old, else a 400 naming\s+it/,
+    },
   ],
   // A range that runs backwards: reports refuse it (lists answer an empty page).
   ...Object.fromEntries(
@@ -414,6 +421,13 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       field: "all",
       message: /all goes with an empty filter/,
       described: /`all` with `ids` or (with )?a narrowing filter is a 400 naming `all`/,
+    },
+  ],
+  replaceLostReasons: [
+    {
+      field: "reasons[].id",
+      message: /no lost reason has the id/,
+      described: /an id that is not one of the company's reasons is a 400 naming it/,
     },
   ],
   replacePinTypes: [

@@ -5,6 +5,7 @@ import { generateApiKey } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db/client";
 import {
   apiKeys,
+  lostReasons,
   pipelineStages,
   recordActivity,
   territories,
@@ -32,8 +33,9 @@ export interface SeededCompany {
   pinId: string;
   /** A territory around its pin and its lead, assigned to its sales rep. */
   territoryId: string;
-  /** Its stored pipeline. */
+  /** Its stored pipeline, and one lost reason. */
   pipeline: Stage[];
+  lostReasonId: string;
   lead: { id: string; archivedId: string; name: string; email: string; phone: string; stage: string };
   customer: {
     id: string;
@@ -263,6 +265,11 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
     .insert(pipelineStages)
     .values(pipeline.map((stage, position) => ({ ...stage, companyId: co, position })));
 
+  const lostReasonId = newId(ID_PREFIX.lostReason);
+  await db
+    .insert(lostReasons)
+    .values({ companyId: co, id: lostReasonId, label: `Reason ${token}`, position: 0 });
+
   const territoryId = newId(ID_PREFIX.territory);
   const ring: [number, number][] = [
     [-97.5, 30],
@@ -301,6 +308,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
     pinId,
     territoryId,
     pipeline,
+    lostReasonId,
     lead: {
       id: leadId,
       archivedId: archivedLeadId,
@@ -331,6 +339,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
       pinTypeId,
       pinId,
       territoryId,
+      lostReasonId,
       leadId,
       archivedLeadId,
       customerId,

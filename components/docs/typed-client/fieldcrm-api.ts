@@ -1123,7 +1123,7 @@ export interface paths {
     get: operations["getLostReasonSettings"];
     /**
      * Replace the lost reasons
-     * @description Replaces the whole ordered list at once. Give a reason's `id` to keep it (renamed or moved); a reason without an id is new. An empty list leaves the company without reasons.
+     * @description Replaces the whole ordered list at once. Give a reason's `id` to keep it (renamed or moved); a reason without an id is new; an id that is not one of the company's reasons is a 400 naming it. An empty list leaves the company without reasons.
      *
      *     Labels are unique ignoring case. Leads already lost keep the label they were lost for, so a reason can always be renamed or removed.
      *

@@ -33,7 +33,8 @@ export const PUT = apiRoute({
     summary: "Replace the lost reasons",
     description: [
       "Replaces the whole ordered list at once. Give a reason's `id` to keep it (renamed or moved); a " +
-        "reason without an id is new. An empty list leaves the company without reasons.",
+        "reason without an id is new; an id that is not one of the company's reasons is a 400 naming it. " +
+        "An empty list leaves the company without reasons.",
       "Labels are unique ignoring case. Leads already lost keep the label they were lost for, so a " +
         "reason can always be renamed or removed.",
     ].join("\n\n"),
@@ -53,4 +54,4 @@ export const PUT = apiRoute({
   },
 });
 
-export const { POST, PATCH, DELETE } = methodsNotAllowed("GET, PUT");
+export const { POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET, PUT");
