@@ -118,31 +118,38 @@ test.describe("knock to cash report", () => {
     const byKnocks = [...all.data].sort((a, b) => b.knocks - a.knocks);
     expect((await rowNames(page))[0]).toBe(byKnocks[0]!.user.name || byKnocks[0]!.user.email);
 
-    // The CSV: the header, a row per rep in the leaderboard's order, and the totals.
+    // The CSV: the header (then a column per pin type knocked, headed by its label), a row per rep
+    // in the leaderboard's order, and the totals.
     const rows = await exportCsv(page);
-    expect(rows[0]).toEqual([
+    const header = rows[0]!;
+    expect(header.slice(0, 9)).toEqual([
       "user_id",
       "name",
       "email",
       "knocks",
-      "knocks_by_pin_type",
       "leads",
       "won",
       "customers",
       "sale_value",
       "collected",
     ]);
+    const pinTypes = (await apiGet<{ data: { id: string; label: string }[] }>(page, "/api/pin-types")).data;
+    const typeColumns = header.slice(9).map((label) => pinTypes.find((type) => type.label === label)!.id);
+    const knocked = Object.entries(all.totals.knocks_by_pin_type).filter(([, n]) => n > 0);
+    expect([...typeColumns].sort()).toEqual(knocked.map(([id]) => id).sort());
     expect(rows.length).toBe(all.data.length + 2);
     all.data.forEach((row, i) => {
       const line = rows[i + 1]!;
       expect(line[0]).toBe(row.user.user_id);
       expect(Number(line[3])).toBe(row.knocks);
-      expect(JSON.parse(line[4]!)).toEqual(row.knocks_by_pin_type);
-      expect(Number(line[9])).toBe(row.collected);
+      expect(typeColumns.map((_, j) => Number(line[9 + j]))).toEqual(
+        typeColumns.map((id) => row.knocks_by_pin_type[id] ?? 0),
+      );
+      expect(Number(line[8])).toBe(row.collected);
     });
     const total = rows.at(-1)!;
     expect(total[1]).toBe("Total");
-    expect([3, 5, 6, 7, 8, 9].map((i) => Number(total[i]))).toEqual([
+    expect([3, 4, 5, 6, 7, 8].map((i) => Number(total[i]))).toEqual([
       all.totals.knocks,
       all.totals.leads,
       all.totals.won,
