@@ -15,7 +15,7 @@ export function RichText({ text }: { text: string }) {
               key={i}
               // Short spans (a path, a header) stay on one line; long ones may wrap.
               className={`rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 ${
-                part.length <= 42 ? "whitespace-nowrap" : "break-words"
+                part.length <= 24 ? "whitespace-nowrap" : "break-words"
               }`}
             >
               {part.slice(1, -1)}
