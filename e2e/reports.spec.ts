@@ -210,7 +210,12 @@ test.describe("jobs report", () => {
     await expectJobTotals(page, ranged);
 
     // A row opens to its line items and payments: the first job of the page that has both.
-    const list = await apiGet<{ data: Job[] }>(page, "/api/serviced-jobs", { ...filters, limit: "50" });
+    // The table's order: the newest service date first.
+    const list = await apiGet<{ data: Job[] }>(page, "/api/serviced-jobs", {
+      ...filters,
+      limit: "50",
+      sort: "-service_date",
+    });
     const index = list.data.findIndex((j) => j.line_items.length > 0 && j.payments.length > 0);
     expect(index, "a listed job has line items and payments").toBeGreaterThanOrEqual(0);
     const job = list.data[index]!;
