@@ -27,7 +27,7 @@ import { chromiumOfThisMachine } from "../scripts/chromium";
 import { DEFAULT_SERVER_URL, openRawDb, prepareTarget } from "./db";
 import { median } from "./load";
 import { databaseVersion, uptime } from "./machine";
-import { ROOT, ensureBuild, freePort, startOurs, waitUntilUp } from "./server";
+import { ROOT, ensureBuild, freePort, startOurs, waitUntilUp, type RunningServer } from "./server";
 
 const log = (message: string) => console.log(`[field-app] ${message}`);
 const API_HEADERS = { "service-api-version": "1.1.0" } as const;
@@ -181,7 +181,13 @@ function printTable(rows: (string | number)[][]): void {
     );
 }
 
-async function measure(page: Page, context: BrowserContext, baseUrl: string, runs: number, knocks: number) {
+async function measure(
+  page: Page,
+  context: BrowserContext,
+  server: RunningServer,
+  { runs, knocks }: { runs: number; knocks: number },
+) {
+  const baseUrl = server.baseUrl;
   const technician = demoUser("pest", "technician");
   await page.goto(`${baseUrl}/sign-in`);
   await page.getByLabel("Email").fill(technician.email);
@@ -244,6 +250,7 @@ async function measure(page: Page, context: BrowserContext, baseUrl: string, run
   );
   if (pending !== knocks) throw new Error(`the outbox holds ${pending} changes, not ${knocks}`);
 
+  const cpuBefore = server.cpuMs();
   const startedAt = await page.evaluate(() => performance.now());
   await context.setOffline(false);
   const emptiedAt = await (
@@ -256,7 +263,9 @@ async function measure(page: Page, context: BrowserContext, baseUrl: string, run
       },
     )
   ).jsonValue();
-  const syncMs = Math.round((emptiedAt as number) - startedAt);
+  const syncMs = Math.round(Number(emptiedAt) - startedAt);
+  // The server's share of the wait: the rest is the browser and the round trips, one knock at a time.
+  const serverCpuMs = Math.round(server.cpuMs() - cpuBefore);
 
   const after = await allPins(context, baseUrl);
   const known = new Set(before.map((pin) => pin.id));
@@ -270,7 +279,7 @@ async function measure(page: Page, context: BrowserContext, baseUrl: string, run
   return {
     online: timing(online),
     offline: timing(offline),
-    sync: { knocks, ms: syncMs, newPins: added.length, exactlyOnce },
+    sync: { knocks, ms: syncMs, serverCpuMs, newPins: added.length, exactlyOnce },
   };
 }
 
@@ -286,7 +295,7 @@ async function main(): Promise<void> {
     engine: opts.engine,
     testServerUrl: process.env.TEST_DATABASE_URL ?? DEFAULT_SERVER_URL,
   });
-  let server: Awaited<ReturnType<typeof startOurs>> | undefined;
+  let server: RunningServer | undefined;
   try {
     log(`fresh ${target.label}: migrate and seed the demo data`);
     const raw = await openRawDb(target.target);
@@ -313,7 +322,7 @@ async function main(): Promise<void> {
       await context.addInitScript(() => window.localStorage.setItem("fieldcrm:service-worker", "1"));
       await context.addInitScript(watchFirstPins);
       const page = await context.newPage();
-      const result = await measure(page, context, server.baseUrl, opts.runs, opts.knocks);
+      const result = await measure(page, context, server, opts);
 
       const { online, offline, sync } = result;
       const mark = (ok: boolean) => (ok ? "met" : "MISSED");
@@ -342,7 +351,8 @@ async function main(): Promise<void> {
         ],
       ]);
       console.log(
-        `c) new pins: ${sync.newPins}; knocks with exactly one pin: ${sync.exactlyOnce} of ${sync.knocks}`,
+        `c) new pins: ${sync.newPins}; knocks with exactly one pin: ${sync.exactlyOnce} of ${sync.knocks}; ` +
+          `the server's CPU meanwhile ${sync.serverCpuMs.toLocaleString("en-US")} ms`,
       );
 
       const run = {
