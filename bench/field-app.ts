@@ -33,6 +33,13 @@ const log = (message: string) => console.log(`[field-app] ${message}`);
 const API_HEADERS = { "service-api-version": "1.1.0" } as const;
 const PHONE = { width: 390, height: 844 } as const;
 const TARGETS_MS = { online: 1_000, offline: 1_500, sync: 30_000 } as const;
+/** A 1×1 PNG for the map's tiles: this machine has no internet (as in e2e/offline.spec.ts). */
+const TILE_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+const isTile = (url: URL) =>
+  /\/\d+\/\d+\/\d+\.png$/.test(url.pathname) && !url.pathname.startsWith("/_next/");
 /** The queued knocks' notes start with this, so the check finds exactly the pins they made. */
 const NOTE_PREFIX = "bench field-app";
 
@@ -378,6 +385,8 @@ async function main(): Promise<void> {
       // Automated browsers get the service worker only when they opt in (components/pwa/service-worker.tsx).
       await context.addInitScript(() => window.localStorage.setItem("fieldcrm:service-worker", "1"));
       await context.addInitScript(watchFirstPins);
+      // Answers the service worker's tile requests too; offline, they fail as the network's would.
+      await context.route(isTile, (route) => route.fulfill({ contentType: "image/png", body: TILE_PNG }));
       const page = await context.newPage();
       const result = await measure(page, context, server, opts);
 
