@@ -343,6 +343,8 @@ async function measure(
     online: timing(online),
     offline: timing(offline),
     warmUpVisits,
+    /** The pins on the technician's map (the demo data's). */
+    pins: before.length,
     sync: { knocks, ms: syncMs, serverCpuMs, newPins: added.length, exactlyOnce },
   };
 }
