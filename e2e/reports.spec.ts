@@ -210,11 +210,14 @@ test.describe("jobs report", () => {
     await expectJobTotals(page, ranged);
 
     // A row opens to its line items and payments: the first job of the page that has both.
-    // The table's order: the newest service date first.
+    // Oldest service date first, in the table and the API alike: those jobs are paid.
+    const sorted = new URL(page.url());
+    sorted.searchParams.set("sort", "service_date");
+    await page.goto(sorted.toString());
     const list = await apiGet<{ data: Job[] }>(page, "/api/serviced-jobs", {
       ...filters,
       limit: "50",
-      sort: "-service_date",
+      sort: "service_date",
     });
     const index = list.data.findIndex((j) => j.line_items.length > 0 && j.payments.length > 0);
     expect(index, "a listed job has line items and payments").toBeGreaterThanOrEqual(0);

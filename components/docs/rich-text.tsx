@@ -13,10 +13,8 @@ export function RichText({ text }: { text: string }) {
           return (
             <code
               key={i}
-              // Short spans (a path, a header) stay on one line; long ones may wrap.
-              className={`rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 ${
-                part.length <= 24 ? "whitespace-nowrap" : "break-words"
-              }`}
+              // A span may break anywhere it must: on a phone a path is wider than the text column.
+              className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] break-words text-slate-800"
             >
               {part.slice(1, -1)}
             </code>
