@@ -71,6 +71,8 @@ export function KnockSheet({
       title={fixing ? "Fix a knock that was not sent" : "Log a knock"}
       onClose={onCancel}
       testId="knock-sheet"
+      // Low on a phone: the marker the user is told to drag stays in sight above it.
+      compact
     >
       <div className="space-y-3">
         {fixing?.error ? <Notice tone="danger">Not sent: {fixing.error}</Notice> : null}

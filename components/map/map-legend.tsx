@@ -38,7 +38,7 @@ export function MapLegend({ entries, onToggle, onShowAll, renderedCount }: Props
       aria-label="Legend"
       data-testid="map-legend"
       data-rendered-pins={renderedCount}
-      className="absolute top-2.5 right-2.5 z-[1000] w-56 max-w-[calc(100%-5rem)] rounded-md bg-white/95 text-sm shadow-md ring-1 ring-slate-900/10"
+      className="absolute top-2.5 right-2.5 z-[1000] w-56 max-w-[calc(100%-5rem)] max-sm:w-40 rounded-md bg-white/95 text-sm shadow-md ring-1 ring-slate-900/10"
     >
       <button
         type="button"

@@ -1,15 +1,16 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { FieldTools, useFieldTools } from "@/components/map/field-tools";
 import { MapLegend, type LegendEntry } from "@/components/map/map-legend";
+import { MapSheet } from "@/components/map/map-sheet";
 import { TerritoriesButton, TerritoryTools, useTerritoryEditor } from "@/components/map/territory-tools";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import { SM_UP, useMediaQuery } from "@/components/ui/use-media-query";
 import { formatNumber } from "@/lib/format";
 import {
   pinKeys,
@@ -58,6 +59,14 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
   const { pins, total, loaded, loading, error, refetch } = useAllPins(filters);
   const reps = useRepChoices(pins, filters, view.rep);
   const [renderedCount, setRenderedCount] = useState(0);
+  const phone = !useMediaQuery(SM_UP, true);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersButton = useRef<HTMLButtonElement>(null);
+  const closeFilters = useCallback(() => {
+    setFiltersOpen(false);
+    // Focus goes back where it came from, as a dialog's would.
+    requestAnimationFrame(() => filtersButton.current?.focus());
+  }, []);
 
   // Type list from the API; types seen on pins but missing there (should not happen) still show.
   const types = useMemo(() => {
@@ -108,103 +117,98 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
   const fitKey = `${filters.pinTypeId ?? ""}|${filters.userId ?? ""}|${filters.territoryId ?? ""}`;
   const percent = total ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
 
+  const activeFilters = [view.type, view.rep, view.territory, view.hidden].filter(Boolean).length;
+  const clearFilters = () => setView({ type: null, rep: null, territory: null, hidden: null, pin: null });
+  const closeOthers = () => {
+    // One tool at a time: a pin's sheet or a knock in progress closes.
+    tools.field.cancel();
+    setView({ pin: null });
+  };
+
+  const fields = (
+    <>
+      <Field label="Pin type" className="min-w-0 sm:w-52">
+        <Select
+          value={view.type}
+          onChange={(e) => setView({ type: e.target.value || null })}
+          placeholder="All types"
+          options={(pinTypes.data ?? []).map((t) => ({ value: t.id, label: t.label }))}
+        />
+      </Field>
+      <Field label="Created by" className="min-w-0 sm:w-60">
+        <Select
+          value={view.rep}
+          onChange={(e) => setView({ rep: e.target.value || null })}
+          placeholder="Everyone"
+          options={reps.map((u) => ({ value: u.user_id, label: u.name || u.email }))}
+        />
+      </Field>
+      <Field label="Territory" className="min-w-0 sm:w-52">
+        <Select
+          value={view.territory}
+          onChange={(e) => setView({ territory: e.target.value || null })}
+          placeholder="All territories"
+          options={territoryOptions(editor.territories, view.territory)}
+        />
+      </Field>
+    </>
+  );
+
+  const status = error ? (
+    <span className="text-red-700">
+      Could not load pins: {error.message}{" "}
+      <button type="button" className="font-medium underline" onClick={refetch}>
+        Retry
+      </button>
+    </span>
+  ) : loading ? (
+    <span className="inline-flex w-full max-w-xs flex-col items-end gap-1 max-sm:items-start">
+      <span data-testid="pins-progress">
+        Loading pins {formatNumber(loaded)}
+        {total !== null ? ` / ${formatNumber(total)}` : ""}
+      </span>
+      <span
+        role="progressbar"
+        aria-label="Loading pins"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200"
+      >
+        <span className="block h-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
+      </span>
+    </span>
+  ) : null;
+  const shownText = `${formatNumber(visiblePins.length)} of ${formatNumber(total ?? 0)} pins shown`;
+
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-3">
-      {/* On a phone the territory editor takes the filters' room: the map needs it for the shape. */}
-      <div
-        className={cn(
-          "grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap",
-          editor.open && "max-sm:hidden",
-        )}
-      >
-        <Field label="Pin type" className="min-w-0 sm:w-52">
-          <Select
-            value={view.type}
-            onChange={(e) => setView({ type: e.target.value || null })}
-            placeholder="All types"
-            options={(pinTypes.data ?? []).map((t) => ({ value: t.id, label: t.label }))}
-          />
-        </Field>
-        <Field label="Created by" className="min-w-0 sm:w-60">
-          <Select
-            value={view.rep}
-            onChange={(e) => setView({ rep: e.target.value || null })}
-            placeholder="Everyone"
-            options={reps.map((u) => ({ value: u.user_id, label: u.name || u.email }))}
-          />
-        </Field>
-        <Field label="Territory" className="min-w-0 sm:w-52">
-          <Select
-            value={view.territory}
-            onChange={(e) => setView({ territory: e.target.value || null })}
-            placeholder="All territories"
-            options={territoryOptions(editor.territories, view.territory)}
-          />
-        </Field>
-        {editor.canEdit ? (
-          <div className="flex items-end">
-            <TerritoriesButton
-              editor={editor}
-              onOpen={() => {
-                // One tool at a time: a pin's sheet or a knock in progress closes.
-                tools.field.cancel();
-                setView({ pin: null });
-              }}
-            />
-          </div>
-        ) : null}
-        <div className="col-span-2 flex min-h-10 items-center gap-3 sm:flex-1">
-          {view.type || view.rep || view.territory || view.hidden ? (
-            <Button
-              variant="ghost"
-              className="-ml-3 sm:ml-0"
-              onClick={() => setView({ type: null, rep: null, territory: null, hidden: null, pin: null })}
-            >
-              Clear filters
-            </Button>
+      {phone ? null : (
+        <div className="flex flex-wrap items-end gap-3">
+          {fields}
+          {editor.canEdit ? (
+            <div className="flex items-end">
+              <TerritoriesButton editor={editor} onOpen={closeOthers} />
+            </div>
           ) : null}
-          <div
-            className="flex min-w-0 flex-1 justify-end text-right text-sm text-slate-600"
-            aria-live="polite"
-          >
-            {error ? (
-              <span className="text-red-700">
-                Could not load pins: {error.message}{" "}
-                <button type="button" className="font-medium underline" onClick={refetch}>
-                  Retry
-                </button>
-              </span>
-            ) : loading ? (
-              <span className="inline-flex w-full max-w-xs flex-col items-end gap-1">
-                <span data-testid="pins-progress">
-                  Loading pins {formatNumber(loaded)}
-                  {total !== null ? ` / ${formatNumber(total)}` : ""}
-                </span>
-                <span
-                  role="progressbar"
-                  aria-label="Loading pins"
-                  aria-valuemin={0}
-                  aria-valuemax={100}
-                  aria-valuenow={percent}
-                  className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200"
-                >
-                  <span
-                    className="block h-full bg-brand-600 transition-[width]"
-                    style={{ width: `${percent}%` }}
-                  />
-                </span>
-              </span>
-            ) : (
-              <span>
-                {formatNumber(visiblePins.length)} of {formatNumber(total ?? 0)} pins shown
-              </span>
-            )}
+          <div className="flex min-h-10 flex-1 items-center gap-3">
+            {activeFilters > 0 ? (
+              <Button variant="ghost" onClick={clearFilters}>
+                Clear filters
+              </Button>
+            ) : null}
+            <div
+              className="flex min-w-0 flex-1 justify-end text-right text-sm text-slate-600"
+              aria-live="polite"
+            >
+              {status ?? <span>{shownText}</span>}
+            </div>
           </div>
         </div>
-      </div>
+      )}
 
       <div
-        className="relative isolate min-h-[420px] flex-1 overflow-hidden rounded-lg ring-1 ring-slate-900/10"
+        className="relative isolate min-h-0 flex-1 overflow-hidden ring-slate-900/10 sm:min-h-[420px] sm:rounded-lg sm:ring-1"
         data-testid="pin-map"
         data-loading={loading}
         data-total={total ?? ""}
@@ -225,6 +229,42 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
           territories={{ ...editor.layer, focus: territoryFocus }}
           autoFit={!territoryFocus}
         />
+        {/* On a phone the filters wait behind a button: the map keeps the whole screen. */}
+        {phone && !editor.open ? (
+          <div className="pointer-events-none absolute top-2.5 left-14 z-[1000] flex max-w-[calc(100%-14rem)] min-w-0 flex-col items-start gap-2">
+            <button
+              type="button"
+              ref={filtersButton}
+              onClick={() => {
+                closeOthers();
+                setFiltersOpen(true);
+              }}
+              aria-expanded={filtersOpen}
+              data-testid="map-filters-button"
+              data-count={activeFilters}
+              className="pointer-events-auto inline-flex min-h-11 items-center gap-1.5 rounded-md bg-white px-3 text-sm font-medium text-slate-800 shadow-md ring-1 ring-slate-900/10 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+            >
+              <svg viewBox="0 0 20 20" className="size-4" aria-hidden="true">
+                <path d="M3 5h14M6 10h8M8.5 15h3" stroke="currentColor" strokeWidth="2" fill="none" />
+              </svg>
+              Filters
+              {activeFilters > 0 ? (
+                <span className="rounded-full bg-brand-600 px-1.5 text-xs leading-5 font-semibold text-white">
+                  {activeFilters}
+                  <span className="sr-only"> active</span>
+                </span>
+              ) : null}
+            </button>
+            {status ? (
+              <div
+                className="pointer-events-auto w-40 rounded-md bg-white/95 px-2 py-1 text-xs text-slate-700 shadow-sm"
+                aria-live="polite"
+              >
+                {status}
+              </div>
+            ) : null}
+          </div>
+        ) : null}
         <MapLegend
           entries={entries}
           onToggle={toggle}
@@ -241,6 +281,35 @@ export function MapView({ tileUrl }: { tileUrl?: string }) {
         ) : (
           <FieldTools tools={tools} />
         )}
+        {phone && filtersOpen && !editor.open ? (
+          <MapSheet title="Filters" onClose={closeFilters} testId="filters-sheet" compact>
+            <div className="space-y-3">
+              {fields}
+              {editor.canEdit ? (
+                <TerritoriesButton
+                  editor={editor}
+                  onOpen={() => {
+                    setFiltersOpen(false);
+                    closeOthers();
+                  }}
+                />
+              ) : null}
+              <p className="text-sm text-slate-600" aria-live="polite">
+                {status ?? shownText}
+              </p>
+              <div className="flex gap-2">
+                {activeFilters > 0 ? (
+                  <Button variant="ghost" className="h-11 flex-1" onClick={clearFilters}>
+                    Clear filters
+                  </Button>
+                ) : null}
+                <Button className="h-11 flex-1" onClick={closeFilters}>
+                  Show the map
+                </Button>
+              </div>
+            </div>
+          </MapSheet>
+        ) : null}
       </div>
     </div>
   );

@@ -10,9 +10,12 @@ export const metadata: Metadata = { title: "Map" };
 
 export default function MapPage() {
   return (
-    // The map fills the screen below the header: the page's padding and the app bar are taken off.
-    <div className="flex h-[calc(100dvh-7rem)] min-h-[34rem] flex-col lg:h-[calc(100dvh-8rem)]">
-      <PageHeader title="Map" description="Pins dropped by the field team, colored by pin type." />
+    // The map fills the screen below the app bar: on a phone edge to edge (the page's padding is
+    // taken back, the title is for screen readers), on a wider screen below the page's header.
+    <div className="-mx-4 -my-6 flex h-[calc(100dvh-4rem)] flex-col sm:mx-0 sm:my-0 sm:h-[calc(100dvh-7rem)] sm:min-h-[34rem] lg:h-[calc(100dvh-8rem)]">
+      <div className="max-sm:sr-only">
+        <PageHeader title="Map" description="Pins dropped by the field team, colored by pin type." />
+      </div>
       {/* The field app's service worker: this page and its code load offline after one visit. */}
       <ServiceWorker />
       <SavedPinsNote />
