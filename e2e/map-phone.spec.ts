@@ -36,12 +36,14 @@ async function center(page: Page): Promise<{ lat: number; lng: number; zoom: num
 }
 
 async function expectCentredOn(page: Page, at: { latitude: number; longitude: number }) {
-  await expect
-    .poll(async () => {
-      const c = await center(page);
-      return Math.max(Math.abs(c.lat - at.latitude), Math.abs(c.lng - at.longitude));
-    })
-    .toBeLessThan(0.0005);
+  const off = async () => {
+    const c = await center(page);
+    return Math.max(Math.abs(c.lat - at.latitude), Math.abs(c.lng - at.longitude));
+  };
+  await expect.poll(off).toBeLessThan(0.0005);
+  // And it stays: a zoom animation ending (250 ms in Leaflet) must not take the view back.
+  await page.waitForTimeout(500);
+  expect(await off()).toBeLessThan(0.0005);
 }
 
 /** The bottom of the app bar: the map's room starts there. */
@@ -130,8 +132,12 @@ test("on a phone the map fills the screen, filters sit in a sheet, and Locate me
   // Locate me, after the user has moved on: back to where the user is now.
   const there = { latitude: other.location[0], longitude: other.location[1] };
   await context.setGeolocation(there);
-  await page.getByRole("button", { name: "Zoom out" }).click();
-  await page.getByRole("button", { name: "Locate me" }).click();
+  // Pressed while a zoom still animates (a pinch, a double tap), in one go so the position
+  // arrives mid-animation: Leaflet drops a setView then, and the map must still go to the user.
+  await page.evaluate(() => {
+    document.querySelector<HTMLElement>(".leaflet-control-zoom-out")!.click();
+    document.querySelector<HTMLElement>('[data-testid="locate-me"]')!.click();
+  });
   await expectCentredOn(page, there);
   expect((await center(page)).zoom).toBeGreaterThanOrEqual(15);
 
@@ -192,4 +198,40 @@ test("on a phone the knock sheet leaves the marker to drag in sight", async ({ p
   await page.mouse.click(map.x + map.width * 0.4, sheetTop - 12);
   await expect(page.getByTestId("knock-where")).toContainText("Where you tapped");
   await expectMarkerInSight();
+});
+
+test("a first visit without location access opens on the pins, never on the placeholder", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, "sales_rep");
+  await context.clearPermissions();
+  // The pins are held back: the start view is not decided while they load.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/pins(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/map");
+  await expect(leaflet(page)).toHaveAttribute("data-zoom", "4");
+  // A visit left now must not make the country-wide placeholder the next visit's start.
+  await page.waitForTimeout(1_000);
+  expect(await page.evaluate(() => window.localStorage.getItem("fieldcrm:map-view"))).toBeNull();
+
+  release();
+  await mapLoaded(page);
+  await expect.poll(async () => (await center(page)).zoom).toBeGreaterThan(4);
+  // Fitted to the pins, that view is the last viewed area.
+  await expect
+    .poll(async () => {
+      const kept = await page.evaluate(() => window.localStorage.getItem("fieldcrm:map-view"));
+      if (!kept) return "nothing kept";
+      const { center: at, zoom } = JSON.parse(kept) as { center: [number, number]; zoom: number };
+      const now = await center(page);
+      return Math.abs(at[0] - now.lat) < 1e-5 && Math.abs(at[1] - now.lng) < 1e-5 && zoom === now.zoom;
+    })
+    .toBe(true);
+  await page.unroute(/\/api\/pins(\?|$)/);
 });

@@ -125,8 +125,11 @@ test("reloading /map offline shows the page and the saved pins, not the browser'
   await page.reload();
   await expect(page.getByTestId("saved-pins-note")).toHaveCount(0);
   expect(await loadedPins(page)).toBe(online);
+  // The last viewed area says where the rep was working: it goes at sign-out too.
+  expect(await page.evaluate(() => window.localStorage.getItem("fieldcrm:map-view"))).not.toBeNull();
   await signOut(page);
   const left = await page.evaluate(async () => {
+    const mapView = window.localStorage.getItem("fieldcrm:map-view");
     const pageCache = await caches.has("fieldcrm-pages");
     const savedPins = await new Promise<number>((resolve) => {
       const open = indexedDB.open("fieldcrm-offline");
@@ -138,9 +141,9 @@ test("reloading /map offline shows the page and the saved pins, not the browser'
       };
       open.onerror = () => resolve(-1);
     });
-    return { pageCache, savedPins };
+    return { mapView, pageCache, savedPins };
   });
-  expect(left).toEqual({ pageCache: false, savedPins: 0 });
+  expect(left).toEqual({ mapView: null, pageCache: false, savedPins: 0 });
 });
 
 // A 1×1 PNG: the machines running the tests have no internet, so the tile host is answered here.

@@ -261,7 +261,10 @@ test("on a phone the territory editor is a bottom sheet with thumb-sized control
   await signIn(page, "manager");
   await page.goto("/map");
   await mapLoaded(page);
-  await page.getByRole("button", { name: "Edit territories" }).click();
+  // On a phone the territory tools wait in the Filters sheet with the filters.
+  await page.getByRole("button", { name: /^Filters/ }).click();
+  await page.getByTestId("filters-sheet").getByRole("button", { name: "Edit territories" }).click();
+  await expect(page.getByTestId("filters-sheet")).toBeHidden();
   await sheet(page).getByRole("button", { name: "Draw territory" }).click();
 
   // Tap three corners in the part of the map the sheet leaves visible.

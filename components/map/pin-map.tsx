@@ -9,6 +9,7 @@ import { PinClusterLayer } from "@/components/map/pin-cluster-layer";
 import { TerritoryLayer, type TerritoryLayerProps } from "@/components/map/territory-layer";
 import { SM_UP } from "@/components/ui/use-media-query";
 import type { Pin } from "@/lib/query/pins";
+import { MAP_VIEW_KEY } from "@/lib/query/saved-pins";
 
 // The Leaflet map (browser only: loaded with next/dynamic, ssr: false). Without tiles (no network)
 // it keeps a neutral background and the pins still show.
@@ -36,8 +37,6 @@ export interface PinMapProps {
   autoFit?: boolean;
 }
 
-/** Where the map was last viewed on this device. */
-const VIEW_KEY = "fieldcrm:map-view";
 /** "Locate me" shows a neighbourhood: the nearby streets and their pins. */
 export const LOCATE_ZOOM = 15;
 
@@ -48,7 +47,7 @@ interface SavedView {
 
 function readSavedView(): SavedView | null {
   try {
-    const raw = JSON.parse(window.localStorage.getItem(VIEW_KEY) ?? "null") as Partial<SavedView> | null;
+    const raw = JSON.parse(window.localStorage.getItem(MAP_VIEW_KEY) ?? "null") as Partial<SavedView> | null;
     const [lat, lng] = raw?.center ?? [];
     if (typeof lat !== "number" || typeof lng !== "number" || typeof raw?.zoom !== "number") return null;
     if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || !Number.isFinite(raw.zoom))
@@ -126,7 +125,7 @@ export default function PinMap({
         keep={(start === "kept" || start === "located") && fitKey === startKey}
       />
       <LocateMe auto={start === "locating"} onAutoDone={(located) => setStart(located ? "located" : "fit")} />
-      <RememberView />
+      <RememberView ready={start === "kept" || start === "located" || (start === "fit" && pins.length > 0)} />
       <FollowContainerSize />
       {tilesFailed ? (
         <p
@@ -158,7 +157,7 @@ function FollowContainerSize() {
  * Keeps the last viewed area on this device, and publishes the centre and zoom on the map's
  * element (the pins are on a canvas; tests and tools read the view there).
  */
-function RememberView() {
+function RememberView({ ready }: { ready: boolean }) {
   const map = useMap();
   useEffect(() => {
     const container = map.getContainer();
@@ -167,8 +166,11 @@ function RememberView() {
       const zoom = map.getZoom();
       container.dataset.center = `${center.lat.toFixed(6)},${center.lng.toFixed(6)}`;
       container.dataset.zoom = String(zoom);
+      // Until the start view is decided the map shows a placeholder (the whole country): kept,
+      // the next visit would open there and never go to the user or the pins.
+      if (!ready) return;
       try {
-        window.localStorage.setItem(VIEW_KEY, JSON.stringify({ center: [center.lat, center.lng], zoom }));
+        window.localStorage.setItem(MAP_VIEW_KEY, JSON.stringify({ center: [center.lat, center.lng], zoom }));
       } catch {
         // Storage full or blocked: the next visit starts on all pins.
       }
@@ -178,9 +180,12 @@ function RememberView() {
     return () => {
       map.off("moveend", moved);
     };
-  }, [map]);
+  }, [map, ready]);
   return null;
 }
+
+/** Leaflet's own flag (not in its types): a zoom animation is running. */
+type ZoomingMap = L.Map & { _animatingZoom?: boolean };
 
 /** What the user is told when the location cannot be had (GeolocationPositionError codes). */
 export function locateErrorMessage(code: number | null): string {
@@ -204,6 +209,8 @@ function LocateMe({ auto, onAutoDone }: { auto: boolean; onAutoDone: (located: b
   });
   const buttonRef = useRef<HTMLButtonElement>(null);
   const marks = useRef<L.Layer[]>([]);
+  // A position that arrives after the map is gone moves nothing.
+  const alive = useRef(true);
   const onAutoDoneRef = useRef(onAutoDone);
   useEffect(() => {
     onAutoDoneRef.current = onAutoDone;
@@ -219,6 +226,7 @@ function LocateMe({ auto, onAutoDone }: { auto: boolean; onAutoDone: (located: b
       setState({ busy: true, message: null });
       navigator.geolocation.getCurrentPosition(
         ({ coords }) => {
+          if (!alive.current) return;
           const at: [number, number] = [coords.latitude, coords.longitude];
           for (const mark of marks.current) mark.remove();
           marks.current = [
@@ -238,9 +246,18 @@ function LocateMe({ auto, onAutoDone }: { auto: boolean; onAutoDone: (located: b
               interactive: false,
             }).addTo(map),
           ];
-          map.setView(at, Math.max(map.getZoom(), LOCATE_ZOOM), { animate: false });
-          setState({ busy: false, message: null });
-          if (quiet) onAutoDoneRef.current(true);
+          const go = () => {
+            if (!alive.current) return;
+            map.setView(at, Math.max(map.getZoom(), LOCATE_ZOOM), { animate: false });
+            setState({ busy: false, message: null });
+            if (quiet) onAutoDoneRef.current(true);
+          };
+          // Leaflet drops a setView while a zoom animates, and a zoom started by a tap just before
+          // begins on the next frame: the map goes to the user once that animation is over.
+          requestAnimationFrame(() => {
+            if ((map as ZoomingMap)._animatingZoom) map.once("zoomend", go);
+            else go();
+          });
         },
         (error) => {
           setState({ busy: false, message: quiet ? null : locateErrorMessage(error.code) });
@@ -268,7 +285,9 @@ function LocateMe({ auto, onAutoDone }: { auto: boolean; onAutoDone: (located: b
 
   useEffect(() => {
     if (buttonRef.current) L.DomEvent.disableClickPropagation(buttonRef.current);
+    alive.current = true;
     return () => {
+      alive.current = false;
       for (const mark of marks.current) mark.remove();
     };
   }, []);

@@ -116,7 +116,8 @@ export function TerritoriesButton({ editor, onOpen }: { editor: TerritoryEditor;
   return (
     <Button
       variant="secondary"
-      className="h-10 w-full sm:w-auto"
+      // Thumb-sized in the phone's Filters sheet, the filters' height beside them on a wide screen.
+      className="h-11 w-full sm:h-10 sm:w-auto"
       aria-pressed={editor.open}
       onClick={() => {
         if (editor.open) editor.setMode({ kind: "closed" });

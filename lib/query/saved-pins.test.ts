@@ -1,9 +1,10 @@
 import "fake-indexeddb/auto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Pin } from "@/lib/schemas/pins";
 import {
   clearOfflineData,
   loadPins,
+  MAP_VIEW_KEY,
   loadPinTypes,
   MAX_SAVED_PINS,
   SAVED_SETS,
@@ -16,6 +17,10 @@ const pins = (count: number, prefix = "pin"): Pin[] =>
   Array.from({ length: count }, (_, i) => ({ id: `${prefix}_${i}` }) as unknown as Pin);
 
 describe("saved pins (IndexedDB)", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it("saves a filter set's pins and reads them back with the time they were saved", async () => {
     await savePins("set-a", pins(3), 3, 1_000);
     const saved = await loadPins("set-a");
@@ -46,5 +51,28 @@ describe("saved pins (IndexedDB)", () => {
     await clearOfflineData();
     expect(await loadPins("mine")).toBeNull();
     expect(await loadPinTypes()).toBeNull();
+  });
+
+  it("sign-out's clear forgets the map's last viewed area", async () => {
+    const storage = new Map<string, string>([
+      [MAP_VIEW_KEY, JSON.stringify({ center: [30.27, -97.74], zoom: 15 })],
+      ["other", "kept"],
+    ]);
+    vi.stubGlobal("window", {
+      localStorage: { removeItem: (key: string) => void storage.delete(key) },
+    });
+    await clearOfflineData();
+    expect([...storage.keys()]).toEqual(["other"]);
+  });
+
+  it("sign-out's clear still clears the saved pins when storage is blocked", async () => {
+    vi.stubGlobal("window", {
+      get localStorage(): Storage {
+        throw new DOMException("blocked", "SecurityError");
+      },
+    });
+    await savePins("mine", pins(1), 1, 60_000);
+    await clearOfflineData();
+    expect(await loadPins("mine")).toBeNull();
   });
 });

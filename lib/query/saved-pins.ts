@@ -7,6 +7,9 @@ import type { Pin } from "@/lib/schemas/pins";
 // The map's pins and pin types saved in IndexedDB after each successful online load, so that
 // offline the map shows the last pins it saw. Bounded: the last few filter sets, each capped.
 
+/** Where the map was last viewed on this device (localStorage): where the rep was working. */
+export const MAP_VIEW_KEY = "fieldcrm:map-view";
+
 /** Filter sets kept (the most recently saved win). */
 export const SAVED_SETS = 3;
 /** Pins kept per filter set: enough for a metro area, small enough to read back quickly. */
@@ -79,10 +82,16 @@ export async function loadPinTypes(): Promise<ListedPinType[] | null> {
 }
 
 /**
- * Deletes what the browser keeps of the signed-in user's data for offline use: the saved pins
- * and the service worker's saved map page. Called at sign-out, before the next person signs in.
+ * Deletes what the browser keeps of the signed-in user's data for offline use: the saved pins,
+ * the map's last viewed area and the service worker's saved map page. Called at sign-out, before
+ * the next person signs in.
  */
 export async function clearOfflineData(): Promise<void> {
+  try {
+    window.localStorage.removeItem(MAP_VIEW_KEY);
+  } catch {
+    // Storage blocked: nothing was kept there either.
+  }
   const jobs: Promise<unknown>[] = [];
   if (available()) {
     jobs.push(
