@@ -533,3 +533,72 @@ test("on a phone the knock sheet is a bottom sheet with thumb-sized controls", a
   for (const [label, height] of sizes) expect(height, `${label} button`).toBeGreaterThanOrEqual(44);
   await expectNoPageScrollX(page);
 });
+
+test("the navigation's Map entry counts the changes waiting on the device, at 1440 and 390 px", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, "sales_rep");
+  const rep = demoUser("sales_rep");
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+  // Three changes wait (another page than the map: nothing sends them here).
+  await page.goto("/leads");
+  await seedKnocks(page, rep.id, [
+    { client_id: `e2e-${unique()}`, location: [30.27, -97.74], pin_type_id: "pt_x", logged_at: at(3) },
+    { client_id: `e2e-${unique()}`, location: [30.28, -97.74], pin_type_id: "pt_x", logged_at: at(2) },
+    { kind: "outcome", client_id: `e2e-${unique()}`, pin_id: "pin_x", pin_type_id: "pt_x", logged_at: at(1) },
+  ]);
+  await page.reload();
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const main = page.getByRole("navigation", { name: "Main" });
+  const mapLink = main.getByRole("link", { name: "Map, 3 changes waiting to be sent" });
+  await expect(mapLink).toBeVisible();
+  await expect(mapLink.getByTestId("nav-pending")).toHaveText("3");
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    // At 1440 px the sidebar's entry; at 390 px the menu's button.
+    await screenshotBoth(page, `nav-pending-${theme}`, { fullPage: false });
+    const axe = await new AxeBuilder({ page })
+      .include("aside")
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(
+      axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+      theme,
+    ).toEqual([]);
+  }
+
+  // On a phone the menu's button shows the count; the open menu shows it on the Map entry.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: "light" });
+  const menuButton = page.getByRole("button", { name: "Open menu (3 changes waiting to be sent)" });
+  await expect(menuButton.getByTestId("menu-pending")).toHaveText("3");
+  await menuButton.click();
+  const phoneLink = page
+    .locator("#mobile-menu")
+    .getByRole("link", { name: "Map, 3 changes waiting to be sent" });
+  await expect(phoneLink.getByTestId("nav-pending")).toBeVisible();
+  const box = (await phoneLink.getByTestId("nav-pending").boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await screenshotBoth(page, `nav-pending-menu-${theme}`, { fullPage: false });
+    const axe = await new AxeBuilder({ page })
+      .include("header")
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(
+      axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+      theme,
+    ).toEqual([]);
+  }
+  await expectNoPageScrollX(page);
+
+  // Once nothing waits, neither badge shows.
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.evaluate((key) => localStorage.removeItem(key), `knocks-pending:${rep.id}`);
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Open menu", exact: true })).toBeVisible();
+  await expect(page.getByTestId("menu-pending")).toHaveCount(0);
+});

@@ -4,10 +4,15 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { cn } from "@/components/ui/cn";
+import { formatNumber } from "@/lib/format";
+import { usePendingCount } from "@/lib/query/pin-outbox";
 import { useSession } from "@/lib/query/session";
 import { Icon, Logo } from "./icons";
 import { isActivePath, navItemsFor } from "./nav-items";
 import { UserMenu } from "./user-menu";
+
+/** The section whose entry counts the changes waiting on this device. */
+const PENDING_HREF = "/map";
 
 /**
  * The dashboard frame: sidebar or phone menu, header and <main>. Navigation shows only what the
@@ -18,6 +23,10 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const pathname = usePathname();
   const [menuOpen, setMenuOpen] = useState(false);
   const items = session ? navItemsFor(session) : [];
+  // Knocks and outcome changes kept on this device: counted on the Map entry, as on the map.
+  const pendingCount = usePendingCount(session?.user.id);
+  const pendingLabel = `${formatNumber(pendingCount)} ${pendingCount === 1 ? "change" : "changes"} waiting to be sent`;
+  const showPending = pendingCount > 0 && items.some((item) => item.href === PENDING_HREF);
 
   // Close the phone menu after navigating (the adjust-state-on-prop-change pattern, no effect).
   const [lastPath, setLastPath] = useState(pathname);
@@ -42,11 +51,13 @@ export function AppShell({ children }: { children: React.ReactNode }) {
     <ul className="space-y-1">
       {items.map((item) => {
         const active = isActivePath(item.href, pathname);
+        const pending = showPending && item.href === PENDING_HREF;
         return (
           <li key={item.href}>
             <Link
               href={item.href}
               aria-current={active ? "page" : undefined}
+              aria-label={pending ? `${item.label}, ${pendingLabel}` : undefined}
               className={cn(
                 "group flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors",
                 "focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600",
@@ -63,6 +74,16 @@ export function AppShell({ children }: { children: React.ReactNode }) {
                 )}
               />
               {item.label}
+              {pending ? (
+                <span
+                  aria-hidden="true"
+                  data-testid="nav-pending"
+                  data-count={pendingCount}
+                  className="ml-auto inline-flex min-w-6 items-center justify-center rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-amber-300"
+                >
+                  {formatNumber(pendingCount)}
+                </span>
+              ) : null}
             </Link>
           </li>
         );
@@ -101,13 +122,23 @@ export function AppShell({ children }: { children: React.ReactNode }) {
             <button
               id="main-menu-button"
               type="button"
-              className="-ml-1 rounded-md p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600 lg:hidden"
+              className="relative -ml-1 rounded-md p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600 lg:hidden"
               aria-expanded={menuOpen}
               aria-controls="mobile-menu"
-              aria-label={menuOpen ? "Close menu" : "Open menu"}
+              aria-label={(menuOpen ? "Close menu" : "Open menu") + (showPending ? ` (${pendingLabel})` : "")}
               onClick={() => setMenuOpen((open) => !open)}
             >
               <Icon name={menuOpen ? "close" : "menu"} className="size-6" />
+              {showPending && !menuOpen ? (
+                // On a phone the menu is closed: its button shows that changes wait.
+                <span
+                  aria-hidden="true"
+                  data-testid="menu-pending"
+                  className="absolute -top-0.5 -right-1 inline-flex min-w-5 items-center justify-center rounded-full bg-amber-100 px-1 text-[11px] leading-5 font-semibold text-amber-900 ring-2 ring-white"
+                >
+                  {formatNumber(pendingCount)}
+                </span>
+              ) : null}
             </button>
             <Link
               href="/"

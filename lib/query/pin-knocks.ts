@@ -55,25 +55,41 @@ function matches(pin: Pin, filters: PinFilters): boolean {
 }
 
 /**
- * Puts a saved pin into every cached map set: replaced where it was, added where it now matches
- * the set's filters, taken out where it no longer does.
+ * Puts saved pins into every cached map set: replaced where they were, added where they now match
+ * the set's filters, taken out where they no longer do. One new set each, however many pins.
  */
-export function putPinInCaches(client: QueryClient, pin: FieldPin) {
+export function putPinsInCaches(client: QueryClient, saved: readonly FieldPin[]) {
+  if (saved.length === 0) return;
+  // The last answer of a pin wins (two outcome changes of one pin in a batch).
+  const byId = new Map(saved.map((pin) => [pin.id, pin]));
   for (const [key, set] of client.getQueriesData<PinSet>({ queryKey: [...pinKeys.all, "map"] })) {
     if (!set) continue;
     const filters = (key[2] ?? {}) as { pinTypeId?: string | null; userId?: string | null };
-    const keep = matches(pin, {
-      pinTypeId: filters.pinTypeId ?? undefined,
-      userId: filters.userId ?? undefined,
-    });
-    const at = set.pins.findIndex((p) => p.id === pin.id);
-    if (at === -1 && !keep) continue;
-    const pins = set.pins.slice();
-    if (at === -1) pins.unshift(pin);
-    else if (keep) pins[at] = pin;
-    else pins.splice(at, 1);
-    client.setQueryData<PinSet>(key, { pins, total: set.total + (pins.length - set.pins.length) });
+    const keeps = (pin: Pin) =>
+      matches(pin, { pinTypeId: filters.pinTypeId ?? undefined, userId: filters.userId ?? undefined });
+    const placed = new Set<string>();
+    let changed = false;
+    const pins: Pin[] = [];
+    for (const pin of set.pins) {
+      const now = byId.get(pin.id);
+      if (!now) {
+        pins.push(pin);
+        continue;
+      }
+      placed.add(pin.id);
+      changed = true;
+      if (keeps(now)) pins.push(now);
+    }
+    const added = [...byId.values()].filter((pin) => !placed.has(pin.id) && keeps(pin)).reverse();
+    if (!changed && added.length === 0) continue;
+    const all = added.length > 0 ? [...added, ...pins] : pins;
+    client.setQueryData<PinSet>(key, { pins: all, total: set.total + (all.length - set.pins.length) });
   }
+}
+
+/** Puts one saved pin into every cached map set (putPinsInCaches). */
+export function putPinInCaches(client: QueryClient, pin: FieldPin) {
+  putPinsInCaches(client, [pin]);
 }
 
 /** POST /pins, then the map and the pin's history show the change. */

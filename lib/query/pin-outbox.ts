@@ -6,7 +6,7 @@ import { ApiClientError } from "@/lib/query/api-client";
 import {
   pinDetailKey,
   postPin,
-  putPinInCaches,
+  putPinsInCaches,
   type FieldPin,
   type PinAddress,
   type SavePinBody,
@@ -73,6 +73,7 @@ export function pendingOutcomeOf(
 const storageKey = (userId: string) => `knocks-pending:${userId}`;
 const listeners = new Set<() => void>();
 const EMPTY: PendingChange[] = [];
+// The persisted copy, parsed once per distinct string: a render reads it without parsing again.
 let cache: { raw: string | null; list: PendingChange[] } = { raw: null, list: EMPTY };
 
 function read(userId: string): PendingChange[] {
@@ -90,8 +91,10 @@ function read(userId: string): PendingChange[] {
 }
 
 function write(userId: string, list: PendingChange[]) {
-  if (list.length === 0) window.localStorage.removeItem(storageKey(userId));
-  else window.localStorage.setItem(storageKey(userId), JSON.stringify(list));
+  const raw = list.length === 0 ? null : JSON.stringify(list);
+  if (raw === null) window.localStorage.removeItem(storageKey(userId));
+  else window.localStorage.setItem(storageKey(userId), raw);
+  cache = { raw, list: list.length === 0 ? EMPTY : list };
   for (const listener of listeners) listener();
 }
 
@@ -130,45 +133,125 @@ export function newClientId(): string {
 
 const sending = new Set<string>();
 
+/** Changes sent at once: a browser opens about six connections to one server. */
+export const SEND_CONCURRENCY = 6;
+/** Answers taken out of the persisted queue together, and shown together (one render). */
+export const BATCH_SIZE = 50;
+/** The longest an answered change waits to leave the persisted queue. */
+export const BATCH_MS = 250;
+
+export interface SentChange {
+  change: PendingChange;
+  pin: FieldPin;
+}
+
+export interface FlushOptions {
+  send: (body: SavePinBody) => Promise<FieldPin>;
+  /** The changes the API accepted, a batch at a time, once they have left the queue. */
+  onSent?: (sent: readonly SentChange[]) => void;
+  onRefused?: (change: PendingChange, reason: string) => void;
+  concurrency?: number;
+  batchSize?: number;
+  batchMs?: number;
+}
+
 /**
- * Sends the user's queued changes in order, one round at a time per user (two hooks or a click on
- * "Send now" never send one change twice at once). A sent or refused change leaves the queue; any
- * other failure ends the round and keeps it, with its client_id and time, for the next one.
+ * Sends the user's queued changes, several at once, one round at a time per user (two hooks or a
+ * click on "Send now" never send one change twice at once). Outcome changes of one pin go one
+ * after another, in the order they were made. A sent or refused change leaves the queue with its
+ * batch; the persisted copy keeps it until then, so a tab closed mid-batch sends it again and the
+ * API matches it by its client_id or visited_at. Any other failure ends the round and keeps the
+ * change, with its client_id and time, for the next one.
  */
-export async function flushPending(
-  userId: string,
-  {
-    send,
-    onSent,
-    onRefused,
-  }: {
-    send: (body: SavePinBody) => Promise<FieldPin>;
-    onSent?: (change: PendingChange, pin: FieldPin) => void;
-    onRefused?: (change: PendingChange, reason: string) => void;
-  },
-): Promise<void> {
+export async function flushPending(userId: string, options: FlushOptions): Promise<void> {
   if (sending.has(userId) || !navigator.onLine) return;
   sending.add(userId);
-  const drop = (clientId: string) =>
-    write(
-      userId,
-      read(userId).filter((c) => c.client_id !== clientId),
-    );
   try {
-    for (const change of read(userId)) {
-      try {
-        const pin = await send(sendBody(change));
-        drop(change.client_id);
-        onSent?.(change, pin);
-      } catch (error) {
-        if (!isFinalRefusal(error)) break;
-        drop(change.client_id);
-        onRefused?.(change, refusalReason(error));
-      }
+    // Changes queued while a round was sending go in the next round.
+    for (let list = read(userId); list.length > 0; list = read(userId)) {
+      if (!(await sendRound(userId, list, options))) return;
     }
   } finally {
     sending.delete(userId);
   }
+}
+
+/** Sends `list`; whether every change was answered (sent or refused). */
+async function sendRound(
+  userId: string,
+  list: readonly PendingChange[],
+  {
+    send,
+    onSent,
+    onRefused,
+    concurrency = SEND_CONCURRENCY,
+    batchSize = BATCH_SIZE,
+    batchMs = BATCH_MS,
+  }: FlushOptions,
+): Promise<boolean> {
+  let stopped = false;
+  let answered = new Set<string>();
+  let sent: SentChange[] = [];
+  let refused: { change: PendingChange; reason: string }[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const commit = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (answered.size === 0) return;
+    const gone = answered;
+    const batch = { sent, refused };
+    answered = new Set();
+    sent = [];
+    refused = [];
+    // Read again: a change queued meanwhile (here or in another tab) stays.
+    write(
+      userId,
+      read(userId).filter((c) => !gone.has(c.client_id)),
+    );
+    if (batch.sent.length > 0) onSent?.(batch.sent);
+    for (const { change, reason } of batch.refused) onRefused?.(change, reason);
+  };
+
+  // The last send of each pin's outcome changes, which the next one of that pin waits for.
+  const last = new Map<string, Promise<void>>();
+  let next = 0;
+  const worker = async () => {
+    while (!stopped && next < list.length) {
+      const change = list[next++]!;
+      const key = isOutcome(change) ? `pin:${change.pin_id}` : `knock:${change.client_id}`;
+      const before = last.get(key);
+      let finished = () => {};
+      last.set(key, new Promise<void>((resolve) => (finished = resolve)));
+      try {
+        await before;
+        // An earlier change of the pin that failed must go first, next round.
+        if (stopped) return;
+        try {
+          const pin = await send(sendBody(change));
+          sent.push({ change, pin });
+          answered.add(change.client_id);
+        } catch (error) {
+          if (!isFinalRefusal(error)) {
+            stopped = true;
+            return;
+          }
+          refused.push({ change, reason: refusalReason(error) });
+          answered.add(change.client_id);
+        }
+      } finally {
+        finished();
+      }
+      if (answered.size >= batchSize) commit();
+      else if (answered.size > 0) timer ??= setTimeout(commit, batchMs);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  } finally {
+    commit();
+  }
+  return !stopped;
 }
 
 /** Adds a change to the user's queue (kept across reloads and closed tabs). */
@@ -210,9 +293,15 @@ export function useKnockOutbox(
     if (!userId) return;
     await flushPending(userId, {
       send: postPin,
-      onSent: (change, pin) => {
-        putPinInCaches(client, pin);
-        if (isOutcome(change)) void client.invalidateQueries({ queryKey: pinDetailKey(pin.id) });
+      // One cache update (and one render of the map) per batch, not per change.
+      onSent: (sent) => {
+        putPinsInCaches(
+          client,
+          sent.map((s) => s.pin),
+        );
+        for (const { change, pin } of sent) {
+          if (isOutcome(change)) void client.invalidateQueries({ queryKey: pinDetailKey(pin.id) });
+        }
       },
       onRefused: (change, reason) => refused.current?.(change, reason),
     });
@@ -226,4 +315,13 @@ export function useKnockOutbox(
   }, [flush]);
 
   return { pending, add, flush };
+}
+
+/** How many changes wait on this device for the user (the map's and the navigation's badge). */
+export function usePendingCount(userId: string | undefined): number {
+  return useSyncExternalStore(
+    subscribe,
+    () => (userId ? read(userId).length : 0),
+    () => 0,
+  );
 }

@@ -112,7 +112,9 @@ export const bulkLeadActionSchema = z
           "The stage; null clears it. A pipeline stage named by its key or label, in any case, is stored as its key.",
         ),
       })
-      .describe("Set the stage."),
+      .describe(
+        "Set the stage. A stage that is not lost also clears the lead's lost reason, as a single stage change does; undo restores it.",
+      ),
     z
       .object({
         type: z.literal("add_tags"),

@@ -51,6 +51,8 @@ export const leadBulkChanges = pgTable(
     leadId: text("lead_id").notNull(),
     assignedTo: text("assigned_to"),
     stage: text("stage"),
+    /** The lead's lost reason before a stage change, which clears it when the stage is not lost. */
+    lostReason: text("lost_reason"),
     tags: text("tags")
       .array()
       .notNull()

@@ -21,7 +21,7 @@ import type {
   BulkLeadsResponse,
   UndoBulkLeadsResponse,
 } from "@/lib/schemas/lead-bulk";
-import { storedStage } from "@/lib/schemas/pipeline";
+import { findStage, storedStage } from "@/lib/schemas/pipeline";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
 import { leadFilter, withTerritoryResolved } from "./list-leads";
 import { checkAssignee, resolveOwnerFilter } from "./owners";
@@ -43,7 +43,7 @@ export async function bulkChangeLeads({
   ctx: DomainContext;
   input: BulkLeadsBody;
 }): Promise<BulkLeadsResponse> {
-  const action = await storedAction(ctx, input.action);
+  const { action, lost } = await storedAction(ctx, input.action);
   if (action.type === "assign") {
     await checkAssignee(ctx.db, ctx.companyId, action.assigned_to, "action.assigned_to");
   }
@@ -65,10 +65,10 @@ export async function bulkChangeLeads({
       actorKind: actor.kind,
       actorId: actor.id,
     });
-    const { matched, changed } = await saveChanged(tx, ctx.companyId, id, selection, action);
+    const { matched, changed } = await saveChanged(tx, ctx.companyId, id, selection, action, lost);
     if (action.type === "add_tags") await refuseTooManyTags(tx, ctx.companyId, id, action.tags);
     if (changed > 0) {
-      await updateSaved(tx, ctx.companyId, id, actionSet(action), actor);
+      await updateSaved(tx, ctx.companyId, id, actionSet(action, lost), actor);
       await tx.execute(sql`update ${leadBulkOperations} set "changed" = ${changed}
         where "company_id" = ${ctx.companyId} and "id" = ${id}`);
     }
@@ -82,10 +82,18 @@ export async function bulkChangeLeads({
   });
 }
 
-/** The action as it is stored: a pipeline stage named by its key or label becomes its key (E2). */
-async function storedAction(ctx: DomainContext, action: BulkLeadAction): Promise<BulkLeadAction> {
-  if (action.type !== "set_stage" || !action.stage) return action;
-  return { ...action, stage: storedStage(await loadPipeline(ctx.db, ctx.companyId), action.stage) };
+/**
+ * The action as it is stored: a pipeline stage named by its key or label becomes its key (E2).
+ * `lost`: the action moves leads to a lost stage, which alone keeps their lost reason.
+ */
+async function storedAction(
+  ctx: DomainContext,
+  action: BulkLeadAction,
+): Promise<{ action: BulkLeadAction; lost: boolean }> {
+  if (action.type !== "set_stage" || !action.stage) return { action, lost: false };
+  const pipeline = await loadPipeline(ctx.db, ctx.companyId);
+  const stage = storedStage(pipeline, action.stage);
+  return { action: { ...action, stage }, lost: findStage(pipeline, stage)?.kind === "lost" };
 }
 
 /** 400 listing the ids that are no lead of the company (another company's are unknown too). */
@@ -115,21 +123,23 @@ async function saveChanged(
   operationId: string,
   selection: SQL,
   action: BulkLeadAction,
+  lost: boolean,
 ): Promise<{ matched: number; changed: number }> {
   const [row] = (
     await tx.execute<{ matched: number | string; changed: number | string }>(sql`
     with selected as (
       select ${leads.id} as id, ${leads.assignedTo} as assigned_to, ${leads.stage} as stage,
-        ${leads.tags} as tags, ${leads.archived} as archived, ${leads.archivedAt} as archived_at,
-        ${actionChanges(action)} as changes
+        ${leads.lostReason} as lost_reason, ${leads.tags} as tags, ${leads.archived} as archived,
+        ${leads.archivedAt} as archived_at, ${actionChanges(action, lost)} as changes
       from ${leads} where ${selection}
       -- In id order: two bulk changes of the same leads lock them in one order, never deadlock.
       order by ${leads.id}
       for update
     ), saved as (
       insert into ${leadBulkChanges}
-        ("company_id", "operation_id", "lead_id", "assigned_to", "stage", "tags", "archived", "archived_at")
-      select ${companyId}, ${operationId}, id, assigned_to, stage, tags, archived, archived_at
+        ("company_id", "operation_id", "lead_id", "assigned_to", "stage", "lost_reason", "tags", "archived",
+          "archived_at")
+      select ${companyId}, ${operationId}, id, assigned_to, stage, lost_reason, tags, archived, archived_at
       from selected where changes
       returning 1
     )
@@ -182,6 +192,7 @@ async function updateSaved(
           where ${leads.companyId} = c."company_id" and ${leads.id} = c."lead_id" and ${only}
           returning ${leads.id} as id,
             o."stage" as old_stage, ${leads.stage} as new_stage,
+            o."lost_reason" as old_lost_reason, ${leads.lostReason} as new_lost_reason,
             o."tags" as old_tags, ${leads.tags} as new_tags,
             o."assigned_to" as old_assigned_to, ${leads.assignedTo} as new_assigned_to,
             o."archived" as old_archived, ${leads.archived} as new_archived
@@ -194,11 +205,13 @@ async function updateSaved(
             ${by.kind}, ${by.id},
             case when d.old_archived <> d.new_archived then '[]'::jsonb
               else (select jsonb_agg(v.x order by v.n) from (values
-                (1, ${change("stage")}), (2, ${change("tags")}), (3, ${change("assigned_to")})
+                (1, ${change("stage")}), (2, ${change("lost_reason")}), (3, ${change("tags")}),
+                (4, ${change("assigned_to")})
               ) as v(n, x) where v.x is not null) end
           from done d
           where d.old_archived <> d.new_archived
-            or (d.old_stage, d.old_tags, d.old_assigned_to) is distinct from (d.new_stage, d.new_tags, d.new_assigned_to)
+            or (d.old_stage, d.old_lost_reason, d.old_tags, d.old_assigned_to)
+              is distinct from (d.new_stage, d.new_lost_reason, d.new_tags, d.new_assigned_to)
         )
         select (select count(*) from done)::int as n, (select max("lead_id") from c) as last`)
     ).rows;
@@ -227,13 +240,18 @@ async function refuseTooManyTags(tx: DbOrTx, companyId: string, operationId: str
   ]);
 }
 
-/** Whether the action changes a lead (the row's values as selected, `leads` unaliased). */
-function actionChanges(action: BulkLeadAction): SQL {
+/**
+ * Whether the action changes a lead (the row's values as selected, `leads` unaliased). A move to a
+ * stage that is not lost changes a lead already there that still has a lost reason.
+ */
+function actionChanges(action: BulkLeadAction, lost: boolean): SQL {
   switch (action.type) {
     case "assign":
       return sql`${leads.assignedTo} is distinct from ${action.assigned_to ?? null}::text`;
     case "set_stage":
-      return sql`${leads.stage} is distinct from ${action.stage ?? null}::text`;
+      return lost
+        ? sql`${leads.stage} is distinct from ${action.stage ?? null}::text`
+        : sql`(${leads.stage} is distinct from ${action.stage ?? null}::text or ${leads.lostReason} is not null)`;
     case "add_tags":
       return sql`not (${leads.tags} @> ${textArrayParam(uniqueTags(action.tags))})`;
     case "archive":
@@ -243,13 +261,18 @@ function actionChanges(action: BulkLeadAction): SQL {
   }
 }
 
-/** The SET list of the action's update. */
-function actionSet(action: BulkLeadAction): SQL {
+/**
+ * The SET list of the action's update. A stage that is not lost clears the lost reason, as a
+ * single stage change does, so a reopened lead does not keep a stale reason.
+ */
+function actionSet(action: BulkLeadAction, lost: boolean): SQL {
   switch (action.type) {
     case "assign":
       return sql`"assigned_to" = ${action.assigned_to ?? null}::text`;
     case "set_stage":
-      return sql`"stage" = ${action.stage ?? null}::text`;
+      return lost
+        ? sql`"stage" = ${action.stage ?? null}::text`
+        : sql`"stage" = ${action.stage ?? null}::text, "lost_reason" = null`;
     case "add_tags":
       return sql`"tags" = ${mergedTags(leads.tags, textArrayParam(uniqueTags(action.tags)))}`;
     case "archive":
@@ -265,7 +288,8 @@ function undoSet(action: BulkLeadAction): SQL {
     case "assign":
       return sql`"assigned_to" = c."assigned_to"`;
     case "set_stage":
-      return sql`"stage" = c."stage"`;
+      // The reason the change cleared; a reason given since is kept.
+      return sql`"stage" = c."stage", "lost_reason" = coalesce(o."lost_reason", c."lost_reason")`;
     case "add_tags":
       return sql`"tags" = c."tags"`;
     case "archive":

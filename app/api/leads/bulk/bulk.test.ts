@@ -5,7 +5,7 @@ import { POST as undoRoute } from "@/app/api/leads/bulk/[id]/undo/route";
 import { GET as listLeadsRoute } from "@/app/api/leads/route";
 import { GET as stageTotalsRoute } from "@/app/api/leads/stage-totals/route";
 import type { Scope } from "@/lib/values/scopes";
-import { leads } from "@/lib/db/schema";
+import { leads, recordActivity } from "@/lib/db/schema";
 import { leadFilter, type LeadFilterInput } from "@/lib/domain/leads/list-leads";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { bulkLeadsResponseSchema, BULK_IDS_MAX } from "@/lib/schemas/lead-bulk";
@@ -87,6 +87,7 @@ async function snapshot(companyId: string) {
       id: leads.id,
       assignedTo: leads.assignedTo,
       stage: leads.stage,
+      lostReason: leads.lostReason,
       tags: leads.tags,
       archived: leads.archived,
       archivedAt: leads.archivedAt,
@@ -213,8 +214,85 @@ describe(`POST /api/leads/bulk (${testEngine()})`, () => {
     expect([...(await stages()).values()].every((stage) => stage === "won")).toBe(true);
     await expectCountersExact(t);
     const undone = await undo({ key: t.key }, res.body.id);
-    expect([undone.status, undone.body.restored]).toEqual([200, changed]);
+    expect([undone.status, undone.body.restored], JSON.stringify(undone.body)).toEqual([200, changed]);
     expect(await stages()).toEqual(before);
+    await expectCountersExact(t);
+  });
+
+  it("a move to a stage that is not lost clears the lost reason, as one lead's move does; undo restores it", async () => {
+    const t = await bulkTenant();
+    const auth = { key: t.key };
+    const [ann, bob, cid] = t.ids as [string, string, string];
+    const lostReasons = async () =>
+      new Map(
+        (
+          await database.db
+            .select({ id: leads.id, stage: leads.stage, lostReason: leads.lostReason })
+            .from(leads)
+            .where(eq(leads.companyId, t.companyId))
+        ).map((r) => [r.id, `${r.stage}/${r.lostReason}`]),
+      );
+    await database.db
+      .update(leads)
+      .set({ stage: "lost", lostReason: "Chose a competitor" })
+      .where(and(eq(leads.companyId, t.companyId), eq(leads.id, ann)));
+    await database.db
+      .update(leads)
+      .set({ stage: "lost", lostReason: "Too expensive" })
+      .where(and(eq(leads.companyId, t.companyId), eq(leads.id, bob)));
+    // A lead already in the new stage that still has a reason: the move clears it too.
+    await database.db
+      .update(leads)
+      .set({ stage: "contacted", lostReason: "Stale" })
+      .where(and(eq(leads.companyId, t.companyId), eq(leads.id, cid)));
+
+    // To a lost stage (named by its label): the reasons stay, and the lost leads are unchanged.
+    const toLost = await bulk(auth, { ids: [ann, bob], action: { type: "set_stage", stage: "Lost" } });
+    expect([toLost.status, toLost.body.changed]).toEqual([200, 0]);
+    const before = await lostReasons();
+    expect([before.get(ann), before.get(bob), before.get(cid)]).toEqual([
+      "lost/Chose a competitor",
+      "lost/Too expensive",
+      "contacted/Stale",
+    ]);
+
+    const reopened = await bulk(auth, {
+      ids: [ann, bob, cid],
+      action: { type: "set_stage", stage: "contacted" },
+    });
+    expect([reopened.status, reopened.body.matched, reopened.body.changed]).toEqual([200, 3, 3]);
+    const after = await lostReasons();
+    expect([after.get(ann), after.get(bob), after.get(cid)]).toEqual([
+      "contacted/null",
+      "contacted/null",
+      "contacted/null",
+    ]);
+    // The activity says so, as for one lead's move.
+    const logged = await database.db
+      .select({ id: recordActivity.recordId, changes: recordActivity.changes })
+      .from(recordActivity)
+      .where(and(eq(recordActivity.companyId, t.companyId), eq(recordActivity.recordId, ann)));
+    expect(logged.map((a) => a.changes)).toContainEqual([
+      { field: "stage", from: "lost", to: "contacted" },
+      { field: "lost_reason", from: "Chose a competitor", to: null },
+    ]);
+    const cidLogged = await database.db
+      .select({ changes: recordActivity.changes })
+      .from(recordActivity)
+      .where(and(eq(recordActivity.companyId, t.companyId), eq(recordActivity.recordId, cid)));
+    expect(cidLogged.map((a) => a.changes)).toContainEqual([
+      { field: "lost_reason", from: "Stale", to: null },
+    ]);
+
+    const undone = await undo(auth, reopened.body.id);
+    expect([undone.status, undone.body.restored]).toEqual([200, 3]);
+    expect(await lostReasons()).toEqual(before);
+
+    // Clearing the stage clears the reason too; other actions leave it alone.
+    await bulk(auth, { ids: [ann], action: { type: "assign", assigned_to: t.admin.id } });
+    expect((await lostReasons()).get(ann)).toBe("lost/Chose a competitor");
+    await bulk(auth, { ids: [ann], action: { type: "set_stage", stage: null } });
+    expect((await lostReasons()).get(ann)).toBe("null/null");
     await expectCountersExact(t);
   });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "lead_bulk_changes" ADD COLUMN "lost_reason" text;
