@@ -229,6 +229,28 @@ describe("sending the queue several at a time", () => {
     expect(pendingOf("u1")).toEqual([]);
   });
 
+  it("a send asked for while a failing round is out runs once that round ends", async () => {
+    device();
+    enqueue("u1", knock(minute(1)));
+    const api = fakeApi();
+    let calls = 0;
+    let again: Promise<void> | undefined;
+    const options = {
+      send: (body: SavePinBody) => {
+        calls += 1;
+        if (calls > 1) return api.send(body);
+        // The connection returns while the first attempt is still waiting for its 503.
+        again = flushPending("u1", options);
+        return Promise.reject(new ApiClientError(503, "unavailable"));
+      },
+    };
+    await flushPending("u1", options);
+    await again;
+    expect(calls).toBe(2);
+    expect(api.pins.size).toBe(1);
+    expect(pendingOf("u1")).toEqual([]);
+  });
+
   it("sends one pin's outcome changes one after another, in the order they were made", async () => {
     device();
     const order = ["pt_b", "pt_c", "pt_d", "pt_e"];

@@ -132,6 +132,7 @@ export function newClientId(): string {
 }
 
 const sending = new Set<string>();
+const askedAgain = new Set<string>();
 
 /** Changes sent at once: a browser opens about six connections to one server. */
 export const SEND_CONCURRENCY = 6;
@@ -164,15 +165,29 @@ export interface FlushOptions {
  * change, with its client_id and time, for the next one.
  */
 export async function flushPending(userId: string, options: FlushOptions): Promise<void> {
-  if (sending.has(userId) || !navigator.onLine) return;
+  if (!navigator.onLine) return;
+  if (sending.has(userId)) {
+    // The connection came back (or "Send now") while a round that may fail is still out: one
+    // more round runs after it, so that signal is not lost.
+    askedAgain.add(userId);
+    return;
+  }
   sending.add(userId);
   try {
-    // Changes queued while a round was sending go in the next round.
-    for (let list = read(userId); list.length > 0; list = read(userId)) {
-      if (!(await sendRound(userId, list, options))) return;
-    }
+    do {
+      askedAgain.delete(userId);
+      await sendAll(userId, options);
+    } while (askedAgain.has(userId) && navigator.onLine);
   } finally {
     sending.delete(userId);
+    askedAgain.delete(userId);
+  }
+}
+
+/** Sends rounds until the queue is empty or a round fails; changes queued meanwhile go next. */
+async function sendAll(userId: string, options: FlushOptions): Promise<void> {
+  for (let list = read(userId); list.length > 0; list = read(userId)) {
+    if (!(await sendRound(userId, list, options))) return;
   }
 }
 
