@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { booleanQuery } from "./common";
 
 // GET/DELETE /api/auth/sessions (extensions.md E11): the signed-in user's own sessions.
 
@@ -22,7 +21,13 @@ export type SessionList = z.output<typeof sessionListSchema>;
 
 export const endSessionsQuerySchema = z
   .object({
-    others: booleanQuery("`true`: end every session of yours except this one. Required."),
+    others: z
+      .string({ error: "must be true" })
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(["true"], { error: "must be true (sign out to end this session)" }))
+      .transform(() => true as const)
+      .describe("`true`: end every session of yours except this one. Required."),
   })
   .describe("Query of DELETE /auth/sessions.");
 

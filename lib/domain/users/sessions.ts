@@ -4,7 +4,7 @@ import type { SessionPrincipal } from "@/lib/auth/principal";
 import { sessions, users } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/domain/audit/audit";
 import type { DomainContext } from "@/lib/domain/context";
-import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/domain/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
 import type { SessionList } from "@/lib/schemas/sessions";
 import { requireSettingsAdmin } from "./settings-access";
 
@@ -70,19 +70,8 @@ export async function endOwnSession({
 }
 
 /** DELETE /auth/sessions?others=true: ends every session of the user but this one. */
-export async function endOtherSessions({
-  ctx,
-  input,
-}: {
-  ctx: DomainContext;
-  input: { others: boolean };
-}): Promise<{ ended: number }> {
+export async function endOtherSessions({ ctx }: { ctx: DomainContext }): Promise<{ ended: number }> {
   const me = sessionOf(ctx);
-  if (!input.others) {
-    throw new ValidationError([
-      { field: "others", message: "must be true (end this session with sign-out)" },
-    ]);
-  }
   const ended = await ctx.db
     .update(sessions)
     .set({ revokedAt: sql`now()` })

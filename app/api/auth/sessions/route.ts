@@ -25,14 +25,15 @@ export const GET = apiRoute({
 export const DELETE = apiRoute({
   auth: "session",
   query: endSessionsQuerySchema,
-  handler: async ({ ctx, query }) => respond(await endOtherSessions({ ctx, input: query }), 200),
+  // The schema takes only others=true: the query is the caller's explicit yes.
+  handler: async ({ ctx }) => respond(await endOtherSessions({ ctx }), 200),
   docs: {
     tag: "Dashboard session",
     operationId: "endOtherSessions",
     summary: "Sign out all other sessions",
     description:
       "With `others=true`: ends every session of the signed-in user except the one making the request. " +
-      "`others=false` is a 400 (sign out to end this one).",
+      "Any other value of `others` is a 400 (sign out to end this one).",
     responses: [
       {
         status: 200,

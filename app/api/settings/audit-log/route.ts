@@ -16,7 +16,7 @@ export const GET = apiRoute({
       "Every settings change (users and roles, sessions ended by an admin, API keys, the pipeline, lost " +
       "reasons, pin types, territories), newest first: who, when, from which IP, and each changed field " +
       "before and after. Written in the change's own transaction. Never a secret, a password or a hash. " +
-      "Filter by `actor` (a user id), `kind` and a time range.",
+      "Filter by `actor` (a user id), `kind` and a time range; a `to` before `from` is a 400 naming `to`.",
     responses: [
       { status: 200, description: "A page of entries.", schema: named("AuditLog", auditLogResponseSchema) },
     ],

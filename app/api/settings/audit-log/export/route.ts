@@ -15,7 +15,8 @@ export const GET = apiRoute({
     summary: "Export the audit log as CSV",
     description:
       "The entries of `GET /settings/audit-log` with the same filters, newest first, all of them. " +
-      "`changes` is one cell: `field: before → after` (values as JSON), separated by `; `. RFC 4180, CRLF.",
+      "`changes` is one cell: `field: before → after` (values as JSON), separated by `; `. RFC 4180, CRLF. " +
+      "A `to` before `from` is a 400 naming `to`.",
     responses: [
       {
         status: 200,
