@@ -1,14 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { API_HEADERS, demoUser, expectAccessible, newUserPage, signIn, unique } from "./helpers";
+import { API_HEADERS, demoUser, expectAccessible, newUserPage, signIn, signOut, unique } from "./helpers";
 
 /*
  * Accounts (issue #56): an admin changes a role and it applies at the user's next request; a user
  * ends one of their sessions; the audit log shows the change and filters it.
  */
 
-test.describe.configure({ mode: "serial" });
+// Two browsers and several reloads each: more than the default minute on a busy machine.
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 const SHOTS = process.env.SHOTS_DIR ?? path.join(process.cwd(), "test-results", "screenshots");
 
@@ -73,6 +74,7 @@ test("an admin's role change applies to the user's open session at its next requ
   await expect(page.getByText(`${person.name} is now sales rep`)).toBeVisible();
   await rae.reload();
   await expect(rae.getByRole("heading", { name: "API keys" })).toHaveCount(0);
+  await signOut(rae);
   await rae.context().close();
 });
 

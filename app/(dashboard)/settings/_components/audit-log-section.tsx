@@ -67,6 +67,7 @@ export function AuditLogSection() {
     entry.target.type === "user"
       ? (users.data?.data.find((u) => u.id === entry.target.id)?.name ?? entry.target.id)
       : (entry.target.id ?? entry.target.type.replace(/_/g, " "));
+  const filtered = Object.values(filters).some(Boolean);
   const pagination = log.data?.pagination;
   const lastPage = pagination ? Math.max(1, Math.ceil(pagination.total / AUDIT_PAGE_SIZE)) : 1;
 
@@ -129,11 +130,11 @@ export function AuditLogSection() {
         <ErrorState error={log.error} title="Could not load the audit log" onRetry={() => log.refetch()} />
       ) : log.data.data.length === 0 ? (
         <EmptyState
-          title={filters === NO_FILTERS ? "No changes yet" : "No changes match"}
+          title={filtered ? "No changes match" : "No changes yet"}
           description={
-            filters === NO_FILTERS
-              ? "Changes of users, API keys, the pipeline, pin types and territories show here."
-              : "Try another person, kind or dates."
+            filtered
+              ? "Try another person, kind or dates."
+              : "Changes of users, API keys, the pipeline, pin types and territories show here."
           }
         />
       ) : (
