@@ -45,4 +45,5 @@ export const ID_PREFIX = {
   territory: "ter",
   leadBulk: "blk",
   lostReason: "lr",
+  audit: "aud",
 } as const;

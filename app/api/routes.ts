@@ -3,6 +3,8 @@ import type { JsonObject } from "@/lib/openapi/json-schema";
 import type { ApiOperation } from "@/lib/openapi/types";
 import * as authOtherAccounts from "./auth/other-accounts/route";
 import * as authSession from "./auth/session/route";
+import * as authSessionEnd from "./auth/sessions/[id]/route";
+import * as authSessions from "./auth/sessions/route";
 import * as authSignIn from "./auth/sign-in/route";
 import * as authSignOut from "./auth/sign-out/route";
 import * as authTest from "./auth/test/route";
@@ -46,6 +48,9 @@ import * as lostReasonSettings from "./settings/lost-reasons/route";
 import * as userActivate from "./settings/users/[id]/activate/route";
 import * as userDeactivate from "./settings/users/[id]/deactivate/route";
 import * as settingsUsers from "./settings/users/route";
+import * as userSignOut from "./settings/users/[id]/sign-out/route";
+import * as auditLog from "./settings/audit-log/route";
+import * as auditLogExport from "./settings/audit-log/export/route";
 import * as territory from "./territories/[id]/route";
 import * as territories from "./territories/route";
 import * as users from "./users/route";
@@ -98,6 +103,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/auth/sign-out", authSignOut],
   ["GET", "/auth/session", authSession],
   ["GET", "/auth/other-accounts", authOtherAccounts],
+  ["GET", "/auth/sessions", authSessions],
+  ["DELETE", "/auth/sessions", authSessions],
+  ["DELETE", "/auth/sessions/{id}", authSessionEnd],
   ["GET", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys/{id}/revoke", apiKeyRevoke],
@@ -105,6 +113,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/settings/users", settingsUsers],
   ["POST", "/settings/users/{id}/deactivate", userDeactivate],
   ["POST", "/settings/users/{id}/activate", userActivate],
+  ["POST", "/settings/users/{id}/sign-out", userSignOut],
+  ["GET", "/settings/audit-log", auditLog],
+  ["GET", "/settings/audit-log/export", auditLogExport],
   ["GET", "/settings/pipeline", pipelineSettings],
   ["PUT", "/settings/pipeline", pipelineSettings],
   ["GET", "/settings/lost-reasons", lostReasonSettings],

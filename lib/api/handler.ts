@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { authenticate } from "@/lib/auth/authenticate";
+import { clientIp } from "@/lib/auth/client-ip";
 import { isCrossSite, isWriteMethod } from "@/lib/auth/credentials";
 import { refusalOf } from "@/lib/auth/permissions";
 import type { Principal } from "@/lib/auth/principal";
@@ -69,7 +70,7 @@ export function apiRoute<
           principal = await authenticated(db, request, headers);
           checkVersion(request);
           authorize(config, principal, request, url);
-          ctx = { db, companyId: principal.companyId, principal, requestId };
+          ctx = { db, companyId: principal.companyId, principal, requestId, ip: clientIp(request.headers) };
         } else if (config.auth === "none" && config.requireVersion !== false) {
           checkVersion(request);
         }

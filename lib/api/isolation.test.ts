@@ -4,6 +4,8 @@ import { declaredAccess } from "@/lib/api/route-config";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
 import { customers, leadBulkOperations, leads } from "@/lib/db/schema";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
+import { createSession } from "@/lib/auth/sessions";
+import { recordAudit } from "@/lib/domain/audit/audit";
 import { createSessionCookie } from "@/lib/testing/factories";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { discoverApiRoutes, invoke, type ApiRouteVerb, type InvokeResult } from "@/lib/security/api-routes";
@@ -22,6 +24,8 @@ let routes: ApiRouteVerb[];
 const aBulkId = "blk_isolation_a";
 /** A bulk change of A's customers (it changed none), for B to try to undo. */
 const aCustomerBulkId = "blk_isolation_a_customers";
+/** A session of A's admin, for B to try to end; set in beforeAll. */
+let aSessionId = "";
 /** The client_id of A's pin: B's create with the same one makes B's own pin. */
 const aClientId = "client-isolation-a";
 
@@ -60,6 +64,30 @@ beforeAll(async () => {
     actorId: a.admin.id,
   });
   await fieldPins();
+  aSessionId = (
+    await createSession(database.db, { companyId: a.companyId, id: a.admin.id }, "A's browser", "192.0.2.1")
+  ).sessionId;
+  a.ids.push(aSessionId);
+  await recordAudit(
+    database.db,
+    {
+      companyId: a.companyId,
+      principal: {
+        kind: "session",
+        companyId: a.companyId,
+        userId: a.admin.id,
+        role: "admin",
+        scopes: [],
+        sessionId: aSessionId,
+      },
+      ip: "192.0.2.1",
+    },
+    {
+      kind: "user.role_changed",
+      target: { type: "user", id: a.userIds[1]! },
+      changes: [{ field: "role", from: "sales_rep", to: "manager" }],
+    },
+  );
 });
 
 type Check = (res: InvokeResult) => void | Promise<void>;
@@ -639,6 +667,32 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
       body: { name: "Copy", email: a.admin.email, role: "admin", password: "another password" },
       check: status(201),
     },
+    { label: "A's sales rep's role", body: { id: a.userIds[1]!, role: "admin" }, check: notFound },
+  ],
+  "POST /api/settings/users/[id]/sign-out": () => [
+    { label: "A's admin", params: { id: a.admin.id }, check: notFound },
+  ],
+  "GET /api/settings/audit-log": () => [
+    { label: "A's admin as actor", query: { actor: a.admin.id }, check: emptyList },
+    { label: "A's kind", query: { kind: "user.role_changed" }, check: emptyList },
+    { label: "everything", check: ok },
+  ],
+  "GET /api/settings/audit-log/export": () => [
+    { label: "A's admin as actor", query: { actor: a.admin.id }, check: csvHeaderOnly },
+    { label: "everything", check: ok },
+  ],
+  "GET /api/auth/sessions": () => [
+    {
+      label: "B's own",
+      check: (res) => {
+        ok(res);
+        expect((dataOf(res) as { current: boolean }[]).some((s) => s.current)).toBe(true);
+      },
+    },
+  ],
+  "DELETE /api/auth/sessions": () => [{ label: "others", query: { others: "true" }, check: status(200) }],
+  "DELETE /api/auth/sessions/[id]": () => [
+    { label: "A's admin's session", params: { id: aSessionId }, check: notFound },
   ],
   "POST /api/settings/users/[id]/activate": () => [
     { label: "A's admin", params: { id: a.admin.id }, check: notFound },

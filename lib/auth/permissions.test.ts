@@ -27,6 +27,7 @@ describe("the permission table", () => {
       "api_keys:manage",
       "pipeline:manage",
       "pin_types:manage",
+      "audit_log:read",
     ];
     const roles = ["admin", "manager", "sales_rep", "technician"] as const;
     for (const action of adminOnly) {
@@ -90,6 +91,7 @@ describe("the permission table", () => {
       "api_keys:manage",
       "pipeline:manage",
       "pin_types:manage",
+      "audit_log:read",
     ]);
     expect(accessOfActions(["leads:write", "customers:write"])).toEqual({
       scopes: ["leads:write"],

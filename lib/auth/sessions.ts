@@ -17,6 +17,7 @@ export async function createSession(
   db: DbOrTx,
   user: { companyId: string; id: string },
   userAgent?: string | null,
+  ip?: string | null,
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   const token = generateToken();
   const sessionId = newId(ID_PREFIX.session);
@@ -28,6 +29,7 @@ export async function createSession(
     tokenHash: sha256Hex(token),
     expiresAt,
     userAgent: userAgent?.slice(0, 255) ?? null,
+    ip: ip ?? null,
   });
   return { token, sessionId, expiresAt };
 }

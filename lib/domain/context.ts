@@ -8,4 +8,6 @@ export interface DomainContext {
   companyId: string;
   principal: Principal;
   requestId: string;
+  /** The client's address (lib/auth/client-ip.ts), for the audit log; absent outside a request. */
+  ip?: string | null;
 }

@@ -128,6 +128,7 @@ function knownValues(op: Operation) {
             upsertPin: [tenant.pinId],
             upsertTerritory: [tenant.territoryId],
             replacePinTypes: [tenant.pinTypeId],
+            createUser: otherUsers,
           } as Record<string, string[]>
         )[op.operationId];
       case "key":
@@ -302,6 +303,22 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       described: /A new customer needs a first name, last name, company name, email or phone \(else 400\)/,
     })),
   ],
+  // Add a user (no `id`: name, email and password needed) or change a role (`id` and `role` only).
+  createUser: [
+    ...["name", "email", "password"].flatMap((field) => [
+      {
+        field,
+        message: /^Only the role can be changed: leave this out$/,
+        described: /With `id` and `role` only: changes that user's role/,
+      },
+      {
+        field,
+        message:
+          /^(Enter a name|Enter a valid email address|Enter an initial password of at least 8 characters)$/,
+        described: /Without `id`: adds a dashboard user with a role and an initial password/,
+      },
+    ]),
+  ],
   // What a create needs (no `id`) that an update does not.
   upsertTerritory: [
     ...["name", "polygon"].map((field) => ({
@@ -355,6 +372,8 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       ["exportServicedJobs", "service_date_range_end", "service_date_range_start"],
       ["getFieldActivityReport", "to", "from"],
       ["exportFieldActivity", "to", "from"],
+      ["listAuditLog", "to", "from"],
+      ["exportAuditLog", "to", "from"],
     ].map(([operationId, end, start]) => [
       operationId!,
       [

@@ -119,11 +119,18 @@ function exportQuery(request: CsvExportRequest): Record<string, QueryValue> {
  * link cannot send, so the file is fetched and handed to the browser as a download.
  */
 export async function downloadCsv(request: CsvExportRequest): Promise<void> {
-  const { kind } = request;
-  const query = exportQuery(request);
+  await downloadCsvFrom(`/reports/${request.kind}/export`, exportQuery(request), request.kind);
+}
+
+/** Downloads the CSV an export endpoint (`/api` + path) answers for the query; `name` if it names none. */
+export async function downloadCsvFrom(
+  path: string,
+  query: Record<string, QueryValue>,
+  name: string,
+): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(`/api/reports/${kind}/export${buildQuery(query)}`, {
+    response = await fetch(`/api${path}${buildQuery(query)}`, {
       headers: { "service-api-version": API_VERSION, accept: "text/csv" },
       credentials: "same-origin",
     });
@@ -150,7 +157,7 @@ export async function downloadCsv(request: CsvExportRequest): Promise<void> {
   const blob = await response.blob();
   const disposition = response.headers.get("content-disposition") ?? "";
   const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
-  const filename = named ? decodeURIComponent(named) : `${kind}-${new Date().toISOString().slice(0, 10)}.csv`;
+  const filename = named ? decodeURIComponent(named) : `${name}-${new Date().toISOString().slice(0, 10)}.csv`;
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;

@@ -99,6 +99,43 @@ export const createUserBodySchema = z
   .describe("A new dashboard user.");
 export type CreateUserBody = z.output<typeof createUserBodySchema>;
 
+const CREATE_ONLY_FIELDS = ["name", "email", "password"] as const;
+const MISSING_MESSAGES: Record<(typeof CREATE_ONLY_FIELDS)[number], string> = {
+  name: "Enter a name",
+  email: "Enter a valid email address",
+  password: `Enter an initial password of at least ${PASSWORD_MIN_LENGTH} characters`,
+};
+
+/**
+ * POST /settings/users (extensions.md E11): without `id`, adds a user (name, email, role, password);
+ * with `id`, changes that user's role (and nothing else).
+ */
+export const userBodySchema = z
+  .object({
+    id: maxChars(nonBlank(z.string().trim()), 100)
+      .optional()
+      .describe("Change this user's role (send only `id` and `role`). Leave out to add a user."),
+    name: createUserBodySchema.shape.name.optional(),
+    email: createUserBodySchema.shape.email.optional(),
+    role: createUserBodySchema.shape.role,
+    password: createUserBodySchema.shape.password.optional(),
+  })
+  .superRefine((body, ctx) => {
+    for (const field of CREATE_ONLY_FIELDS) {
+      if (body.id === undefined && body[field] === undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: MISSING_MESSAGES[field] });
+      } else if (body.id !== undefined && body[field] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: "Only the role can be changed: leave this out",
+        });
+      }
+    }
+  })
+  .describe("A new dashboard user, or a role change (`id` and `role`).");
+export type UserBody = z.output<typeof userBodySchema>;
+
 export const userRecordSchema = z
   .object({
     id: z.string(),

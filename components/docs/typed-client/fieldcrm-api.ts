@@ -955,6 +955,56 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/auth/sessions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your sessions
+     * @description The signed-in user's active sessions (not ended, not expired), the most recently used first: when each signed in and was last used, from which IP and browser. `current` marks the caller's own. Never a session's token.
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    get: operations["listSessions"];
+    put?: never;
+    post?: never;
+    /**
+     * Sign out all other sessions
+     * @description With `others=true`: ends every session of the signed-in user except the one making the request. Any other value of `others` is a 400 (sign out to end this one).
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    delete: operations["endOtherSessions"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/sessions/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * End a session
+     * @description Ends one of the signed-in user's own sessions: its next request is signed out. Another user's session, an ended one or an unknown id is a 404. Ending the current session also clears its cookie.
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    delete: operations["endSession"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/settings/api-keys": {
     parameters: {
       query?: never;
@@ -1021,8 +1071,8 @@ export interface paths {
     get: operations["listSettingsUsers"];
     put?: never;
     /**
-     * Add a user
-     * @description Adds a dashboard user with a role and an initial password. The email must be new in the company.
+     * Add a user or change a role
+     * @description Without `id`: adds a dashboard user with a role and an initial password; the email must be new in the company (201). With `id` and `role` only: changes that user's role (200); it applies to the user's open sessions at their next request. Demoting the company's last active admin is a 409. Both are written to the audit log (never the password).
      *
      *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
@@ -1071,6 +1121,72 @@ export interface paths {
      *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
      */
     post: operations["activateUser"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/users/{id}/sign-out": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign a user out everywhere
+     * @description Ends every session of the user at once (they can sign in again). Written to the audit log. The caller's own id ends the caller's sessions too.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    post: operations["signOutUserEverywhere"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/audit-log": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the audit log
+     * @description Every settings change (users and roles, sessions ended by an admin, API keys, the pipeline, lost reasons, pin types, territories), newest first: who, when, from which IP, and each changed field before and after. Written in the change's own transaction. Never a secret, a password or a hash. Filter by `actor` (a user id), `kind` and a time range; a `to` before `from` is a 400 naming `to`.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    get: operations["listAuditLog"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/audit-log/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the audit log as CSV
+     * @description The entries of `GET /settings/audit-log` with the same filters, newest first, all of them. `changes` is one cell: `field: before → after` (values as JSON), separated by `; `. RFC 4180, CRLF. A `to` before `from` is a 400 naming `to`.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    get: operations["exportAuditLog"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1285,6 +1401,45 @@ export interface components {
        * @enum {string}
        */
       role: "admin" | "manager" | "sales_rep" | "technician";
+    };
+    /** @description A page of the audit log. */
+    AuditLog: {
+      /** @constant */
+      status: "success";
+      /** @description The page of entries, newest first. */
+      data: {
+        /** @description Entry id, `aud_…`. */
+        id: string;
+        /** @description When, ISO 8601. */
+        at: string;
+        /** @description Who made the change. */
+        actor: {
+          /** @description The user's id; null when an API key made the change. */
+          id: string | null;
+          /** @description The actor's name when the change was made. */
+          name: string;
+        };
+        /** @description The client's IP address, when known. */
+        ip: string | null;
+        /** @description What happened, dotted: `user.role_changed`, `api_key.created`… */
+        kind: string;
+        /** @description What was changed. */
+        target: {
+          /** @description What was changed: user, api_key, pipeline, pin_types, territory… */
+          type: string;
+          /** @description Its id; null for a company-wide setting (the pipeline). */
+          id: string | null;
+        };
+        /** @description The changed fields. */
+        changes: {
+          field: string;
+          /** @description A value: text, number, yes/no, a list, an object (a stage, a pin type) or null. */
+          from: string | number | boolean | null | (string | number)[] | Record<string, never>;
+          /** @description A value: text, number, yes/no, a list, an object (a stage, a pin type) or null. */
+          to: string | number | boolean | null | (string | number)[] | Record<string, never>;
+        }[];
+      }[];
+      pagination: components["schemas"]["Pagination"];
     };
     /** @description The credentials are valid; which company and scopes they carry. */
     AuthTestResponse: {
@@ -1677,23 +1832,6 @@ export interface components {
       /** @description The secret key. Shown this once: only its hash is stored. */
       key: string;
     };
-    /** @description A new dashboard user. */
-    CreateUserBody: {
-      /** @description The user's full name. */
-      name: string;
-      /**
-       * Format: email
-       * @description Sign-in email; unique within the company (any case).
-       */
-      email: string;
-      /**
-       * @description admin, manager, sales_rep or technician.
-       * @enum {string}
-       */
-      role: "admin" | "manager" | "sales_rep" | "technician";
-      /** @description Initial password, at least 8 characters. */
-      password: string;
-    };
     /** @description A customer as listed. */
     Customer: {
       /** @description The customer's id. */
@@ -1978,6 +2116,11 @@ export interface components {
        * @constant
        */
       dry_run?: false;
+    };
+    /** @description The other sessions have ended. */
+    EndedSessions: {
+      /** @description How many sessions ended. */
+      ended: number;
     };
     /** @description Every error response. */
     ErrorBody: {
@@ -2926,6 +3069,23 @@ export interface components {
       /** @description Whether the user may manage API keys and users (admins). */
       can_manage_settings: boolean;
     };
+    /** @description The user's active sessions, the most recently used first. */
+    SessionList: {
+      data: {
+        /** @description The session's id, `ses_…` (never its token). */
+        id: string;
+        /** @description Whether this is the session making the request. */
+        current: boolean;
+        /** @description Sign-in time, ISO 8601. */
+        created_at: string;
+        /** @description Last request, ISO 8601 (updated at most once a minute). */
+        last_seen_at: string;
+        /** @description The IP address it signed in from, when known. */
+        ip: string | null;
+        /** @description The browser's User-Agent at sign-in, when sent. */
+        user_agent: string | null;
+      }[];
+    };
     /** @description Dashboard sign-in with email and password (and the chosen company, as a second step). */
     SignInBody: {
       /** @description The user's email (any case). */
@@ -3235,6 +3395,25 @@ export interface components {
       /** @description Deactivated users cannot sign in; their sessions have ended. */
       active: boolean;
       created_at: string;
+    };
+    /** @description A new dashboard user, or a role change (`id` and `role`). */
+    UserBody: {
+      /** @description Change this user's role (send only `id` and `role`). Leave out to add a user. */
+      id?: string;
+      /** @description The user's full name. */
+      name?: string;
+      /**
+       * Format: email
+       * @description Sign-in email; unique within the company (any case).
+       */
+      email?: string;
+      /**
+       * @description admin, manager, sales_rep or technician.
+       * @enum {string}
+       */
+      role: "admin" | "manager" | "sales_rep" | "technician";
+      /** @description Initial password, at least 8 characters. */
+      password?: string;
     };
     /** @description The company's users, by name. */
     UserList: {
@@ -8832,6 +9011,343 @@ export interface operations {
       };
     };
   };
+  listSessions: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sessions. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SessionList"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  endOtherSessions: {
+    parameters: {
+      query: {
+        /** @description `true`: end every session of yours except this one. Required. */
+        others: "true";
+      };
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description How many sessions ended. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EndedSessions"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  endSession: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The session's id (`ses_…`, from GET /auth/sessions). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ended; no body. */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          /** @description fcrm_session=; Max-Age=0 (only when it was the current session). */
+          "Set-Cookie"?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
   listApiKeys: {
     parameters: {
       query?: never;
@@ -9313,13 +9829,28 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description A new dashboard user. */
+    /** @description A new dashboard user, or a role change (`id` and `role`). */
     requestBody: {
       content: {
-        "application/json": components["schemas"]["CreateUserBody"];
+        "application/json": components["schemas"]["UserBody"];
       };
     };
     responses: {
+      /** @description The user with their new role. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["User"];
+        };
+      };
       /** @description The new user. */
       201: {
         headers: {
@@ -9367,6 +9898,16 @@ export interface operations {
       };
       /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
       403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
@@ -9637,6 +10178,362 @@ export interface operations {
       };
       /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
       404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  signOutUserEverywhere: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The user's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out everywhere; no body. */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  listAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1-based (default 1, at most 9223372036854775807). */
+        page?: number;
+        /** @description Results per page, 1 to 1000 (default 50). */
+        limit?: number;
+        /** @description Only changes made by this user (their id). */
+        actor?: string;
+        /** @description Only entries of this kind, e.g. `user.role_changed`. */
+        kind?: string;
+        /** @description From this time on, ISO 8601 date or date-time (a date: from its start in UTC). */
+        from?: string | unknown | unknown;
+        /** @description Up to this time, inclusive (a date: its whole UTC day). */
+        to?: string | unknown | unknown;
+      };
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditLog"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  exportAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Only changes made by this user (their id). */
+        actor?: string;
+        /** @description Only entries of this kind, e.g. `user.role_changed`. */
+        kind?: string;
+        /** @description From this time on, ISO 8601 date or date-time (a date: from its start in UTC). */
+        from?: string | unknown | unknown;
+        /** @description Up to this time, inclusive (a date: its whole UTC day). */
+        to?: string | unknown | unknown;
+      };
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          /** @description attachment; filename="<name>-YYYY-MM-DD.csv" (today, UTC). */
+          "Content-Disposition"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;

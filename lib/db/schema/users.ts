@@ -54,6 +54,8 @@ export const sessions = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     userAgent: text("user_agent"),
+    /** The client's address at sign-in (lib/api/client-ip.ts), shown in the user's sessions list. */
+    ip: text("ip"),
   },
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),

@@ -2,6 +2,7 @@ import "server-only";
 import type { DomainContext } from "@/lib/domain/context";
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
 import type { CreateApiKeyBody, CreatedApiKey } from "@/lib/schemas/settings";
+import { recordAudit } from "@/lib/domain/audit/audit";
 import { getApiKeyOrThrow } from "./api-keys";
 import { createApiKey } from "./create-api-key";
 
@@ -17,13 +18,25 @@ export async function addApiKey({
   input: CreateApiKeyBody;
 }): Promise<CreatedApiKey> {
   const admin = requireSettingsAdmin(ctx, "api_keys:manage");
-  const { key, apiKey } = await createApiKey({
-    db: ctx.db,
-    companyId: ctx.companyId,
-    name: input.name,
-    scopes: input.scopes,
-    dailyLimit: input.daily_limit,
-    createdBy: admin.userId,
+  return ctx.db.transaction(async (tx) => {
+    const { key, apiKey } = await createApiKey({
+      db: tx,
+      companyId: ctx.companyId,
+      name: input.name,
+      scopes: input.scopes,
+      dailyLimit: input.daily_limit,
+      createdBy: admin.userId,
+    });
+    // What the key is and may do; never the key, its hash or its prefix.
+    await recordAudit(tx, ctx, {
+      kind: "api_key.created",
+      target: { type: "api_key", id: apiKey.id },
+      changes: [
+        { field: "name", from: null, to: apiKey.name },
+        { field: "scopes", from: null, to: apiKey.scopes },
+        { field: "daily_limit", from: null, to: apiKey.dailyLimit },
+      ],
+    });
+    return { ...(await getApiKeyOrThrow(tx, ctx.companyId, apiKey.id)), key };
   });
-  return { ...(await getApiKeyOrThrow(ctx.db, ctx.companyId, apiKey.id)), key };
 }

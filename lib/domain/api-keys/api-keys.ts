@@ -5,6 +5,7 @@ import { isScope } from "@/lib/values/scopes";
 import type { DbOrTx } from "@/lib/db/client";
 import { apiKeys, apiKeyUsage } from "@/lib/db/schema";
 import { NotFoundError } from "@/lib/domain/errors";
+import { recordAudit } from "@/lib/domain/audit/audit";
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
 import type { ApiKeyList, ApiKeyRecord } from "@/lib/schemas/settings";
 
@@ -74,9 +75,20 @@ export async function revokeApiKey({
   input: { id: string };
 }): Promise<ApiKeyRecord> {
   requireSettingsAdmin(ctx, "api_keys:manage");
-  await ctx.db
-    .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-    .where(and(eq(apiKeys.companyId, ctx.companyId), eq(apiKeys.id, input.id)));
-  return getApiKeyOrThrow(ctx.db, ctx.companyId, input.id);
+  return ctx.db.transaction(async (tx) => {
+    const before = await getApiKeyOrThrow(tx, ctx.companyId, input.id);
+    await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+      .where(and(eq(apiKeys.companyId, ctx.companyId), eq(apiKeys.id, input.id)));
+    const after = await getApiKeyOrThrow(tx, ctx.companyId, input.id);
+    if (before.revoked_at === null) {
+      await recordAudit(tx, ctx, {
+        kind: "api_key.revoked",
+        target: { type: "api_key", id: input.id },
+        changes: [{ field: "revoked_at", from: null, to: after.revoked_at }],
+      });
+    }
+    return after;
+  });
 }

@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, pinTypes, pinVisits } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
 import { adminSettingsChange } from "@/lib/domain/settings-change";
+import { changesBetween, recordAuditIfChanged } from "@/lib/domain/audit/audit";
 import { PinTypeInUseError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { PinTypeRecord, PinTypeSettingsResponse, PutPinTypesBody } from "@/lib/schemas/pin-types";
@@ -59,9 +60,19 @@ export async function replacePinTypes({
         target: [pinTypes.companyId, pinTypes.id],
         set: { label: sql`excluded.label`, color: sql`excluded.color`, position: sql`excluded.position` },
       });
+    await recordAuditIfChanged(tx, ctx, {
+      kind: "pin_types.changed",
+      target: { type: "pin_types", id: null },
+      changes: changesBetween({ pin_types: current.map(summary) }, { pin_types: next.map(summary) }, [
+        "pin_types",
+      ]),
+    });
     return { status: "success", data: next };
   });
 }
+
+/** A pin type as the audit log keeps it (its place is its index in the list). */
+const summary = ({ id, label, color }: PinTypeRecord) => ({ id, label, color });
 
 /** Labels unique ignoring case; each id one of the company's types, given once. */
 function checkPinTypes(types: PutPinTypesBody["pin_types"], current: readonly PinTypeRecord[]): void {

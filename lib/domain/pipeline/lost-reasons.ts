@@ -5,6 +5,7 @@ import { lostReasons } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
 import { ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import { adminSettingsChange } from "@/lib/domain/settings-change";
+import { changesBetween, recordAuditIfChanged } from "@/lib/domain/audit/audit";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { LostReason, LostReasonsResponse, PutLostReasonsBody } from "@/lib/schemas/lost-reasons";
 
@@ -38,7 +39,8 @@ export async function replaceLostReasons({
   input: PutLostReasonsBody;
 }): Promise<LostReasonsResponse> {
   return adminSettingsChange(ctx, "pipeline:manage", async (tx) => {
-    const current = new Set((await loadLostReasons(tx, ctx.companyId)).map((r) => r.id));
+    const before = await loadLostReasons(tx, ctx.companyId);
+    const current = new Set(before.map((r) => r.id));
     checkReasons(input.reasons, current);
     const next = input.reasons.map(({ id, label }) => ({ id: id ?? newId(ID_PREFIX.lostReason), label }));
     await tx.delete(lostReasons).where(eq(lostReasons.companyId, ctx.companyId));
@@ -47,6 +49,11 @@ export async function replaceLostReasons({
         .insert(lostReasons)
         .values(next.map((reason, position) => ({ ...reason, companyId: ctx.companyId, position })));
     }
+    await recordAuditIfChanged(tx, ctx, {
+      kind: "lost_reasons.changed",
+      target: { type: "lost_reasons", id: null },
+      changes: changesBetween({ reasons: before }, { reasons: next }, ["reasons"]),
+    });
     return { status: "success", data: next };
   });
 }

@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { listCounts, pipelineStages } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
 import { adminSettingsChange } from "@/lib/domain/settings-change";
+import { changesBetween, recordAuditIfChanged } from "@/lib/domain/audit/audit";
 import { StageInUseError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import {
   DEFAULT_PIPELINE,
@@ -56,6 +57,11 @@ export async function replacePipeline({
     await tx
       .insert(pipelineStages)
       .values(next.map((stage, position) => ({ ...stage, companyId: ctx.companyId, position })));
+    await recordAuditIfChanged(tx, ctx, {
+      kind: "pipeline.changed",
+      target: { type: "pipeline", id: null },
+      changes: changesBetween({ stages: current }, { stages: next }, ["stages"]),
+    });
     return { status: "success", data: next };
   });
 }

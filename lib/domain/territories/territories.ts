@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import type { GeoJsonPolygon } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError, ValidationError } from "@/lib/domain/errors";
+import { changesBetween, recordAudit, recordAuditIfChanged } from "@/lib/domain/audit/audit";
 import { resolveOwnerFilter } from "@/lib/domain/leads/owners";
 import { textArray } from "@/lib/domain/lists/sql-fragments";
 import { uniqueTags } from "@/lib/values/normalize";
@@ -19,7 +20,19 @@ import {
 import { polygonText } from "./polygon";
 import type { Position } from "@/lib/values/polygon";
 
-type Ctx = Pick<DomainContext, "db" | "companyId">;
+type Ctx = Pick<DomainContext, "db" | "companyId" | "principal" | "ip">;
+
+/** A territory as the audit log keeps it. */
+const audited = (t: Territory | undefined) =>
+  t
+    ? {
+        name: t.name,
+        color: t.color,
+        polygon: t.polygon.coordinates as Position[][],
+        assigned_to: t.assigned_to,
+      }
+    : null;
+const AUDITED_FIELDS = ["name", "color", "polygon", "assigned_to"] as const;
 
 interface TerritoryRow extends Record<string, unknown> {
   id: string;
@@ -96,6 +109,13 @@ export async function upsertTerritory({
     const id = input.id ?? newId(ID_PREFIX.territory);
     const polygon = input.polygon;
     const area = polygon ? polygonText((polygon.coordinates[0] as Position[]).slice(0, -1)) : undefined;
+    if (input.id !== undefined) {
+      // The row, locked, before the change: the audit entry's "from", not another request's.
+      await tx.execute(
+        sql`select id from territories where company_id = ${ctx.companyId} and id = ${id} for update`,
+      );
+    }
+    const [before] = input.id === undefined ? [] : await territoryRows(tx, ctx.companyId, sql`t.id = ${id}`);
     if (input.id === undefined) {
       await tx.execute(sql`insert into territories (company_id, id, name, color, polygon, area)
         values (${ctx.companyId}, ${id}, ${input.name!}, ${input.color ?? TERRITORY_DEFAULT_COLOR},
@@ -122,6 +142,11 @@ export async function upsertTerritory({
     }
     const [territory] = await territoryRows(tx, ctx.companyId, sql`t.id = ${id}`);
     const created = input.id === undefined;
+    await recordAuditIfChanged(tx, ctx, {
+      kind: created ? "territory.created" : "territory.updated",
+      target: { type: "territory", id },
+      changes: changesBetween(audited(before), audited(territory), AUDITED_FIELDS),
+    });
     return {
       created,
       response: {
@@ -151,8 +176,16 @@ async function checkAssignees(tx: DbOrTx, companyId: string, userIds: readonly s
 
 /** DELETE /territories/{id}: the territory and its assignments. */
 export async function deleteTerritory({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<void> {
-  const { rows } = await ctx.db.execute<{ id: string }>(
-    sql`delete from territories where company_id = ${ctx.companyId} and id = ${input.id} returning id`,
-  );
-  if (rows.length === 0) throw new NotFoundError("Territory");
+  await ctx.db.transaction(async (tx) => {
+    const [before] = await territoryRows(tx, ctx.companyId, sql`t.id = ${input.id}`);
+    const { rows } = await tx.execute<{ id: string }>(
+      sql`delete from territories where company_id = ${ctx.companyId} and id = ${input.id} returning id`,
+    );
+    if (rows.length === 0) throw new NotFoundError("Territory");
+    await recordAudit(tx, ctx, {
+      kind: "territory.deleted",
+      target: { type: "territory", id: input.id },
+      changes: changesBetween(audited(before), null, AUDITED_FIELDS),
+    });
+  });
 }

@@ -62,10 +62,12 @@ export async function signIn({
   db,
   input,
   userAgent,
+  ip,
 }: {
   db: Db;
   input: SignInBody;
   userAgent?: string | null;
+  ip?: string | null;
 }): Promise<SignInResult> {
   const email = normalizeEmail(input.email) ?? "";
   const byEmail = eq(users.emailNormalized, email);
@@ -113,7 +115,7 @@ export async function signIn({
   if (match.passwordHash && passwordNeedsRehash(match.passwordHash)) {
     await rehashPassword(db, match, match.passwordHash, input.password);
   }
-  const { token, sessionId } = await createSession(db, match, userAgent);
+  const { token, sessionId } = await createSession(db, match, userAgent, ip);
   const session = await getSessionInfo({
     ctx: {
       db,

@@ -1,9 +1,12 @@
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
 import { revokeUserSessions } from "@/lib/auth/sessions";
 import { hashPassword } from "@/lib/auth/secrets";
-import { users } from "@/lib/db/schema";
+import type { Tx } from "@/lib/db/client";
+import { companies, users } from "@/lib/db/schema";
+import { recordAudit } from "@/lib/domain/audit/audit";
+import type { UserRole } from "@/lib/values/roles";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/domain/errors";
 import { normalizeEmail } from "@/lib/values/normalize";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -86,13 +89,24 @@ export async function createUser({
         active: true,
       })
       .returning(userColumns);
-    return toRecord(row!);
+    const user = toRecord(row!);
+    // The initial password is a secret: the entry says who was added, not how they sign in.
+    await recordAudit(tx, ctx, {
+      kind: "user.created",
+      target: { type: "user", id: user.id },
+      changes: [
+        { field: "name", from: null, to: user.name },
+        { field: "email", from: null, to: user.email },
+        { field: "role", from: null, to: user.role },
+      ],
+    });
+    return user;
   });
 }
 
 /**
  * Deactivates or reactivates a user. Deactivation ends all of the user's sessions at once; an
- * admin cannot deactivate themself (the company would risk having no admin left).
+ * admin cannot deactivate themself, nor anyone the last active admin (409).
  */
 export async function setUserActive({
   ctx,
@@ -106,13 +120,95 @@ export async function setUserActive({
     throw new ForbiddenError("You cannot deactivate your own account");
   }
   return ctx.db.transaction(async (tx) => {
+    const before = await lockedUser(tx, ctx.companyId, input.id);
+    if (!input.active && before.active && before.role === "admin") {
+      await refuseLosingLastAdmin(tx, ctx.companyId, before.id, "deactivate");
+    }
     const [row] = await tx
       .update(users)
       .set({ active: input.active, updatedAt: new Date() })
       .where(and(eq(users.companyId, ctx.companyId), eq(users.id, input.id)))
       .returning(userColumns);
-    if (!row) throw new NotFoundError("User");
     if (!input.active) await revokeUserSessions(tx, ctx.companyId, input.id);
-    return toRecord(row);
+    if (before.active !== input.active) {
+      await recordAudit(tx, ctx, {
+        kind: input.active ? "user.reactivated" : "user.deactivated",
+        target: { type: "user", id: input.id },
+        changes: [{ field: "active", from: before.active, to: input.active }],
+      });
+    }
+    return toRecord(row!);
   });
+}
+
+/**
+ * POST /settings/users with `id` and `role`: changes the user's role. Sessions read the role from the
+ * user's row at each request (lib/auth/sessions.ts), so the change applies at their next request.
+ */
+export async function changeUserRole({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: { id: string; role: UserRole };
+}): Promise<UserRecord> {
+  requireSettingsAdmin(ctx, "users:manage");
+  return ctx.db.transaction(async (tx) => {
+    const before = await lockedUser(tx, ctx.companyId, input.id);
+    if (before.role === input.role) return toRecord(before);
+    if (before.role === "admin" && before.active) {
+      await refuseLosingLastAdmin(tx, ctx.companyId, before.id, "demote");
+    }
+    const [row] = await tx
+      .update(users)
+      .set({ role: input.role, updatedAt: new Date() })
+      .where(and(eq(users.companyId, ctx.companyId), eq(users.id, input.id)))
+      .returning(userColumns);
+    await recordAudit(tx, ctx, {
+      kind: "user.role_changed",
+      target: { type: "user", id: input.id },
+      changes: [{ field: "role", from: before.role, to: input.role }],
+    });
+    return toRecord(row!);
+  });
+}
+
+/**
+ * The user, after a lock on the company row: every change that could leave the company without an
+ * active admin takes it first, so two admins demoting each other at once go one after the other.
+ */
+async function lockedUser(tx: Tx, companyId: string, id: string): Promise<UserRow> {
+  await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId)).for("update");
+  const [row] = await tx
+    .select(userColumns)
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.id, id)));
+  if (!row) throw new NotFoundError("User");
+  return row;
+}
+
+/** 409 when `userId` is the company's only active admin. */
+async function refuseLosingLastAdmin(
+  tx: Tx,
+  companyId: string,
+  userId: string,
+  verb: "demote" | "deactivate",
+): Promise<void> {
+  const [other] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.companyId, companyId),
+        eq(users.role, "admin"),
+        eq(users.active, true),
+        ne(users.id, userId),
+      ),
+    )
+    .limit(1);
+  if (!other) {
+    throw new ConflictError(
+      `You cannot ${verb} the company's last active admin: make another user an admin first`,
+    );
+  }
 }

@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { LoadingBlock } from "@/components/ui/spinner";
 import { useCan, useSession } from "@/lib/query/session";
 import { ApiKeysSection } from "./api-keys-section";
+import { AuditLogSection } from "./audit-log-section";
 import { LostReasonsSection } from "./lost-reasons-section";
 import { PinTypesSection } from "./pin-types-section";
 import { PipelineSection } from "./pipeline-section";
@@ -19,7 +20,7 @@ export function SettingsView() {
     <>
       <PageHeader
         title="Settings"
-        description={`API keys, users, the lead pipeline and the pin types of ${session.company.name}. Only administrators see this page.`}
+        description={`API keys, users, the lead pipeline, the pin types and the audit log of ${session.company.name}. Only administrators see this page.`}
       />
       <div className="space-y-8">
         <ApiKeysSection />
@@ -27,6 +28,7 @@ export function SettingsView() {
         <PipelineSection />
         <LostReasonsSection />
         <PinTypesSection />
+        <AuditLogSection />
       </div>
     </>
   );

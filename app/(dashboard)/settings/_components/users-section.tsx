@@ -16,6 +16,7 @@ import { useToast } from "@/components/ui/toast";
 import { formatDate } from "@/lib/format";
 import { ApiClientError } from "@/lib/query/api-client";
 import { useCreateUser, useSetUserActive, useUsers } from "@/lib/query/settings";
+import { useChangeUserRole, useSignOutUser } from "@/lib/query/accounts";
 import { ROLE_LABELS, USER_ROLES } from "@/lib/values/roles";
 import { createUserBodySchema, PASSWORD_MIN_LENGTH, type UserRecord } from "@/lib/schemas/settings";
 import { MobileList, SettingsTable, Td, Th } from "./table";
@@ -26,6 +27,66 @@ const ROLE_HELP: Record<(typeof USER_ROLES)[number], string> = {
   sales_rep: "Leads and customers, the map",
   technician: "Customers, jobs and the map (read only)",
 };
+
+/** The role of a user, changed in place; the server refuses demoting the last admin (409). */
+function RoleSelect({ user }: { user: UserRecord }) {
+  const change = useChangeUserRole();
+  const { notify } = useToast();
+  if (!user.active) return <Badge>{ROLE_LABELS[user.role]}</Badge>;
+  return (
+    <Select
+      aria-label={`Role of ${user.name}`}
+      className="h-9 w-36 text-sm"
+      value={user.role}
+      disabled={change.isPending}
+      options={USER_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+      onChange={(event) => {
+        const role = event.target.value as UserRecord["role"];
+        change.mutate(
+          { id: user.id, role },
+          {
+            onSuccess: () =>
+              notify({
+                title: `${user.name} is now ${ROLE_LABELS[role].toLowerCase()}`,
+                description: "It applies to their open sessions at their next request.",
+              }),
+            onError: (error) =>
+              notify({
+                tone: "danger",
+                title: "Could not change the role",
+                description: errorMessage(error),
+              }),
+          },
+        );
+      }}
+    />
+  );
+}
+
+/** Ends every session of another user (they can sign in again). */
+function SignOutButton({ user, className }: { user: UserRecord; className?: string }) {
+  const signOut = useSignOutUser();
+  const { notify } = useToast();
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      className={className}
+      loading={signOut.isPending}
+      aria-label={`Sign ${user.name} out everywhere`}
+      onClick={() =>
+        signOut.mutate(user.id, {
+          onSuccess: () =>
+            notify({ title: `${user.name} signed out everywhere`, description: "They can sign in again." }),
+          onError: (error) =>
+            notify({ tone: "danger", title: "Could not sign them out", description: errorMessage(error) }),
+        })
+      }
+    >
+      Sign out
+    </Button>
+  );
+}
 
 export function UsersSection({ currentUserId }: { currentUserId: string }) {
   const users = useUsers();
@@ -62,7 +123,7 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
         <EmptyState title="No users" />
       ) : (
         <>
-          <SettingsTable label="Users" minWidth="44rem">
+          <SettingsTable label="Users" minWidth="52rem">
             <thead>
               <tr>
                 <Th>Name</Th>
@@ -90,7 +151,7 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
                     </Td>
                     <Td className="break-all">{user.email}</Td>
                     <Td>
-                      <Badge>{ROLE_LABELS[user.role]}</Badge>
+                      <RoleSelect user={user} />
                     </Td>
                     <Td>
                       {user.active ? (
@@ -100,7 +161,8 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
                       )}
                     </Td>
                     <Td className="whitespace-nowrap">{formatDate(user.created_at)}</Td>
-                    <Td className="text-right">
+                    <Td className="text-right whitespace-nowrap">
+                      {self ? null : user.active ? <SignOutButton user={user} /> : null}
                       {self ? null : user.active ? (
                         <Button
                           variant="danger-ghost"
@@ -152,8 +214,11 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
                     <Badge tone="warning">Deactivated</Badge>
                   )}
                 </div>
-                <div className="flex items-center justify-between gap-3">
-                  <Badge>{ROLE_LABELS[user.role]}</Badge>
+                <div className="flex flex-wrap items-center justify-between gap-3">
+                  <RoleSelect user={user} />
+                  {user.id === currentUserId || !user.active ? null : (
+                    <SignOutButton user={user} className="ring-1 ring-slate-200 ring-inset" />
+                  )}
                   {user.id === currentUserId ? null : user.active ? (
                     <Button
                       variant="danger-ghost"

@@ -1,4 +1,5 @@
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
+import { clientIp } from "@/lib/auth/client-ip";
 import { sessionCookie } from "@/lib/auth/session-cookie";
 import { signIn } from "@/lib/domain/users/sign-in";
 import { sessionInfoSchema, signInBodySchema, signInChoiceSchema } from "@/lib/schemas/session";
@@ -32,6 +33,7 @@ export const POST = apiRoute({
       db: await db(),
       input: body,
       userAgent: request.headers.get("user-agent"),
+      ip: clientIp(request.headers),
     });
     if (result.kind === "choose_company") {
       return respond({
