@@ -45,4 +45,7 @@ export const ID_PREFIX = {
   territory: "ter",
   leadBulk: "blk",
   lostReason: "lr",
+  webhookEndpoint: "whe",
+  webhookEvent: "evt",
+  webhookDelivery: "whd",
 } as const;
