@@ -46,6 +46,9 @@ import * as lostReasonSettings from "./settings/lost-reasons/route";
 import * as userActivate from "./settings/users/[id]/activate/route";
 import * as userDeactivate from "./settings/users/[id]/deactivate/route";
 import * as settingsUsers from "./settings/users/route";
+import * as webhookDeliveryResend from "./settings/webhooks/[id]/deliveries/[delivery_id]/resend/route";
+import * as webhookDeliveries from "./settings/webhooks/[id]/deliveries/route";
+import * as webhookTest from "./settings/webhooks/[id]/test/route";
 import * as territory from "./territories/[id]/route";
 import * as territories from "./territories/route";
 import * as users from "./users/route";
@@ -111,6 +114,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["PUT", "/settings/lost-reasons", lostReasonSettings],
   ["GET", "/settings/pin-types", pinTypeSettings],
   ["PUT", "/settings/pin-types", pinTypeSettings],
+  ["POST", "/settings/webhooks/{id}/test", webhookTest],
+  ["GET", "/settings/webhooks/{id}/deliveries", webhookDeliveries],
+  ["POST", "/settings/webhooks/{id}/deliveries/{delivery_id}/resend", webhookDeliveryResend],
   ["GET", "/openapi.json", openApiJson],
 ];
 
