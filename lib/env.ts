@@ -34,6 +34,13 @@ const envSchema = z.object({
       error: (issue) => `must be a positive whole number or "auto", not ${JSON.stringify(issue.input)}`,
     })
     .transform((v): number | "auto" => (!v ? 1 : v === "auto" ? "auto" : Number(v))),
+  /** Webhook URLs may point at loopback and private addresses (tests, local development only). */
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(["true", "false", ""])
+    .optional()
+    .transform((v) => v === "true"),
+  /** `off`: this server process delivers no webhooks (a separate `npm run worker` does). */
+  WEBHOOKS_WORKER: z.enum(["on", "off"]).default("on"),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -46,4 +46,7 @@ export const ID_PREFIX = {
   leadBulk: "blk",
   lostReason: "lr",
   audit: "aud",
+  webhookEndpoint: "whe",
+  webhookEvent: "evt",
+  webhookDelivery: "whd",
 } as const;

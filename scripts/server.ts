@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { beforeRouting } from "@/lib/api/before-routing";
 import { closeDatabase } from "@/lib/db/client";
+import { stopProcessWebhookWorker } from "@/lib/domain/webhooks/process-worker";
 import { loadSecurityHeaders } from "@/lib/security/next-config-headers";
 
 /** How long a shutdown waits for requests in flight before it cuts them off. */
@@ -110,6 +111,8 @@ export async function startProductionServer(options: ServerOptions): Promise<Pro
       const closed = await withinTime(
         (async () => {
           await app.close().catch(() => {});
+          // The worker's jobs in flight finish first: it uses the database too.
+          await stopProcessWebhookWorker();
           await closeDatabase();
         })(),
         grace,

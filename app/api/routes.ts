@@ -51,6 +51,9 @@ import * as settingsUsers from "./settings/users/route";
 import * as userSignOut from "./settings/users/[id]/sign-out/route";
 import * as auditLog from "./settings/audit-log/route";
 import * as auditLogExport from "./settings/audit-log/export/route";
+import * as webhookDeliveryResend from "./settings/webhooks/[id]/deliveries/[delivery_id]/resend/route";
+import * as webhookDeliveries from "./settings/webhooks/[id]/deliveries/route";
+import * as webhookTest from "./settings/webhooks/[id]/test/route";
 import * as territory from "./territories/[id]/route";
 import * as territories from "./territories/route";
 import * as users from "./users/route";
@@ -122,6 +125,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["PUT", "/settings/lost-reasons", lostReasonSettings],
   ["GET", "/settings/pin-types", pinTypeSettings],
   ["PUT", "/settings/pin-types", pinTypeSettings],
+  ["POST", "/settings/webhooks/{id}/test", webhookTest],
+  ["GET", "/settings/webhooks/{id}/deliveries", webhookDeliveries],
+  ["POST", "/settings/webhooks/{id}/deliveries/{delivery_id}/resend", webhookDeliveryResend],
   ["GET", "/openapi.json", openApiJson],
 ];
 

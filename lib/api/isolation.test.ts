@@ -2,7 +2,14 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { declaredAccess } from "@/lib/api/route-config";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
-import { customers, leadBulkOperations, leads } from "@/lib/db/schema";
+import {
+  customers,
+  leadBulkOperations,
+  leads,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookEvents,
+} from "@/lib/db/schema";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { createSession } from "@/lib/auth/sessions";
 import { recordAudit } from "@/lib/domain/audit/audit";
@@ -42,10 +49,34 @@ async function fieldPins(): Promise<void> {
   a.secrets.push(`Pin notes ${a.token}`, `3 ${a.token} Lane`, aClientId);
 }
 
+const aWebhook = { endpointId: "whe_isolation_a", eventId: "evt_isolation_a", deliveryId: "whd_isolation_a" };
+
 beforeAll(async () => {
   a = await seedCompanyWithEverything(database.db, "A");
   b = await seedCompanyWithEverything(database.db, "B");
   routes = await discoverApiRoutes();
+  // A's webhook endpoint with one delivery: B's calls with their ids must find nothing.
+  await database.db.insert(webhookEndpoints).values({
+    companyId: a.companyId,
+    id: aWebhook.endpointId,
+    url: "https://example.com/hook",
+    events: ["lead.created"],
+    secret: "whsec_" + Buffer.from("isolation".repeat(4)).toString("base64"),
+  });
+  await database.db.insert(webhookEvents).values({
+    companyId: a.companyId,
+    id: aWebhook.eventId,
+    type: "lead.created",
+    recordType: "lead",
+    recordId: "lead_a",
+    payload: { type: "lead.created", timestamp: new Date().toISOString(), data: {} },
+  });
+  await database.db.insert(webhookDeliveries).values({
+    companyId: a.companyId,
+    id: aWebhook.deliveryId,
+    eventId: aWebhook.eventId,
+    endpointId: aWebhook.endpointId,
+  });
   await database.db.insert(leadBulkOperations).values({
     companyId: a.companyId,
     id: aBulkId,
@@ -697,6 +728,19 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   "POST /api/settings/users/[id]/activate": () => [
     { label: "A's admin", params: { id: a.admin.id }, check: notFound },
     { label: "A's technician", params: { id: a.userIds[2]! }, check: notFound },
+  ],
+  "POST /api/settings/webhooks/[id]/test": () => [
+    { label: "A's endpoint", params: { id: aWebhook.endpointId }, check: notFound },
+  ],
+  "GET /api/settings/webhooks/[id]/deliveries": () => [
+    { label: "A's endpoint", params: { id: aWebhook.endpointId }, check: notFound },
+  ],
+  "POST /api/settings/webhooks/[id]/deliveries/[delivery_id]/resend": () => [
+    {
+      label: "A's delivery",
+      params: { id: aWebhook.endpointId, delivery_id: aWebhook.deliveryId },
+      check: notFound,
+    },
   ],
   "POST /api/settings/users/[id]/deactivate": () => [
     { label: "A's admin", params: { id: a.admin.id }, check: notFound },

@@ -62,6 +62,7 @@ export const ACTIONS = {
   "pipeline:manage": ADMIN_ONLY,
   "pin_types:manage": ADMIN_ONLY,
   "audit_log:read": ADMIN_ONLY,
+  "webhooks:manage": ADMIN_ONLY,
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof ACTIONS;

@@ -20,8 +20,10 @@ import {
   recordActivity,
   servicePlans,
   users,
+  webhookEndpoints,
   type ActivityRecordType,
 } from "@/lib/db/schema";
+import { emitRecordEvents, type EventRecordType } from "@/lib/domain/webhooks/emit";
 import { newCustomerColumns } from "@/lib/domain/customers/customer-record";
 import { leadColumns } from "@/lib/domain/leads/lead-record";
 import { DEFAULT_DAILY_LIMIT } from "@/lib/values/limits";
@@ -146,6 +148,8 @@ interface SectionTable<S extends SectionName> {
   table: PgTable;
   /** Records whose activity is kept (extensions.md E3): each one written gets an import entry. */
   activity?: ActivityRecordType;
+  /** Records that have webhook events (extensions.md E8): each one written gets its event. */
+  events?: EventRecordType;
   /** The columns of ON CONFLICT; (company_id, id) unless given. */
   conflict?: readonly string[];
   /**
@@ -226,7 +230,7 @@ class SectionUpsert<S extends SectionName> {
           set ${sql.join(assignments, sql`, `)}
           where ${changed}
           returning (xmax = 0) as inserted${
-            this.spec.activity || this.spec.withInserted
+            this.spec.activity || this.spec.withInserted || this.spec.events
               ? sql`, ${name("companyId")} as company_id, ${name("id")} as id`
               : sql``
           }${this.spec.activity ? sql`, ${name("archived")} as archived` : sql``}${sql.join(
@@ -261,6 +265,30 @@ class SectionUpsert<S extends SectionName> {
       left join ${table} before on before."company_id" = w.company_id and before."id" = w.id)${withInserted}`;
   }
 
+  /**
+   * `, evented`: the written records of companies with an enabled webhook endpoint, as
+   * [company_id, id, inserted]; none travel back for the others, so an import stays cheap.
+   */
+  private evented(): SQL {
+    if (!this.spec.events) return sql``;
+    return sql`, (select json_agg(json_build_array(w.company_id, w.id, w.inserted)) from written w
+      where exists (select 1 from ${webhookEndpoints} e where e."company_id" = w.company_id and e."enabled"))::text
+      as evented`;
+  }
+
+  /** The events of the written records, per company, in the import's transaction. */
+  private async emit(recordType: EventRecordType, evented: [string, string, boolean][] | string) {
+    const rows = typeof evented === "string" ? (JSON.parse(evented) as [string, string, boolean][]) : evented;
+    const byCompany = new Map<string, { created: string[]; updated: string[] }>();
+    for (const [companyId, id, inserted] of rows) {
+      let changes = byCompany.get(companyId);
+      if (!changes) byCompany.set(companyId, (changes = { created: [], updated: [] }));
+      (inserted ? changes.created : changes.updated).push(id);
+    }
+    for (const [companyId, changes] of byCompany)
+      await emitRecordEvents(this.tx, companyId, recordType, changes);
+  }
+
   private async flush(group: StatementGroup): Promise<void> {
     const rows = group.rows;
     group.rows = [];
@@ -271,9 +299,12 @@ class SectionUpsert<S extends SectionName> {
         await this.tx.execute<{
           written: number | string;
           inserted: number | string;
+          evented?: [string, string, boolean][] | string | null;
         }>(sql`with written as (${group.head} ${select} ${group.tail})${this.logged()}
-          select count(*)::int as written, (count(*) filter (where inserted))::int as inserted from written`)
+          select count(*)::int as written, (count(*) filter (where inserted))::int as inserted${this.evented()}
+          from written`)
       ).rows;
+      if (this.spec.events && result!.evented) await this.emit(this.spec.events, result!.evented);
       const written = Number(result!.written);
       const inserted = Number(result!.inserted);
       this.count.inserted += inserted;
@@ -479,6 +510,7 @@ function sectionTables(
     },
 
     pins: {
+      events: "pin",
       table: pins,
       // A new pin was dropped by a knock: its first visit (extensions.md E5), by its creator.
       withInserted: {
@@ -511,6 +543,7 @@ function sectionTables(
     customers: {
       table: customers,
       activity: "customer",
+      events: "customer",
       toRow: ({ index, record: c }) => {
         const soft: string[] = [];
         const createdAt = createdAtOf(c.created_at, now, soft);
@@ -537,6 +570,7 @@ function sectionTables(
     leads: {
       table: leads,
       activity: "lead",
+      events: "lead",
       toRow: ({ index, record: l }) => {
         const soft: string[] = [];
         const createdAt = createdAtOf(l.created_at, now, soft);

@@ -53,3 +53,26 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const PAYMENT_TYPES = ["payment", "refund"] as const;
 export const PAYMENT_STATUSES = ["succeeded", "pending", "failed"] as const;
 export const PAYMENT_METHODS = ["card", "ach", "cash", "check", "other"] as const;
+
+/** The event types an endpoint can subscribe to (extensions.md E8; the names are fixed). */
+export const WEBHOOK_EVENT_TYPES = [
+  "lead.created",
+  "lead.updated",
+  "customer.created",
+  "customer.updated",
+  "pin.created",
+  "pin.updated",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Every type an outbox row may have: the subscribable ones and the settings' test event. */
+export const WEBHOOK_OUTBOX_TYPES = [...WEBHOOK_EVENT_TYPES, "webhook.test"] as const;
+export type WebhookOutboxType = (typeof WEBHOOK_OUTBOX_TYPES)[number];
+
+/** The records whose changes are events. */
+export const WEBHOOK_RECORD_TYPES = ["lead", "customer", "pin", "webhook_endpoint"] as const;
+export type WebhookRecordType = (typeof WEBHOOK_RECORD_TYPES)[number];
+
+/** A delivery's state: `failed` will be retried, `dead` was given up. */
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed", "dead"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

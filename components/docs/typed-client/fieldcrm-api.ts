@@ -1283,6 +1283,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/settings/webhooks/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event
+     * @description Queues a `webhook.test` event (`data`: `{ endpoint_id, message }`) to this endpoint only, signed and retried like any event; its delivery appears in the endpoint's deliveries.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    post: operations["sendWebhookTestEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/webhooks/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an endpoint's deliveries
+     * @description The endpoint's deliveries of the last 30 days (older ones are pruned), newest first: the event, its status, the endpoint's response code, the time the last attempt took, the attempts so far and the next retry. Never a secret.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/webhooks/{id}/deliveries/{delivery_id}/resend": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resend a delivery
+     * @description Queues the delivery again, whatever its status: the same event with the same `webhook-id` (a receiver that already has it can skip it), signed anew; its attempts start over.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    post: operations["resendWebhookDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/openapi.json": {
     parameters: {
       query?: never;
@@ -3427,6 +3493,53 @@ export interface components {
       name: string;
       /** @description The user's id; empty when there is no user. */
       user_id: string;
+    };
+    WebhookDeliveriesResponse: {
+      data: {
+        /** @description The delivery's id. */
+        id: string;
+        /** @description The event's id: the `webhook-id` header the endpoint received. */
+        event_id: string;
+        /**
+         * @description The event type.
+         * @enum {string}
+         */
+        type:
+          | "lead.created"
+          | "lead.updated"
+          | "customer.created"
+          | "customer.updated"
+          | "pin.created"
+          | "pin.updated"
+          | "webhook.test";
+        /**
+         * @description `pending` (queued), `succeeded`, `failed` (will be retried at `next_attempt_at`) or `dead` (given up).
+         * @enum {string}
+         */
+        status: "pending" | "succeeded" | "failed" | "dead";
+        /** @description The endpoint's HTTP status at the last attempt. */
+        response_code: number | null;
+        /** @description How long the last attempt took. */
+        duration_ms: number | null;
+        /** @description Attempts so far. */
+        attempts: number;
+        /** @description When the next attempt is due; null when none is. */
+        next_attempt_at: string | null;
+        /** @description Why the last attempt failed (never a secret). */
+        error: string | null;
+        /** Format: date-time */
+        created_at: string;
+        last_attempt_at: string | null;
+      }[];
+      pagination: components["schemas"]["Pagination"];
+    };
+    WebhookDeliveryQueued: {
+      /** @description The delivery's id. */
+      id: string;
+      /** @description The event's id (the `webhook-id` header). */
+      event_id: string;
+      /** @constant */
+      status: "pending";
     };
   };
   responses: never;
@@ -11277,6 +11390,373 @@ export interface operations {
       };
       /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
       415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  sendWebhookTestEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The endpoint's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryQueued"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1-based (default 1, at most 9223372036854775807). */
+        page?: number;
+        /** @description Results per page, 1 to 1000 (default 50). */
+        limit?: number;
+      };
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The endpoint's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of deliveries. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveriesResponse"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  resendWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The endpoint's id. */
+        id: string;
+        /** @description The delivery's id. */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryQueued"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;

@@ -13,3 +13,4 @@ export * from "./lead-bulk";
 export * from "./activity";
 export * from "./lost-reasons";
 export * from "./audit";
+export * from "./webhooks";

@@ -4,6 +4,7 @@ import { recordActivity, type ActivityRecordType } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import { ValidationError } from "@/lib/domain/errors";
+import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { actorOf, actorValues, RECORD_TABLES, recordNotFound } from "./activity";
 
 /** Unknown ids listed in a bulk request's 400, at most (the rest summed up in one more entry). */
@@ -51,7 +52,9 @@ export async function archiveIn(
     )
     select (select count(*)::int from target) as found,
       (select array_agg(id order by id) from changed) as changed_ids`);
-  return { found: Number(rows[0]?.found ?? 0), changedIds: rows[0]?.changed_ids ?? [] };
+  const changedIds = rows[0]?.changed_ids ?? [];
+  await emitRecordEvents(db, ctx.companyId, recordType, { updated: changedIds });
+  return { found: Number(rows[0]?.found ?? 0), changedIds };
 }
 
 /**
@@ -59,7 +62,8 @@ export async function archiveIn(
  * caller then reads the record as GET answers it.
  */
 export async function setArchived(input: ArchiveInput & { id: string }): Promise<void> {
-  const { found } = await archiveIn(input.ctx.db, input, [input.id]);
+  // The change and its event commit together.
+  const { found } = await input.ctx.db.transaction((tx) => archiveIn(tx, input, [input.id]));
   if (found === 0) throw recordNotFound(input.recordType);
 }
 

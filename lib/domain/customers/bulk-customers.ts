@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { customers, leadBulkChanges, leadBulkOperations, recordActivity } from "@/lib/db/schema";
 import { actorOf, actorValues } from "@/lib/domain/activity/activity";
 import { archiveIn, refuseUnknownIds } from "@/lib/domain/activity/archive";
@@ -111,7 +112,12 @@ export async function undoBulkChangeCustomers({
         : sql`not cu."archived"`;
     // A customer bulk change names at most CUSTOMER_BULK_IDS_MAX customers: one statement restores them.
     const [row] = (
-      await tx.execute<{ n: number | string; skipped: number | string; skipped_ids: string[] | null }>(sql`
+      await tx.execute<{
+        n: number | string;
+        skipped: number | string;
+        skipped_ids: string[] | null;
+        changed_ids: string[] | null;
+      }>(sql`
         with c as (
           select "lead_id" as id, "archived", "archived_at" from ${leadBulkChanges}
           where "company_id" = ${ctx.companyId} and "operation_id" = ${id}
@@ -129,12 +135,15 @@ export async function undoBulkChangeCustomers({
           select ${ctx.companyId}, 'customer', d.id,
             case when d.new_archived then 'archived' else 'unarchived' end, ${by.kind}, ${by.id}
           from done d where d.old_archived <> d.new_archived
+          returning "record_id"
         )
         select (select count(*) from done)::int as n,
+          (select array_agg("record_id") from logged) as changed_ids,
           (select count(*) from target where not target.holds)::int as skipped,
           (select array_agg(id order by id) from (select id from target where not target.holds
             order by id limit ${SKIPPED_IDS_LISTED}) s) as skipped_ids`)
     ).rows;
+    await emitRecordEvents(tx, ctx.companyId, "customer", { updated: row?.changed_ids ?? [] });
     await markUndone(tx, ctx.companyId, id);
     return {
       status: "success" as const,

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
+import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { leadBulkChanges, leadBulkOperations, leads, recordActivity } from "@/lib/db/schema";
 import { actorOf, actorValues, type ActivityActor } from "@/lib/domain/activity/activity";
 import type { DomainContext } from "@/lib/domain/context";
@@ -181,7 +182,7 @@ async function updateSaved(
   for (;;) {
     if (performance.now() > stopAt) throw new DeadlineExceededError("The bulk change took too long");
     const [row] = (
-      await tx.execute<{ n: number | string; last: string | null }>(sql`
+      await tx.execute<{ n: number | string; last: string | null; changed_ids: string[] | null }>(sql`
         with c as (
           select * from ${leadBulkChanges}
           where "company_id" = ${companyId} and "operation_id" = ${operationId} and "lead_id" > ${after}
@@ -212,10 +213,14 @@ async function updateSaved(
           where d.old_archived <> d.new_archived
             or (d.old_stage, d.old_lost_reason, d.old_tags, d.old_assigned_to)
               is distinct from (d.new_stage, d.new_lost_reason, d.new_tags, d.new_assigned_to)
+          returning "record_id"
         )
-        select (select count(*) from done)::int as n, (select max("lead_id") from c) as last`)
+        select (select count(*) from done)::int as n, (select max("lead_id") from c) as last,
+          (select array_agg("record_id") from logged) as changed_ids`)
     ).rows;
     updated += Number(row?.n ?? 0);
+    // The chunk's events: one set-based write per chunk, like its activity.
+    await emitRecordEvents(tx, companyId, "lead", { updated: row?.changed_ids ?? [] });
     if (!row?.last) return updated;
     after = row.last;
   }

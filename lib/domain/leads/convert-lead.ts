@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { customers, leads } from "@/lib/db/schema";
 import { actorOf, addActivity } from "@/lib/domain/activity/activity";
+import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import {
   DETAILED_CUSTOMER_FIELDS,
   toCustomerDetail,
@@ -123,7 +124,7 @@ async function convert(
     existing = await customerDetail(tx, ctx.companyId, customerId);
   } else {
     const spec = customerUpsertSpec(ctx, { ...body, match: "none" });
-    const { outcome } = await upsertRecordIn<DetailedCustomerRow>(tx, spec);
+    const { outcome } = await upsertRecordIn<DetailedCustomerRow>(tx, spec, { events: false });
     customerId = outcome.row.id;
   }
 
@@ -147,6 +148,11 @@ async function convert(
     { recordType: "lead", recordId: id, type: "converted", changes, relatedId: customerId },
     { recordType: "customer", recordId: customerId, type: "converted", relatedId: id },
   ]);
+  // One event per record, with its final state: a new customer's already holds its lead_id.
+  await emitRecordEvents(tx, ctx.companyId, "lead", { updated: [id] });
+  if (!match) await emitRecordEvents(tx, ctx.companyId, "customer", { created: [customerId] });
+  else if (!existing?.lead_id)
+    await emitRecordEvents(tx, ctx.companyId, "customer", { updated: [customerId] });
   return {
     created: !match,
     matchedOn: match?.on ?? null,

@@ -5,6 +5,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError, ValidationError, type FieldProblem } from "@/lib/domain/errors";
 import { ID_PREFIX, newId } from "@/lib/ids";
+import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { FieldScopeError, LeadAlreadyLinkedError } from "./errors";
 import { PIN_MESSAGES, type Pin, type PinUpsertResponse, type UpsertPinBody } from "@/lib/schemas/pins";
 import { pinColumns, pinJoins, toPin, type PinRow } from "./pin-record";
@@ -89,13 +90,14 @@ async function createPin(
       select company_id, id, created_at, created_by, pin_type_id from p
     )
     select ${pinColumns("p")} from p ${pinJoins("p")}`);
-  const { rows } =
-    leadId === null
-      ? await insert(ctx.db)
-      : await ctx.db.transaction(async (tx) => {
-          await checkLeadLink(tx, ctx, { pinCreator: by, from: null, to: leadId, actor: by });
-          return insert(tx);
-        });
+  // The pin and its event (outbox) commit together.
+  const { rows } = await ctx.db.transaction(async (tx) => {
+    if (leadId !== null) await checkLeadLink(tx, ctx, { pinCreator: by, from: null, to: leadId, actor: by });
+    const inserted = await insert(tx);
+    if (inserted.rows[0])
+      await emitRecordEvents(tx, ctx.companyId, "pin", { created: [inserted.rows[0].id] });
+    return inserted;
+  });
   const row = rows[0];
   if (row) return { created: true, pin: toPin(row) };
   // Another call with the same client_id created it meanwhile (and has committed).
@@ -181,6 +183,7 @@ async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody)
         returning p.*
       )${visit}
       select ${pinColumns("w")} from w ${pinJoins("w")}`);
+    await emitRecordEvents(tx, ctx.companyId, "pin", { updated: [id] });
     return toPin(updated.rows[0]!);
   });
 }

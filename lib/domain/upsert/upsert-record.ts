@@ -4,6 +4,7 @@ import type { AnyPgColumn, AnyPgTable, PgTable, SelectedFieldsFlat } from "drizz
 import type { Db, DbOrTx } from "@/lib/db/client";
 import type { ActivityRecordType } from "@/lib/db/schema";
 import { addActivity, changedFields, type ActivityActor } from "@/lib/domain/activity/activity";
+import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { ValidationError } from "@/lib/domain/errors";
 import { newestFirst } from "@/lib/domain/lists/newest-list";
 import { mergedTags, withoutTags } from "@/lib/domain/normalize";
@@ -98,6 +99,7 @@ export async function upsertRecord<T extends UpsertTable, R = { id: string }>(
 export async function upsertRecordIn<R>(
   tx: DbOrTx,
   spec: UpsertSpec<UpsertTable>,
+  options: { events?: boolean } = {},
 ): Promise<{ outcome: UpsertOutcome<R>; before: R | null }> {
   const match = await findMatch(tx, spec);
   const before = match ? await selectRecord<R>(tx, spec, match.id) : null;
@@ -108,6 +110,9 @@ export async function upsertRecordIn<R>(
   const record = outcome.row as { id: string };
   if (!before) {
     await addActivity(tx, spec.companyId, actor, [{ recordType, recordId: record.id, type: "created" }]);
+    // A caller that changes the record again (a conversion) emits the event itself, once.
+    if (options.events !== false)
+      await emitRecordEvents(tx, spec.companyId, recordType, { created: [record.id] });
   } else {
     const changes = changedFields(answer(before), answer(outcome.row), ignore);
     // An update that changed nothing leaves no entry.
@@ -115,6 +120,9 @@ export async function upsertRecordIn<R>(
       await addActivity(tx, spec.companyId, actor, [
         { recordType, recordId: record.id, type: "updated", changes },
       ]);
+      if (options.events !== false) {
+        await emitRecordEvents(tx, spec.companyId, recordType, { updated: [record.id] });
+      }
     }
   }
   return { outcome, before };

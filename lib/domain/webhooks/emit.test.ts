@@ -1,0 +1,365 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as upsertCustomerRoute } from "@/app/api/customers/route";
+import { GET as getCustomerRoute } from "@/app/api/customers/[id]/route";
+import { POST as archiveCustomerRoute } from "@/app/api/customers/[id]/archive/route";
+import { POST as bulkCustomersRoute } from "@/app/api/customers/bulk/route";
+import { POST as undoCustomersRoute } from "@/app/api/customers/bulk/[id]/undo/route";
+import { POST as upsertLeadRoute } from "@/app/api/leads/route";
+import { GET as getLeadRoute } from "@/app/api/leads/[id]/route";
+import { POST as archiveLeadRoute } from "@/app/api/leads/[id]/archive/route";
+import { POST as unarchiveLeadRoute } from "@/app/api/leads/[id]/unarchive/route";
+import { POST as convertRoute } from "@/app/api/leads/[id]/convert/route";
+import { POST as bulkLeadsRoute } from "@/app/api/leads/bulk/route";
+import { POST as undoLeadsRoute } from "@/app/api/leads/bulk/[id]/undo/route";
+import { POST as upsertPinRoute } from "@/app/api/pins/route";
+import { webhookEndpoints, type WebhookEventType } from "@/lib/db/schema";
+import { importDocument } from "@/lib/import";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/values/enums";
+import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib/testing/factories";
+import { insertPinType } from "@/lib/testing/plan-job-fixtures";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
+
+/*
+ * extensions.md E8: every writer of a lead, customer or pin writes one outbox event per record it
+ * changed, with one delivery per subscribed enabled endpoint, in the change's own transaction.
+ */
+
+const database = setupTestDatabase();
+
+type Body = Record<string, unknown>;
+type Route = Parameters<typeof call>[0];
+
+interface EventRow extends Record<string, unknown> {
+  id: string;
+  type: string;
+  record_id: string;
+  payload: { type: string; timestamp: string; data: Body } | string;
+  deliveries: number | string;
+}
+
+async function addEndpoint(
+  companyId: string,
+  events: readonly WebhookEventType[] = WEBHOOK_EVENT_TYPES,
+  enabled = true,
+) {
+  const id = newId(ID_PREFIX.webhookEndpoint);
+  await database.db.insert(webhookEndpoints).values({
+    companyId,
+    id,
+    url: "https://hooks.example.test/in",
+    events: [...events],
+    secret: `whsec_${randomBytes(24).toString("base64")}`,
+    enabled,
+  });
+  return id;
+}
+
+/** The company's events, in writing order, with their delivery counts; `since` skips earlier ones. */
+async function events(companyId: string) {
+  const { rows } = await database.db.execute<EventRow>(sql`select e.id, e.type, e.record_id, e.payload,
+      (select count(*) from webhook_deliveries d where d.company_id = e.company_id and d.event_id = e.id)::int as deliveries
+    from webhook_events e where e.company_id = ${companyId} order by e.created_at, e.id`);
+  return rows.map((row) => ({
+    ...row,
+    deliveries: Number(row.deliveries),
+    payload:
+      typeof row.payload === "string"
+        ? (JSON.parse(row.payload) as Exclude<EventRow["payload"], string>)
+        : row.payload,
+  }));
+}
+
+/** Runs `work` and answers the events it wrote, as `type record_id` lines. */
+async function emitted(companyId: string, work: () => Promise<unknown>) {
+  const before = new Set((await events(companyId)).map((e) => e.id));
+  await work();
+  return (await events(companyId)).filter((e) => !before.has(e.id));
+}
+const summary = (list: { type: string; record_id: string }[]) =>
+  list.map((e) => `${e.type} ${e.record_id}`).sort();
+
+async function tenant() {
+  const company = await createCompany(database.db);
+  const { key } = await createApiKey(database.db, company.id);
+  return { companyId: company.id, key };
+}
+
+const send = async (route: Route, path: string, key: string, body?: unknown, id?: string) => {
+  const res = await call<Body>(route, apiRequest(path, { key, method: "POST", body }), id ? { id } : {});
+  expect(res.status, res.text).toBeLessThan(300);
+  return res.body;
+};
+const get = async (route: Route, path: string, key: string, id: string) =>
+  (await call<{ data: Body }>(route, apiRequest(path, { key }), { id })).body.data;
+
+describe(`webhook events from every writer (${testEngine()})`, () => {
+  it("a lead's and a customer's create and update: one event each, data as GET answers it", async () => {
+    const t = await tenant();
+    const endpoint = await addEndpoint(t.companyId);
+    await addEndpoint(t.companyId, ["lead.created"]);
+    let lead = "";
+    const created = await emitted(t.companyId, async () => {
+      lead = (await send(upsertLeadRoute, "/leads", t.key, { name: "Lena", phone: "512-555-0101" }))
+        .id as string;
+    });
+    expect(summary(created)).toEqual([`lead.created ${lead}`]);
+    expect(created[0]!.deliveries).toBe(2);
+    expect(created[0]!.payload).toMatchObject({
+      type: "lead.created",
+      data: await get(getLeadRoute, `/leads/${lead}`, t.key, lead),
+    });
+    expect(new Date(created[0]!.payload.timestamp).toString()).not.toBe("Invalid Date");
+
+    const updated = await emitted(t.companyId, () =>
+      send(upsertLeadRoute, "/leads", t.key, { id: lead, stage: "quoted" }),
+    );
+    expect(summary(updated)).toEqual([`lead.updated ${lead}`]);
+    expect(updated[0]!.deliveries).toBe(1);
+    const { rows } = await database.db.execute<{ endpoint_id: string; status: string }>(
+      sql`select endpoint_id, status from webhook_deliveries where company_id = ${t.companyId} and event_id = ${updated[0]!.id}`,
+    );
+    expect(rows).toEqual([{ endpoint_id: endpoint, status: "pending" }]);
+    expect(updated[0]!.payload.data).toEqual(await get(getLeadRoute, `/leads/${lead}`, t.key, lead));
+
+    // An upsert that changes nothing emits nothing.
+    expect(
+      await emitted(t.companyId, () => send(upsertLeadRoute, "/leads", t.key, { id: lead, stage: "quoted" })),
+    ).toEqual([]);
+
+    let customer = "";
+    const c = await emitted(t.companyId, async () => {
+      customer = (await send(upsertCustomerRoute, "/customers", t.key, { first_name: "Cara" })).id as string;
+    });
+    expect(summary(c)).toEqual([`customer.created ${customer}`]);
+    expect(c[0]!.payload.data).toEqual(
+      await get(getCustomerRoute, `/customers/${customer}`, t.key, customer),
+    );
+    const cu = await emitted(t.companyId, () =>
+      send(upsertCustomerRoute, "/customers", t.key, { id: customer, last_name: "Cole" }),
+    );
+    expect(summary(cu)).toEqual([`customer.updated ${customer}`]);
+    expect(
+      await emitted(t.companyId, () =>
+        send(upsertCustomerRoute, "/customers", t.key, { id: customer, last_name: "Cole" }),
+      ),
+    ).toEqual([]);
+  });
+
+  it("nothing is written without an enabled endpoint subscribed to the type", async () => {
+    const t = await tenant();
+    await addEndpoint(t.companyId, WEBHOOK_EVENT_TYPES, false);
+    await addEndpoint(t.companyId, ["customer.created"]);
+    const lead = (await send(upsertLeadRoute, "/leads", t.key, { name: "Quiet" })).id as string;
+    await send(upsertLeadRoute, "/leads", t.key, { id: lead, name: "Still quiet" });
+    expect(await events(t.companyId)).toEqual([]);
+    const { rows } = await database.db.execute(
+      sql`select 1 from webhook_deliveries where company_id = ${t.companyId}`,
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it("archive, unarchive, bulk changes and their undo: one event per record changed", async () => {
+    const t = await tenant();
+    await addEndpoint(t.companyId);
+    const leads = [
+      (await send(upsertLeadRoute, "/leads", t.key, { name: "A", stage: "new" })).id as string,
+      (await send(upsertLeadRoute, "/leads", t.key, { name: "B", stage: "new" })).id as string,
+      (await send(upsertLeadRoute, "/leads", t.key, { name: "C", stage: "quoted" })).id as string,
+    ];
+    const [a, b, c] = leads as [string, string, string];
+    expect(
+      summary(
+        await emitted(t.companyId, () => send(archiveLeadRoute, `/leads/${a}/archive`, t.key, undefined, a)),
+      ),
+    ).toEqual([`lead.updated ${a}`]);
+    // Archiving an archived lead changes nothing.
+    expect(
+      await emitted(t.companyId, () => send(archiveLeadRoute, `/leads/${a}/archive`, t.key, undefined, a)),
+    ).toEqual([]);
+    expect(
+      summary(
+        await emitted(t.companyId, () =>
+          send(unarchiveLeadRoute, `/leads/${a}/unarchive`, t.key, undefined, a),
+        ),
+      ),
+    ).toEqual([`lead.updated ${a}`]);
+
+    let bulk = "";
+    const bulked = await emitted(t.companyId, async () => {
+      bulk = (
+        await send(bulkLeadsRoute, "/leads/bulk", t.key, {
+          ids: leads,
+          action: { type: "set_stage", stage: "quoted" },
+        })
+      ).id as string;
+    });
+    expect(summary(bulked)).toEqual([`lead.updated ${a}`, `lead.updated ${b}`].sort());
+    expect(bulked.find((e) => e.record_id === a)!.payload.data).toEqual(
+      await get(getLeadRoute, `/leads/${a}`, t.key, a),
+    );
+    const undone = await emitted(t.companyId, () =>
+      send(undoLeadsRoute, `/leads/bulk/${bulk}/undo`, t.key, undefined, bulk),
+    );
+    expect(summary(undone)).toEqual([`lead.updated ${a}`, `lead.updated ${b}`].sort());
+    expect(undone.find((e) => e.record_id === b)!.payload.data).toMatchObject({ stage: "new" });
+    void c;
+
+    const customers = [
+      (await send(upsertCustomerRoute, "/customers", t.key, { first_name: "X" })).id as string,
+      (await send(upsertCustomerRoute, "/customers", t.key, { first_name: "Y" })).id as string,
+    ];
+    const [x, y] = customers as [string, string];
+    expect(
+      summary(
+        await emitted(t.companyId, () =>
+          send(archiveCustomerRoute, `/customers/${x}/archive`, t.key, undefined, x),
+        ),
+      ),
+    ).toEqual([`customer.updated ${x}`]);
+    let cbulk = "";
+    const cb = await emitted(t.companyId, async () => {
+      cbulk = (
+        await send(bulkCustomersRoute, "/customers/bulk", t.key, {
+          ids: customers,
+          action: { type: "archive" },
+        })
+      ).id as string;
+    });
+    expect(summary(cb)).toEqual([`customer.updated ${y}`]);
+    expect(cb[0]!.payload.data).toMatchObject({ archived: true });
+    const cu = await emitted(t.companyId, () =>
+      send(undoCustomersRoute, `/customers/bulk/${cbulk}/undo`, t.key, undefined, cbulk),
+    );
+    expect(summary(cu)).toEqual([`customer.updated ${y}`]);
+  });
+
+  it("conversion: the lead's update and the new customer's create, once each, in their final state", async () => {
+    const t = await tenant();
+    await addEndpoint(t.companyId);
+    const lead = (
+      await send(upsertLeadRoute, "/leads", t.key, { name: "Conner Vert", phone: "512-555-0177" })
+    ).id as string;
+    let customer = "";
+    const converted = await emitted(t.companyId, async () => {
+      customer = ((await send(convertRoute, `/leads/${lead}/convert`, t.key, undefined, lead)).data as Body)
+        .id as string;
+    });
+    expect(summary(converted)).toEqual([`customer.created ${customer}`, `lead.updated ${lead}`].sort());
+    expect(converted.find((e) => e.type === "customer.created")!.payload.data).toEqual(
+      await get(getCustomerRoute, `/customers/${customer}`, t.key, customer),
+    );
+    expect(converted.find((e) => e.type === "lead.updated")!.payload.data).toMatchObject({
+      customer_id: customer,
+    });
+    // Converting again changes nothing.
+    expect(
+      await emitted(t.companyId, () => send(convertRoute, `/leads/${lead}/convert`, t.key, undefined, lead)),
+    ).toEqual([]);
+  });
+
+  it("pins: create, update and a change of outcome; a replayed create emits nothing", async () => {
+    const t = await tenant();
+    await addEndpoint(t.companyId);
+    const user = await createUser(database.db, t.companyId, { role: "sales_rep" });
+    const notHome = await insertPinType(database.db, t.companyId, { label: "Not home" });
+    const sold = await insertPinType(database.db, t.companyId, { label: "Sold" });
+    let pin = "";
+    const body = {
+      location: [30.27, -97.74],
+      pin_type_id: notHome.id,
+      created_by: user.id,
+      client_id: "c-1",
+    };
+    const created = await emitted(t.companyId, async () => {
+      pin = (await send(upsertPinRoute, "/pins", t.key, body)).id as string;
+    });
+    expect(summary(created)).toEqual([`pin.created ${pin}`]);
+    expect(created[0]!.payload.data).toMatchObject({ id: pin, pin_type: { id: notHome.id } });
+    expect(await emitted(t.companyId, () => send(upsertPinRoute, "/pins", t.key, body))).toEqual([]);
+    expect(
+      summary(
+        await emitted(t.companyId, () => send(upsertPinRoute, "/pins", t.key, { id: pin, notes: "Dog" })),
+      ),
+    ).toEqual([`pin.updated ${pin}`]);
+    const outcome = await emitted(t.companyId, () =>
+      send(upsertPinRoute, "/pins", t.key, { id: pin, pin_type_id: sold.id }),
+    );
+    expect(summary(outcome)).toEqual([`pin.updated ${pin}`]);
+    expect(outcome[0]!.payload.data).toMatchObject({ pin_type: { id: sold.id } });
+    expect(
+      await emitted(t.companyId, () => send(upsertPinRoute, "/pins", t.key, { id: pin, notes: "Dog" })),
+    ).toEqual([]);
+  });
+
+  it("the import: one event per record written, none for unchanged ones", async () => {
+    const s = randomBytes(4).toString("hex");
+    const co = `co_${s}`;
+    const doc = (leadName: string) => ({
+      companies: [{ id: co, name: `Company ${s}`, created_at: "2026-01-01T00:00:00Z" }],
+      customers: [
+        { id: `cus_${s}`, company_id: co, first_name: "Carla", created_at: "2026-01-05T00:00:00Z" },
+      ],
+      leads: [
+        { id: `lead_${s}`, company_id: co, name: leadName, created_at: "2026-03-01T00:00:00Z" },
+        { id: `lead2_${s}`, company_id: co, name: "Stays", created_at: "2026-03-01T00:00:00Z" },
+      ],
+    });
+    await importDocument(database.db, doc("Larry"));
+    expect(await events(co)).toEqual([]);
+    await addEndpoint(co);
+    const renamed = await emitted(co, () => importDocument(database.db, doc("Larry Renamed")));
+    expect(summary(renamed)).toEqual([`lead.updated lead_${s}`]);
+    expect(renamed[0]!.payload.data).toMatchObject({ name: "Larry Renamed" });
+    const added = await emitted(co, () =>
+      importDocument(database.db, {
+        ...doc("Larry Renamed"),
+        customers: [
+          { id: `cus2_${s}`, company_id: co, first_name: "Nina", created_at: "2026-01-05T00:00:00Z" },
+        ],
+      }),
+    );
+    expect(summary(added)).toEqual([`customer.created cus2_${s}`]);
+  });
+
+  it("a transaction that fails after the change leaves no event and no delivery", async () => {
+    const t = await tenant();
+    await addEndpoint(t.companyId);
+    const lead = (await send(upsertLeadRoute, "/leads", t.key, { name: "Before", stage: "new" }))
+      .id as string;
+    const name = `fail_delivery_${randomBytes(4).toString("hex")}`;
+    // The deliveries are the last rows a change writes: failing there fails after the change.
+    await database.db.execute(
+      sql.raw(`create function ${name}() returns trigger language plpgsql as $$
+      begin raise exception 'injected delivery failure'; end $$`),
+    );
+    await database.db.execute(
+      sql.raw(`create trigger ${name} before insert on webhook_deliveries
+      for each row when (new.company_id = '${t.companyId}') execute function ${name}()`),
+    );
+    const before = await events(t.companyId);
+    try {
+      const attempts: [Route, string, Body][] = [
+        [upsertLeadRoute, "/leads", { name: "Never" }],
+        [upsertLeadRoute, "/leads", { id: lead, name: "Never renamed" }],
+        [bulkLeadsRoute, "/leads/bulk", { ids: [lead], action: { type: "set_stage", stage: "quoted" } }],
+      ];
+      for (const [route, path, body] of attempts) {
+        const res = await call<Body>(route, apiRequest(path, { key: t.key, body }));
+        expect(res.status, res.text).toBe(500);
+        expect(res.text).not.toMatch(/injected|webhook/i);
+      }
+    } finally {
+      await database.db.execute(sql.raw(`drop trigger ${name} on webhook_deliveries`));
+      await database.db.execute(sql.raw(`drop function ${name}()`));
+    }
+    expect(await events(t.companyId)).toEqual(before);
+    const { rows } = await database.db.execute<{ name: string; stage: string; n: number }>(
+      sql`select name, stage, (select count(*)::int from leads where company_id = ${t.companyId}) as n
+        from leads where company_id = ${t.companyId} and id = ${lead}`,
+    );
+    expect(rows).toEqual([{ name: "Before", stage: "new", n: 1 }]);
+  });
+});

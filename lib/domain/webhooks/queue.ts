@@ -1,0 +1,102 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import PgBoss from "pg-boss";
+import type { Database, DbOrTx } from "@/lib/db/client";
+
+/**
+ * The delivery queue is pg-boss 10: it runs on PostgreSQL with its own pool, and on the embedded
+ * PGlite through pg-boss's `db` adapter (one connection, in this process). Its schema and queues
+ * are created by our migrations, so a change's transaction can always add a job.
+ */
+export const DELIVER_QUEUE = "webhook-deliver";
+export const PRUNE_QUEUE = "webhook-prune";
+export const PGBOSS_SCHEMA = "pgboss";
+
+export interface DeliverJob {
+  companyId: string;
+  deliveryId: string;
+}
+
+type Executor = PgBoss.Db;
+
+/**
+ * pg-boss speaks `$1`-style SQL; Drizzle's execute binds its own parameters, so each `$n` becomes
+ * a bound parameter: the job is then added in the caller's transaction on either engine.
+ */
+export function drizzleExecutor(tx: DbOrTx): Executor {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const parts = text.split(/\$(\d+)/);
+      const chunks: SQL[] = [];
+      parts.forEach((part, i) => {
+        chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`);
+      });
+      const result = await tx.execute(sql.join(chunks, sql.raw("")));
+      return { rows: result.rows as never[] } as never;
+    },
+  };
+}
+
+// Only builds SQL: never started, never connects (its `db` refuses to be used).
+let sender: PgBoss | undefined;
+function jobSender(): PgBoss {
+  sender ??= new PgBoss({
+    schema: PGBOSS_SCHEMA,
+    db: {
+      executeSql: () => Promise.reject(new Error("the job sender has no connection of its own")),
+    },
+  });
+  return sender;
+}
+
+/** Adds one delivery job per id in the caller's transaction, to start at `startAfter` (or now). */
+export async function addDeliverJobs(
+  tx: DbOrTx,
+  companyId: string,
+  deliveryIds: string[],
+  startAfter?: Date,
+): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  const jobs = deliveryIds.map((deliveryId) => ({
+    name: DELIVER_QUEUE,
+    data: { companyId, deliveryId } satisfies DeliverJob,
+    ...(startAfter ? { startAfter } : {}),
+  }));
+  await jobSender().insert(jobs, { db: drizzleExecutor(tx) });
+}
+
+/** The connection pg-boss itself uses to fetch, complete and maintain jobs. */
+export function bossFor(database: Database): PgBoss {
+  const common = {
+    schema: PGBOSS_SCHEMA,
+    // Our migrations own the schema.
+    migrate: false,
+    supervise: true,
+    schedule: true,
+  };
+  if (database.target.kind === "postgres") {
+    return new PgBoss({
+      ...common,
+      connectionString: database.target.url,
+      max: 4,
+      application_name: "fieldcrm-webhooks",
+    });
+  }
+  // PGlite: its own client, one statement at a time (pg-boss's DDL comes as one multi-statement text).
+  const client = (database.db as unknown as { $client: PgliteClient }).$client;
+  return new PgBoss({
+    ...common,
+    db: {
+      async executeSql(text: string, values?: unknown[]) {
+        if (values && values.length > 0) return (await client.query(text, values)) as never;
+        const results = await client.exec(text);
+        return (results[results.length - 1] ?? { rows: [] }) as never;
+      },
+    },
+  });
+}
+
+interface PgliteClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  exec(text: string): Promise<{ rows: unknown[] }[]>;
+}
