@@ -34,6 +34,12 @@ const envSchema = z.object({
       error: (issue) => `must be a positive whole number or "auto", not ${JSON.stringify(issue.input)}`,
     })
     .transform((v): number | "auto" => (!v ? 1 : v === "auto" ? "auto" : Number(v))),
+  /** `true` lets webhook URLs reach loopback and private addresses (tests, local development). */
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v === "true"),
 });
 
 export type Env = z.infer<typeof envSchema>;

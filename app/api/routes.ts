@@ -46,6 +46,9 @@ import * as lostReasonSettings from "./settings/lost-reasons/route";
 import * as userActivate from "./settings/users/[id]/activate/route";
 import * as userDeactivate from "./settings/users/[id]/deactivate/route";
 import * as settingsUsers from "./settings/users/route";
+import * as webhookEndpoint from "./settings/webhooks/[id]/route";
+import * as webhookRotateSecret from "./settings/webhooks/[id]/rotate-secret/route";
+import * as webhookEndpoints from "./settings/webhooks/route";
 import * as territory from "./territories/[id]/route";
 import * as territories from "./territories/route";
 import * as users from "./users/route";
@@ -111,6 +114,10 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["PUT", "/settings/lost-reasons", lostReasonSettings],
   ["GET", "/settings/pin-types", pinTypeSettings],
   ["PUT", "/settings/pin-types", pinTypeSettings],
+  ["GET", "/settings/webhooks", webhookEndpoints],
+  ["POST", "/settings/webhooks", webhookEndpoints],
+  ["DELETE", "/settings/webhooks/{id}", webhookEndpoint],
+  ["POST", "/settings/webhooks/{id}/rotate-secret", webhookRotateSecret],
   ["GET", "/openapi.json", openApiJson],
 ];
 

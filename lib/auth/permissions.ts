@@ -61,6 +61,7 @@ export const ACTIONS = {
   "api_keys:manage": ADMIN_ONLY,
   "pipeline:manage": ADMIN_ONLY,
   "pin_types:manage": ADMIN_ONLY,
+  "webhooks:manage": ADMIN_ONLY,
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof ACTIONS;
