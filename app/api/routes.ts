@@ -54,6 +54,9 @@ import * as auditLogExport from "./settings/audit-log/export/route";
 import * as webhookDeliveryResend from "./settings/webhooks/[id]/deliveries/[delivery_id]/resend/route";
 import * as webhookDeliveries from "./settings/webhooks/[id]/deliveries/route";
 import * as webhookTest from "./settings/webhooks/[id]/test/route";
+import * as webhookEndpoint from "./settings/webhooks/[id]/route";
+import * as webhookRotateSecret from "./settings/webhooks/[id]/rotate-secret/route";
+import * as webhookEndpoints from "./settings/webhooks/route";
 import * as territory from "./territories/[id]/route";
 import * as territories from "./territories/route";
 import * as users from "./users/route";
@@ -128,6 +131,10 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/settings/webhooks/{id}/test", webhookTest],
   ["GET", "/settings/webhooks/{id}/deliveries", webhookDeliveries],
   ["POST", "/settings/webhooks/{id}/deliveries/{delivery_id}/resend", webhookDeliveryResend],
+  ["GET", "/settings/webhooks", webhookEndpoints],
+  ["POST", "/settings/webhooks", webhookEndpoints],
+  ["DELETE", "/settings/webhooks/{id}", webhookEndpoint],
+  ["POST", "/settings/webhooks/{id}/rotate-secret", webhookRotateSecret],
   ["GET", "/openapi.json", openApiJson],
 ];
 

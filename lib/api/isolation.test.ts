@@ -691,6 +691,21 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   "POST /api/settings/api-keys/[id]/revoke": () => [
     { label: "A's key", params: { id: a.keyId }, check: notFound },
   ],
+  "GET /api/settings/webhooks": () => [{ label: "B's endpoints", check: seesB(() => b.webhookEndpointId) }],
+  "POST /api/settings/webhooks": () => [
+    { label: "update A's endpoint", body: { id: a.webhookEndpointId, enabled: false }, check: notFound },
+    {
+      label: "a new endpoint",
+      body: { url: "https://93.184.215.14/hook", events: ["lead.created"] },
+      check: status(201),
+    },
+  ],
+  "DELETE /api/settings/webhooks/[id]": () => [
+    { label: "A's endpoint", params: { id: a.webhookEndpointId }, check: notFound },
+  ],
+  "POST /api/settings/webhooks/[id]/rotate-secret": () => [
+    { label: "A's endpoint", params: { id: a.webhookEndpointId }, check: notFound },
+  ],
   "GET /api/settings/users": () => [{ label: "B's users", check: seesB(() => b.admin.id) }],
   "POST /api/settings/users": () => [
     {

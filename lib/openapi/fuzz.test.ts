@@ -117,6 +117,7 @@ function knownValues(op: Operation) {
       // Never the signed-in admin nor the fuzz's own key: the run needs them to go on.
       if (op.path.startsWith("/settings/users/")) return otherUsers;
       if (op.path.startsWith("/settings/api-keys/")) return [tenant.keyId];
+      if (op.path.startsWith("/settings/webhooks/")) return [tenant.webhookEndpointId];
       return undefined;
     }
     switch (name) {
@@ -129,6 +130,7 @@ function knownValues(op: Operation) {
             upsertTerritory: [tenant.territoryId],
             replacePinTypes: [tenant.pinTypeId],
             createUser: otherUsers,
+            upsertWebhookEndpoint: [tenant.webhookEndpointId],
           } as Record<string, string[]>
         )[op.operationId];
       case "key":
@@ -160,6 +162,9 @@ function knownValues(op: Operation) {
         return op.operationId === "signIn" ? [tenant.admin.email] : undefined;
       case "password":
         return op.operationId === "signIn" ? [tenant.admin.password] : undefined;
+      case "url":
+        // A public address: a random host would be resolved (and refused) by the address policy.
+        return op.operationId === "upsertWebhookEndpoint" ? ["https://93.184.215.14/hooks"] : undefined;
       default:
         return undefined;
     }
@@ -280,6 +285,14 @@ interface RuleBeyondSchema {
   described: RegExp;
 }
 const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
+  // The address policy: the URL's form and where its host resolves are checked beyond the schema.
+  upsertWebhookEndpoint: [
+    {
+      field: "url",
+      message: /URL|https or http|user name|fragment|host|address/,
+      described: /400 naming `url`/,
+    },
+  ],
   // Fields that depend on each other.
   upsertLead: [
     { field: "match", message: /when an id is given/, described: /with an `id` it is a 400 naming `match`/ },

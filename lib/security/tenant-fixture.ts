@@ -11,6 +11,7 @@ import {
   territories,
   territoryAssignees,
   users,
+  webhookEndpoints,
 } from "@/lib/db/schema";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { importDocument, type ImportDocument } from "@/lib/import";
@@ -33,6 +34,8 @@ export interface SeededCompany {
   pinId: string;
   /** A territory around its pin and its lead, assigned to its sales rep. */
   territoryId: string;
+  /** A webhook endpoint subscribed to every event, so every write also writes the outbox. */
+  webhookEndpointId: string;
   /** Its stored pipeline, and one lost reason. */
   pipeline: Stage[];
   lostReasonId: string;
@@ -287,6 +290,25 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
   });
   await db.insert(territoryAssignees).values({ companyId: co, territoryId, userId: repId });
 
+  const webhookEndpointId = newId(ID_PREFIX.webhookEndpoint);
+  const webhookSecret = `whsec_${randomBytes(24).toString("base64")}`;
+  await db.insert(webhookEndpoints).values({
+    companyId: co,
+    id: webhookEndpointId,
+    url: `https://hooks-${token}.example.test/in`,
+    description: `Hook ${token}`,
+    events: [
+      "lead.created",
+      "lead.updated",
+      "customer.created",
+      "customer.updated",
+      "pin.created",
+      "pin.updated",
+    ],
+    secret: webhookSecret,
+    previousSecret: `${webhookSecret}old`,
+  });
+
   const [keyRow] = await db
     .select({ id: apiKeys.id, keyHash: apiKeys.keyHash })
     .from(apiKeys)
@@ -307,6 +329,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
     pinTypeId,
     pinId,
     territoryId,
+    webhookEndpointId,
     pipeline,
     lostReasonId,
     lead: {
@@ -339,6 +362,7 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
       pinTypeId,
       pinId,
       territoryId,
+      webhookEndpointId,
       lostReasonId,
       leadId,
       archivedLeadId,
@@ -362,6 +386,10 @@ export async function seedCompanyWithEverything(db: Db, label: string): Promise<
       adminRow!.passwordHash!,
       `Pin type ${token}`,
       `Territory ${token}`,
+      `hooks-${token}`,
+      `Hook ${token}`,
+      webhookSecret,
+      `${webhookSecret}old`,
       `First${token}`,
       `Last${token}`,
       `Firm ${token}`,
