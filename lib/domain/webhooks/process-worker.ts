@@ -1,7 +1,7 @@
 import "server-only";
 import { getDatabase } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { allowAddressAtConnect } from "./connect-check";
+import { isAllowedAddress } from "./address-policy";
 import { startWebhookWorker, type WebhookWorker } from "./worker";
 
 // One worker per process, kept on globalThis like the database (dev-mode reloads reuse it).
@@ -15,7 +15,7 @@ export function startProcessWebhookWorker(
   globalForWorker.__fieldcrmWebhookWorker ??= (async () => {
     const database = await getDatabase();
     const worker = await startWebhookWorker(database, {
-      allowAddress: allowAddressAtConnect,
+      allowAddress: isAllowedAddress,
       log: (message) => console.error(message),
     });
     console.log(`webhooks: delivery worker started (${database.engine})`);
