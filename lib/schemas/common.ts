@@ -58,6 +58,24 @@ export const paginationQuerySchema = z.object({
 });
 export type PaginationQuery = z.output<typeof paginationQuerySchema>;
 
+/**
+ * Paging of a list that also walks its changes (extensions.md E10): `page` has no default here, so
+ * that a `page` sent with `cursor` is told apart from none and refused (GET /leads, /customers, /pins).
+ */
+export const feedPaginationQuerySchema = z.object({
+  page: pageNumber
+    .optional()
+    .describe(
+      `Page number, 1-based (default 1, at most ${MAX_PAGE}). Not with \`cursor\`: a walk pages by its cursor.`,
+    ),
+  limit: paginationQuerySchema.shape.limit,
+});
+
+/** A list request's page: the one asked for, else the first. */
+export function pageOf(query: { page?: bigint; limit: number }): PaginationQuery {
+  return { page: query.page ?? 1n, limit: query.limit };
+}
+
 /** The largest offset a page is given: an exact JS number, as Drizzle's `.offset()` takes one. */
 const MAX_PAGE_OFFSET = Number.MAX_SAFE_INTEGER;
 
@@ -78,7 +96,21 @@ export const paginationSchema = z
     page: z
       .union([z.number().int(), z.bigint()])
       .describe("Page number returned, exactly as asked (a JSON integer, beyond 2^53 too)."),
-    total: z.number().int().describe("Total number of matching records."),
+    total: z
+      .number()
+      .int()
+      .describe(
+        "Total number of matching records. In a walk (`updated_since` or `cursor`): the records the " +
+          "walk has handed out so far, this page's included (a walk's size is known only at its end).",
+      ),
+    next_cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "Only in a walk (`updated_since` or `cursor`): the `cursor` of the next page, or null on the last " +
+          "page. A page may come back empty with a cursor while a change being written has not committed yet: ask again.",
+      ),
   })
   .describe("Pagination of a list response.");
 export type Pagination = z.output<typeof paginationSchema>;
@@ -202,6 +234,29 @@ export const isoDateQuery = (bound: "start" | "end", description: string, exampl
     .trim()
     .transform((value, ctx) => toIsoDate(value, ctx, bound))
     .describe(description);
+
+/** The shape of a walk cursor: base64url text, a dot, base64url text (lib/domain/lists/change-feed.ts). */
+const CURSOR_FORMAT = /^[A-Za-z0-9_-]{1,1500}\.[A-Za-z0-9_-]{1,100}$/;
+
+/** The change feed's query parameters (extensions.md E10). */
+export const feedQueryShape = {
+  updated_since: isoDateQuery(
+    "start",
+    "Walk the changes from this ISO 8601 date-time on, inclusive (a bare date: its start, UTC): the " +
+      "records created or changed since, archived ones included, ordered by the time of the change, " +
+      "oldest first; `pagination.next_cursor` leads to the next page. Other filters still apply.",
+    ["2026-03-01T00:00:00Z"],
+  ).optional(),
+  cursor: z
+    .string()
+    .trim()
+    .regex(CURSOR_FORMAT, "must be a pagination.next_cursor as a previous page of this walk gave it")
+    .optional()
+    .describe(
+      "Opaque: the `pagination.next_cursor` of the walk's previous page, sent with the same filters. " +
+        "Not with `page`. A cursor that was altered, or that belongs to another list or other filters, is a 400.",
+    ),
+};
 
 /** Timestamps in responses: ISO 8601 in UTC. */
 export function iso(date: Date | null | undefined): string | null {
