@@ -65,6 +65,7 @@ export type PaginationQuery = z.output<typeof paginationQuerySchema>;
 export const feedPaginationQuerySchema = z.object({
   page: pageNumber
     .optional()
+    .meta({ default: 1 })
     .describe(
       `Page number, 1-based (default 1, at most ${MAX_PAGE}). Not with \`cursor\`: a walk pages by its cursor.`,
     ),

@@ -26,17 +26,18 @@ export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).n
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
 
 /**
- * A record's place in the change feed (extensions.md E10), stamped by a trigger on every insert
- * and update (drizzle/0032_change_feed.sql): the writing transaction's id, then a sequence for the
- * order within it. Rows from before the feed hold 0 and 0 (the oldest place, `id` breaks ties).
+ * A record's place in the change feed (extensions.md E10): the id of the transaction that last
+ * wrote it, then a sequence for the order within it. An insert takes them as its defaults, an
+ * update from a trigger (drizzle/0032_change_feed.sql), whatever path writes. Rows from before the
+ * feed hold 0 and 0 (the oldest place; `id` breaks their ties).
  */
 export const changePosition = () => ({
   changeXid: xid8("change_xid")
     .notNull()
-    .default(sql`'0'::xid8`),
+    .default(sql`pg_current_xact_id()`),
   changeSeq: bigint("change_seq", { mode: "bigint" })
     .notNull()
-    .default(sql`0`),
+    .default(sql`nextval('record_change_seq')`),
 });
 
 /**

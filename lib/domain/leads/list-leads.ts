@@ -10,6 +10,7 @@ import {
   walkPage,
   walkReadLimit,
   type FeedColumns,
+  type Walk,
 } from "@/lib/domain/lists/change-feed";
 import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";
 import { textArray } from "@/lib/domain/lists/sql-fragments";
@@ -68,14 +69,19 @@ async function walkLeads(
   filters: GetLeadsQuery & TerritoryResolved,
 ): Promise<ListLeadsResponse> {
   const walk = walkOf("leads", input, input);
-  const rows = await ctx.db
+  const rows = await leadWalkQuery(ctx, walk, { ...filters, limit: input.limit });
+  const page = walkPage(rows as (LeadRecordRow & (typeof rows)[number])[], walk, input.limit);
+  return { status: "success", data: page.rows.map(toLead), pagination: page.pagination };
+}
+
+/** The statement of a walk's page (exported so a test can check its plan). */
+export function leadWalkQuery(ctx: LeadContext, walk: Walk, filters: LeadFilterInput & { limit: number }) {
+  return ctx.db
     .select({ ...LEAD_FIELDS, ...walkFields(LEAD_FEED) })
     .from(leads)
     .where(and(leadFilter(ctx.companyId, { ...filters, archived: true }), walkCondition(LEAD_FEED, walk)))
     .orderBy(...walkOrder(LEAD_FEED))
-    .limit(walkReadLimit(input.limit));
-  const page = walkPage(rows as (LeadRecordRow & (typeof rows)[number])[], walk, input.limit);
-  return { status: "success", data: page.rows.map(toLead), pagination: page.pagination };
+    .limit(walkReadLimit(filters.limit));
 }
 
 /** The lead list: split by stage; a search matches name, email, phone and the phone's digits (leadSearchFields). */

@@ -6,6 +6,10 @@ import { GET as listLeadsRoute, POST as postLead } from "@/app/api/leads/route";
 import { GET as listPinsRoute } from "@/app/api/pins/route";
 import type { RouteHandler } from "@/lib/api/handler";
 import { listLeads } from "@/lib/domain/leads";
+import { leadWalkQuery } from "@/lib/domain/leads/list-leads";
+import { walkOf } from "@/lib/domain/lists/change-feed";
+import { leads } from "@/lib/db/schema";
+import { ID_PREFIX, newId } from "@/lib/ids";
 import { getLeadsQuerySchema } from "@/lib/schemas/leads";
 import { apiRequest, call, createTenant, createUser, testKeyPrincipal } from "@/lib/testing/factories";
 import { insertPin, insertPinType } from "@/lib/testing/plan-job-fixtures";
@@ -194,6 +198,32 @@ describe(`the change feed (${testEngine()})`, () => {
     const after = await place();
     expect(BigInt(after!.seq)).toBeGreaterThan(BigInt(before!.seq));
     expect(BigInt(after!.xid)).toBeGreaterThan(BigInt(before!.xid));
+  });
+});
+
+describe(`the change feed's plan (${testEngine()})`, () => {
+  it("reads a cursor page of 100 leads from leads_change_idx, without a sort", async () => {
+    const { key, companyId } = await createTenant(database.db);
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      companyId,
+      id: newId(ID_PREFIX.lead),
+      name: `Planned ${i}`,
+      archived: i % 10 === 0,
+      tags: i % 3 === 0 ? ["roof"] : ["lawn"],
+    }));
+    for (let i = 0; i < rows.length; i += 500) await database.db.insert(leads).values(rows.slice(i, i + 500));
+    await database.db.execute(sql`vacuum (analyze) leads`);
+    const first = await list(listLeadsRoute, `/leads?updated_since=${EPOCH}&limit=100`, key);
+    const query = getLeadsQuerySchema.parse({ limit: "100", cursor: first.body.pagination.next_cursor });
+    const walk = walkOf("leads", query, query);
+    for (const filters of [query, { ...query, tags: ["roof"] }]) {
+      const statement = leadWalkQuery({ db: database.db, companyId }, walk, filters);
+      const plan = (await database.db.execute<{ "QUERY PLAN": string }>(sql`explain ${statement}`)).rows
+        .map((row) => row["QUERY PLAN"])
+        .join("\n");
+      expect(plan).toContain("leads_change_idx");
+      expect(plan).not.toMatch(/\bSort\b|Seq Scan/);
+    }
   });
 });
 

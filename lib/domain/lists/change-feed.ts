@@ -100,7 +100,7 @@ export function walkOf(list: FeedList, query: FeedQuery, filters: Record<string,
  * parameters), so that a cursor is not carried over to another list of records.
  */
 function filterFingerprint(filters: Record<string, unknown>): string {
-  const skipped = new Set(["page", "limit", "sort", "cursor", "updated_since"]);
+  const skipped = new Set(["page", "limit", "sort", "archived", "cursor", "updated_since"]);
   const kept = Object.keys(filters)
     .filter((key) => !skipped.has(key) && filters[key] !== undefined)
     .sort()
