@@ -35,20 +35,28 @@ function wholeNumberProblem(name: string, value: string, min: bigint, max: bigin
  * The page, held as a bigint so `pagination.page` echoes it exactly past 2^53; a page past the data
  * answers empty with the true total (contract section 5).
  */
-const pageNumber = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const problem = wholeNumberProblem("page", value, 1n, MAX_PAGE);
-    if (problem) {
-      ctx.addIssue({ code: "custom", message: problem });
-      return z.NEVER;
-    }
-    return BigInt(value);
-  })
-  // The lower bound for the API reference; the upper one is in the description (past 2^53, a
-  // JSON number in JavaScript would not hold it exactly).
-  .pipe(z.bigint().min(1n).max(MAX_PAGE).meta({ minimum: 1 }));
+const pageNumberWith = (documented: { default?: number }) =>
+  z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const problem = wholeNumberProblem("page", value, 1n, MAX_PAGE);
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return BigInt(value);
+    })
+    // The lower bound for the API reference; the upper one is in the description (past 2^53, a
+    // JSON number in JavaScript would not hold it exactly).
+    .pipe(
+      z
+        .bigint()
+        .min(1n)
+        .max(MAX_PAGE)
+        .meta({ minimum: 1, ...documented }),
+    );
+const pageNumber = pageNumberWith({});
 
 export const paginationQuerySchema = z.object({
   page: pageNumber.default(1n).describe(`Page number, 1-based (default 1, at most ${MAX_PAGE}).`),
@@ -63,9 +71,9 @@ export type PaginationQuery = z.output<typeof paginationQuerySchema>;
  * that a `page` sent with `cursor` is told apart from none and refused (GET /leads, /customers, /pins).
  */
 export const feedPaginationQuerySchema = z.object({
-  page: pageNumber
+  // Default 1 as documented, applied where the walk is told apart (pageOf).
+  page: pageNumberWith({ default: 1 })
     .optional()
-    .meta({ default: 1 })
     .describe(
       `Page number, 1-based (default 1, at most ${MAX_PAGE}). Not with \`cursor\`: a walk pages by its cursor.`,
     ),
