@@ -255,6 +255,8 @@ export function buildCases(fx: Fixtures): BenchCase[] {
         listCheck({ page: 2, limit: 100 }),
       ),
       vary: (i) => get(`/api/leads?limit=100&cursor=${pick(fx.leadFeedCursors, i)}`),
+      // The baseline replays one captured request per path and pages by offset only.
+      oursOnly: true,
     },
     leadsList(
       "leads-search-name",
