@@ -1,3 +1,4 @@
+import { walkCursorAt } from "@/lib/domain/lists/change-feed";
 import { SCOPES } from "@/lib/values/scopes";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@/lib/auth/secrets";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -110,8 +111,26 @@ export async function readFixtures(db: RawDb, companyId: string, runTag: string)
       `select created_by as v from pins where company_id = $1 group by created_by order by count(*) desc, created_by limit 1`,
     ),
     historyLeadId: await longHistory(db, companyId),
+    leadFeedCursors: await feedCursors(db, companyId),
     runTag,
   };
+}
+
+/**
+ * Change-feed cursors at 100 leads' places, spread over the walk (every k-th lead in change
+ * order), as a page ending there would give them: the feed case reads the page after each.
+ */
+async function feedCursors(db: RawDb, companyId: string): Promise<string[]> {
+  const rows = await db.query<{ xid: string; seq: string; id: string }>(
+    `select xid, seq, id from (
+       select change_xid::text as xid, change_seq::text as seq, id,
+         row_number() over (order by change_xid, change_seq, id) as n,
+         count(*) over () as total
+       from leads where company_id = $1
+     ) placed where n % greatest(total / 100, 1) = 0 limit 100`,
+    [companyId],
+  );
+  return rows.map((at) => walkCursorAt("leads", {}, at));
 }
 
 /** The entries of the lead whose long history the activity case pages through. */

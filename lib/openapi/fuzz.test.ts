@@ -284,6 +284,14 @@ interface RuleBeyondSchema {
   /** Words of the operation's description that state the rule. */
   described: RegExp;
 }
+/** A cursor is opaque: one the fuzz makes up is refused, as is `page` beside one. */
+const WALK_CURSOR_RULE: RuleBeyondSchema = {
+  field: "cursor",
+  message:
+    /not a cursor this API gave out|page cannot be combined with cursor|is a cursor of|made for other filters/,
+  described:
+    /`page` with `cursor`, or a cursor altered or made for another list or other filters, is a 400 naming `cursor`/,
+};
 const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
   // The address policy: the URL's form and where its host resolves are checked beyond the schema.
   upsertWebhookEndpoint: [
@@ -398,7 +406,12 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       ],
     ]),
   ),
+  // A walk's cursor (extensions.md E10): only one the API gave out, for this list and its filters.
+  ...Object.fromEntries(
+    ["listLeads", "listCustomers"].map((operationId) => [operationId, [WALK_CURSOR_RULE]]),
+  ),
   listPins: [
+    WALK_CURSOR_RULE,
     {
       field: "bbox",
       message: /south must not be greater than north/,

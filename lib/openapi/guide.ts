@@ -209,9 +209,24 @@ export function guideSections(resources: readonly ResourceSpec[] = []): GuideSec
           items: [
             `\`page\` (1-based, default 1) and \`limit\` (1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}) on every list except pin types. A value that is not a whole number or out of range is a 400 \`VALIDATION_ERROR\` naming the parameter.`,
             "Every list answers `pagination`: `page`, `limit`, `total` (exact count of matching records) and `has_more` (`page * limit < total`). A page past the end answers `data: []` with the true `total`.",
-            "Lists are ordered newest first by `created_at`, with `id` descending as the tie-break, so pages never repeat or skip a record; pin types are ordered by `label`.",
+            "Lists are ordered newest first by `created_at`, with `id` descending as the tie-break; pin types are ordered by `label`. Offset pages drift while records are written: a record created between two requests pushes one record from page 1 onto page 2 (read twice), and one archived pulls a record back (never read). To read every record once, walk the changes by cursor (below).",
             "Booleans are `true` or `false` (any case); dates are ISO 8601 dates or date-times, range bounds inclusive, and a date without a time means its whole UTC day. Other values are a 400.",
             "`tags` filters take a comma-separated list and match records having any of them. Unknown query parameters are ignored.",
+          ],
+        },
+      ],
+    },
+    {
+      id: "change-feed",
+      title: "Change feed: every change, by cursor",
+      blocks: [
+        {
+          kind: "list",
+          items: [
+            "`GET /leads`, `GET /customers` and `GET /pins` walk their changes with `updated_since` (an ISO 8601 date-time, inclusive) or `cursor`: the records created or changed since, archived ones included, ordered by the time of the change, oldest first. The other filters still apply.",
+            "Each page's `pagination.next_cursor` is the `cursor` of the next page; send it with the same filters (and any `limit`). It is `null` on the last page. `page` with `cursor` is a 400 naming `cursor`, as is a cursor that was altered or belongs to another list or other filters. In a walk `total` counts the records handed out so far.",
+            "A walk never skips a committed change, even one whose transaction began before the walk passed its time and committed after: such a change, and those after it, wait for a later page (a page may come back empty with a `next_cursor`: ask again a moment later). Pages never repeat; a record shows again only when it changed again.",
+            "To catch up after downtime, walk from the timestamp of the last event handled (`updated_since`), a few minutes earlier for safety: records seen again are the same state, so handling them twice is harmless.",
           ],
         },
       ],

@@ -35,20 +35,28 @@ function wholeNumberProblem(name: string, value: string, min: bigint, max: bigin
  * The page, held as a bigint so `pagination.page` echoes it exactly past 2^53; a page past the data
  * answers empty with the true total (contract section 5).
  */
-const pageNumber = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const problem = wholeNumberProblem("page", value, 1n, MAX_PAGE);
-    if (problem) {
-      ctx.addIssue({ code: "custom", message: problem });
-      return z.NEVER;
-    }
-    return BigInt(value);
-  })
-  // The lower bound for the API reference; the upper one is in the description (past 2^53, a
-  // JSON number in JavaScript would not hold it exactly).
-  .pipe(z.bigint().min(1n).max(MAX_PAGE).meta({ minimum: 1 }));
+const pageNumberWith = (documented: { default?: number }) =>
+  z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const problem = wholeNumberProblem("page", value, 1n, MAX_PAGE);
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return BigInt(value);
+    })
+    // The lower bound for the API reference; the upper one is in the description (past 2^53, a
+    // JSON number in JavaScript would not hold it exactly).
+    .pipe(
+      z
+        .bigint()
+        .min(1n)
+        .max(MAX_PAGE)
+        .meta({ minimum: 1, ...documented }),
+    );
+const pageNumber = pageNumberWith({});
 
 export const paginationQuerySchema = z.object({
   page: pageNumber.default(1n).describe(`Page number, 1-based (default 1, at most ${MAX_PAGE}).`),
@@ -57,6 +65,25 @@ export const paginationQuerySchema = z.object({
     .describe(`Results per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`),
 });
 export type PaginationQuery = z.output<typeof paginationQuerySchema>;
+
+/**
+ * Paging of a list that also walks its changes (extensions.md E10): `page` has no default here, so
+ * that a `page` sent with `cursor` is told apart from none and refused (GET /leads, /customers, /pins).
+ */
+export const feedPaginationQuerySchema = z.object({
+  // Default 1 as documented, applied where the walk is told apart (pageOf).
+  page: pageNumberWith({ default: 1 })
+    .optional()
+    .describe(
+      `Page number, 1-based (default 1, at most ${MAX_PAGE}). Not with \`cursor\`: a walk pages by its cursor.`,
+    ),
+  limit: paginationQuerySchema.shape.limit,
+});
+
+/** A list request's page: the one asked for, else the first. */
+export function pageOf(query: { page?: bigint; limit: number }): PaginationQuery {
+  return { page: query.page ?? 1n, limit: query.limit };
+}
 
 /** The largest offset a page is given: an exact JS number, as Drizzle's `.offset()` takes one. */
 const MAX_PAGE_OFFSET = Number.MAX_SAFE_INTEGER;
@@ -78,7 +105,21 @@ export const paginationSchema = z
     page: z
       .union([z.number().int(), z.bigint()])
       .describe("Page number returned, exactly as asked (a JSON integer, beyond 2^53 too)."),
-    total: z.number().int().describe("Total number of matching records."),
+    total: z
+      .number()
+      .int()
+      .describe(
+        "Total number of matching records. In a walk (`updated_since` or `cursor`): the records the " +
+          "walk has handed out so far, this page's included (a walk's size is known only at its end).",
+      ),
+    next_cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "Only in a walk (`updated_since` or `cursor`): the `cursor` of the next page, or null on the last " +
+          "page. A page may come back empty with a cursor while a change being written has not committed yet: ask again.",
+      ),
   })
   .describe("Pagination of a list response.");
 export type Pagination = z.output<typeof paginationSchema>;
@@ -202,6 +243,29 @@ export const isoDateQuery = (bound: "start" | "end", description: string, exampl
     .trim()
     .transform((value, ctx) => toIsoDate(value, ctx, bound))
     .describe(description);
+
+/** The shape of a walk cursor: base64url text, a dot, base64url text (lib/domain/lists/change-feed.ts). */
+const CURSOR_FORMAT = /^[A-Za-z0-9_-]{1,1500}\.[A-Za-z0-9_-]{1,100}$/;
+
+/** The change feed's query parameters (extensions.md E10). */
+export const feedQueryShape = {
+  updated_since: isoDateQuery(
+    "start",
+    "Walk the changes from this ISO 8601 date-time on, inclusive (a bare date: its start, UTC): the " +
+      "records created or changed since, archived ones included, ordered by the time of the change, " +
+      "oldest first; `pagination.next_cursor` leads to the next page. Other filters still apply.",
+    ["2026-03-01T00:00:00Z"],
+  ).optional(),
+  cursor: z
+    .string()
+    .trim()
+    .regex(CURSOR_FORMAT, "must be a pagination.next_cursor as a previous page of this walk gave it")
+    .optional()
+    .describe(
+      "Opaque: the `pagination.next_cursor` of the walk's previous page, sent with the same filters. " +
+        "Not with `page`. A cursor that was altered, or that belongs to another list or other filters, is a 400.",
+    ),
+};
 
 /** Timestamps in responses: ISO 8601 in UTC. */
 export function iso(date: Date | null | undefined): string | null {

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES } from "@/lib/values/enums";
 import { parseTagList } from "@/lib/values/normalize";
-import { booleanQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
+import {
+  booleanQuery,
+  feedPaginationQuerySchema,
+  feedQueryShape,
+  paginationSchema,
+  sortQuery,
+} from "./common";
 import {
   DRY_RUN_MESSAGE,
   dryRunResultId,
@@ -29,7 +35,8 @@ import {
 export const CUSTOMER_SORT_FIELDS = ["created_at", "updated_at", "name", "status"] as const;
 export type CustomerSortField = (typeof CUSTOMER_SORT_FIELDS)[number];
 
-export const getCustomersQuerySchema = paginationQuerySchema.extend({
+export const getCustomersQuerySchema = feedPaginationQuerySchema.extend({
+  ...feedQueryShape,
   archived: booleanQuery("Include archived customers (true or false, default false).").default(false),
   search: searchQuery(
     "Case-insensitive substring of the first name, last name, 'first last', company name, email or " +

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { maxChars } from "./text";
 import { LEAD_PRIORITIES } from "@/lib/values/enums";
 import { parseTagList } from "@/lib/values/normalize";
-import { booleanQuery, isoDateQuery, paginationQuerySchema, paginationSchema, sortQuery } from "./common";
+import {
+  booleanQuery,
+  feedPaginationQuerySchema,
+  feedQueryShape,
+  isoDateQuery,
+  paginationSchema,
+  sortQuery,
+} from "./common";
 import {
   DRY_RUN_MESSAGE,
   dryRunResultId,
@@ -41,7 +48,8 @@ export const LEAD_SORT_FIELDS = [
 ] as const;
 export type LeadSortField = (typeof LEAD_SORT_FIELDS)[number];
 
-export const getLeadsQuerySchema = paginationQuerySchema.extend({
+export const getLeadsQuerySchema = feedPaginationQuerySchema.extend({
+  ...feedQueryShape,
   archived: booleanQuery("Include archived leads (true or false, default false).").default(false),
   search: searchQuery(
     "Case-insensitive substring of the name, email or phone; a phone also matches on its digits alone.",

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import {
   DATE_TIME_PATTERN,
-  isoDateQuery,
-  paginationQuerySchema,
+  feedPaginationQuerySchema,
+  feedQueryShape,
   paginationSchema,
   parseIsoDate,
 } from "./common";
@@ -105,14 +105,10 @@ export const getPinsQuerySchema = z
     territory_id: textFilterQuery(
       "Only pins inside this territory's polygon (an unknown territory id is a 404).",
     ),
-    updated_since: isoDateQuery(
-      "start",
-      "Only pins created or changed at or after this ISO 8601 date-time (a bare date: its start, UTC).",
-      ["2026-03-01T00:00:00Z"],
-    ).optional(),
+    ...feedQueryShape,
     bbox: bboxQuery,
   })
-  .extend(paginationQuerySchema.shape)
+  .extend(feedPaginationQuerySchema.shape)
   .describe("Query of GET /pins.");
 export type GetPinsQuery = z.output<typeof getPinsQuerySchema>;
 

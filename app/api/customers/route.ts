@@ -24,7 +24,11 @@ export const GET = apiRoute({
     description:
       "The company's customers, newest first (`created_at`, then `id`, descending), or in the order of " +
       "`sort` (`sort=name`: by last name, then first name, then company name; `sort=status,-updated_at`; " +
-      "empty values last, ties by `id` descending). Archived customers are left out unless `archived=true`.",
+      "empty values last, ties by `id` descending). Archived customers are left out unless `archived=true`. " +
+      "With `updated_since` or `cursor` the list walks its changes instead (the change feed, extensions E10): " +
+      "oldest change first, archived customers included, `sort` and `archived` ignored, the other filters applied; " +
+      "`pagination.next_cursor` leads to the next page, `null` on the last. Offset pages drift while " +
+      "records are written; a walk never skips or repeats a change. `page` with `cursor`, or a cursor altered or made for another list or other filters, is a 400 naming `cursor`.",
     responses: [
       {
         status: 200,

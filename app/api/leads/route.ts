@@ -31,7 +31,11 @@ export const GET = apiRoute({
       "won or lost stage of the pipeline (`GET /pipeline`), as the dashboard's Due today and Overdue " +
       "views ask. `territory_id` keeps the leads whose location lies inside that " +
       "territory (`GET /territories`), its edge included; leads without a location never match, and " +
-      "an unknown territory is a 404.",
+      "an unknown territory is a 404. " +
+      "With `updated_since` or `cursor` the list walks its changes instead (the change feed, extensions E10): " +
+      "oldest change first, archived leads included, `sort` and `archived` ignored, the other filters applied; " +
+      "`pagination.next_cursor` leads to the next page, `null` on the last. Offset pages drift while " +
+      "records are written; a walk never skips or repeats a change. `page` with `cursor`, or a cursor altered or made for another list or other filters, is a 400 naming `cursor`.",
     notFound: "Territory",
     responses: [
       {

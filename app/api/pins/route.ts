@@ -21,8 +21,11 @@ export const GET = apiRoute({
     description: [
       "The company's pins, newest first (`created_at`, then `id`, descending). The filters combine: " +
         "pin type, creator (`created_by` or `user_id`), lead, territory (the pins inside its polygon), " +
-        "`updated_since` (pins created or changed since) and `bbox` (the pins inside a box). The map " +
-        "loads them in pages of 1000.",
+        "and `bbox` (the pins inside a box). The map loads them in pages of 1000.",
+      "With `updated_since` or `cursor` the list walks the pins' changes instead (the change feed, " +
+        "extensions E10): oldest change first, the other filters applied; `pagination.next_cursor` leads " +
+        "to the next page, `null` on the last. A walk never skips or repeats a change, where offset " +
+        "pages drift while pins are written. `page` with `cursor`, or a cursor altered or made for another list or other filters, is a 400 naming `cursor`.",
       "`bbox=south,west,north,east` in degrees, edges included; latitudes −90..90, longitudes −180..180 " +
         "and south ≤ north, else a 400 naming `bbox`. A west greater than east is a box that crosses " +
         "the antimeridian: from west to 180 and from −180 to east.",

@@ -32,7 +32,7 @@ export interface paths {
     };
     /**
      * List leads
-     * @description The company's leads, newest first (`created_at`, then `id`, descending), or in the order of `sort` (`sort=follow_up_date,-priority`: soonest follow-up first, then high priority first; empty values last, ties by `id` descending). Archived leads are left out unless `archived=true`. `follow_up_from` and `follow_up_to` keep the leads to follow up within a range, both ends inclusive (`follow_up_to=2026-03-31`: due by the end of that UTC day; a range that runs backwards matches nothing). `open=true` keeps the leads still being worked: those not in a won or lost stage of the pipeline (`GET /pipeline`), as the dashboard's Due today and Overdue views ask. `territory_id` keeps the leads whose location lies inside that territory (`GET /territories`), its edge included; leads without a location never match, and an unknown territory is a 404.
+     * @description The company's leads, newest first (`created_at`, then `id`, descending), or in the order of `sort` (`sort=follow_up_date,-priority`: soonest follow-up first, then high priority first; empty values last, ties by `id` descending). Archived leads are left out unless `archived=true`. `follow_up_from` and `follow_up_to` keep the leads to follow up within a range, both ends inclusive (`follow_up_to=2026-03-31`: due by the end of that UTC day; a range that runs backwards matches nothing). `open=true` keeps the leads still being worked: those not in a won or lost stage of the pipeline (`GET /pipeline`), as the dashboard's Due today and Overdue views ask. `territory_id` keeps the leads whose location lies inside that territory (`GET /territories`), its edge included; leads without a location never match, and an unknown territory is a 404. With `updated_since` or `cursor` the list walks its changes instead (the change feed, extensions E10): oldest change first, archived leads included, `sort` and `archived` ignored, the other filters applied; `pagination.next_cursor` leads to the next page, `null` on the last. Offset pages drift while records are written; a walk never skips or repeats a change. `page` with `cursor`, or a cursor altered or made for another list or other filters, is a 400 naming `cursor`.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `leads:read`; a 403 names `leads:read`.
      */
@@ -328,7 +328,7 @@ export interface paths {
     };
     /**
      * List customers
-     * @description The company's customers, newest first (`created_at`, then `id`, descending), or in the order of `sort` (`sort=name`: by last name, then first name, then company name; `sort=status,-updated_at`; empty values last, ties by `id` descending). Archived customers are left out unless `archived=true`.
+     * @description The company's customers, newest first (`created_at`, then `id`, descending), or in the order of `sort` (`sort=name`: by last name, then first name, then company name; `sort=status,-updated_at`; empty values last, ties by `id` descending). Archived customers are left out unless `archived=true`. With `updated_since` or `cursor` the list walks its changes instead (the change feed, extensions E10): oldest change first, archived customers included, `sort` and `archived` ignored, the other filters applied; `pagination.next_cursor` leads to the next page, `null` on the last. Offset pages drift while records are written; a walk never skips or repeats a change. `page` with `cursor`, or a cursor altered or made for another list or other filters, is a 400 naming `cursor`.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `customers:read` or `leads:read`; a 403 names `leads:read`. `leads:read` is accepted too so that keys made for the original interface keep working (legacy rule).
      */
@@ -582,7 +582,9 @@ export interface paths {
     };
     /**
      * List pins
-     * @description The company's pins, newest first (`created_at`, then `id`, descending). The filters combine: pin type, creator (`created_by` or `user_id`), lead, territory (the pins inside its polygon), `updated_since` (pins created or changed since) and `bbox` (the pins inside a box). The map loads them in pages of 1000.
+     * @description The company's pins, newest first (`created_at`, then `id`, descending). The filters combine: pin type, creator (`created_by` or `user_id`), lead, territory (the pins inside its polygon), and `bbox` (the pins inside a box). The map loads them in pages of 1000.
+     *
+     *     With `updated_since` or `cursor` the list walks the pins' changes instead (the change feed, extensions E10): oldest change first, the other filters applied; `pagination.next_cursor` leads to the next page, `null` on the last. A walk never skips or repeats a change, where offset pages drift while pins are written. `page` with `cursor`, or a cursor altered or made for another list or other filters, is a 400 naming `cursor`.
      *
      *     `bbox=south,west,north,east` in degrees, edges included; latitudes −90..90, longitudes −180..180 and south ≤ north, else a 400 naming `bbox`. A west greater than east is a box that crosses the antimeridian: from west to 180 and from −180 to east.
      *
@@ -2847,8 +2849,10 @@ export interface components {
        * @description Page number returned, exactly as asked (a JSON integer, beyond 2^53 too).
        */
       page: number;
-      /** @description Total number of matching records. */
+      /** @description Total number of matching records. In a walk (`updated_since` or `cursor`): the records the walk has handed out so far, this page's included (a walk's size is known only at its end). */
       total: number;
+      /** @description Only in a walk (`updated_since` or `cursor`): the `cursor` of the next page, or null on the last page. A page may come back empty with a cursor while a change being written has not committed yet: ask again. */
+      next_cursor?: string | null;
     };
     /** @description A map pin. */
     Pin: {
@@ -3826,10 +3830,14 @@ export interface operations {
   listLeads: {
     parameters: {
       query?: {
-        /** @description Page number, 1-based (default 1, at most 9223372036854775807). */
+        /** @description Page number, 1-based (default 1, at most 9223372036854775807). Not with `cursor`: a walk pages by its cursor. */
         page?: number;
         /** @description Results per page, 1 to 1000 (default 50). */
         limit?: number;
+        /** @description Walk the changes from this ISO 8601 date-time on, inclusive (a bare date: its start, UTC): the records created or changed since, archived ones included, ordered by the time of the change, oldest first; `pagination.next_cursor` leads to the next page. Other filters still apply. */
+        updated_since?: string | unknown | unknown;
+        /** @description Opaque: the `pagination.next_cursor` of the walk's previous page, sent with the same filters. Not with `page`. A cursor that was altered, or that belongs to another list or other filters, is a 400. */
+        cursor?: string;
         /** @description Include archived leads (true or false, default false). */
         archived?: boolean;
         /** @description Case-insensitive substring of the name, email or phone; a phone also matches on its digits alone. */
@@ -4136,6 +4144,10 @@ export interface operations {
   getLeadStageTotals: {
     parameters: {
       query?: {
+        /** @description Walk the changes from this ISO 8601 date-time on, inclusive (a bare date: its start, UTC): the records created or changed since, archived ones included, ordered by the time of the change, oldest first; `pagination.next_cursor` leads to the next page. Other filters still apply. */
+        updated_since?: string | unknown | unknown;
+        /** @description Opaque: the `pagination.next_cursor` of the walk's previous page, sent with the same filters. Not with `page`. A cursor that was altered, or that belongs to another list or other filters, is a 400. */
+        cursor?: string;
         /** @description Include archived leads (true or false, default false). */
         archived?: boolean;
         /** @description Case-insensitive substring of the name, email or phone; a phone also matches on its digits alone. */
@@ -5583,10 +5595,14 @@ export interface operations {
   listCustomers: {
     parameters: {
       query?: {
-        /** @description Page number, 1-based (default 1, at most 9223372036854775807). */
+        /** @description Page number, 1-based (default 1, at most 9223372036854775807). Not with `cursor`: a walk pages by its cursor. */
         page?: number;
         /** @description Results per page, 1 to 1000 (default 50). */
         limit?: number;
+        /** @description Walk the changes from this ISO 8601 date-time on, inclusive (a bare date: its start, UTC): the records created or changed since, archived ones included, ordered by the time of the change, oldest first; `pagination.next_cursor` leads to the next page. Other filters still apply. */
+        updated_since?: string | unknown | unknown;
+        /** @description Opaque: the `pagination.next_cursor` of the walk's previous page, sent with the same filters. Not with `page`. A cursor that was altered, or that belongs to another list or other filters, is a 400. */
+        cursor?: string;
         /** @description Include archived customers (true or false, default false). */
         archived?: boolean;
         /** @description Case-insensitive substring of the first name, last name, 'first last', company name, email or phone; a phone also matches on its digits alone. */
@@ -7057,11 +7073,13 @@ export interface operations {
         lead_id?: string;
         /** @description Only pins inside this territory's polygon (an unknown territory id is a 404). */
         territory_id?: string;
-        /** @description Only pins created or changed at or after this ISO 8601 date-time (a bare date: its start, UTC). */
+        /** @description Walk the changes from this ISO 8601 date-time on, inclusive (a bare date: its start, UTC): the records created or changed since, archived ones included, ordered by the time of the change, oldest first; `pagination.next_cursor` leads to the next page. Other filters still apply. */
         updated_since?: string | unknown | unknown;
+        /** @description Opaque: the `pagination.next_cursor` of the walk's previous page, sent with the same filters. Not with `page`. A cursor that was altered, or that belongs to another list or other filters, is a 400. */
+        cursor?: string;
         /** @description Only pins inside this box, edges included: `south,west,north,east` in degrees (latitudes −90..90, longitudes −180..180, south ≤ north). A west greater than east is a box that crosses the antimeridian (from west to 180 and from −180 to east). */
         bbox?: string;
-        /** @description Page number, 1-based (default 1, at most 9223372036854775807). */
+        /** @description Page number, 1-based (default 1, at most 9223372036854775807). Not with `cursor`: a walk pages by its cursor. */
         page?: number;
         /** @description Results per page, 1 to 1000 (default 50). */
         limit?: number;

@@ -1,5 +1,14 @@
 import { sql, type SQL } from "drizzle-orm";
-import { doublePrecision, index, numeric, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  customType,
+  doublePrecision,
+  index,
+  numeric,
+  text,
+  timestamp,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 
 /**
  * Every table is keyed by (company_id, id) so that it can be distributed by tenant (Citus):
@@ -12,6 +21,32 @@ export const tenantKey = () => ({
 
 export const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+/** PostgreSQL's 64-bit transaction id, read as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
+/**
+ * A record's place in the change feed (extensions.md E10): the id of the transaction that last
+ * wrote it, then a sequence for the order within it. An insert takes them as its defaults, an
+ * update from a trigger (drizzle/0032_change_feed.sql), whatever path writes. Rows from before the
+ * feed hold 0 and 0 (the oldest place; `id` breaks their ties).
+ */
+export const changePosition = () => ({
+  changeXid: xid8("change_xid")
+    .notNull()
+    .default(sql`pg_current_xact_id()`),
+  changeSeq: bigint("change_seq", { mode: "bigint" })
+    .notNull()
+    .default(sql`nextval('record_change_seq')`),
+});
+
+/**
+ * The change feed's index: a walk reads the tenant's rows in change order from its cursor on.
+ */
+export const changeFeedIndex = (
+  name: string,
+  t: { companyId: AnyPgColumn; changeXid: AnyPgColumn; changeSeq: AnyPgColumn; id: AnyPgColumn },
+) => index(name).on(t.companyId, t.changeXid, t.changeSeq, t.id);
 
 /** Dollars, exact to the cent. Never a float. */
 export const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: "number" });

@@ -13,6 +13,8 @@ import {
 import { companies } from "./companies";
 import {
   addressColumns,
+  changeFeedIndex,
+  changePosition,
   createdAt,
   location,
   searchField,
@@ -116,12 +118,14 @@ export const customers = pgTable(
     hasPaymentMethod: boolean("has_payment_method").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    ...changePosition(),
     ...location(),
   },
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
     foreignKey({ columns: [t.companyId], foreignColumns: [companies.id] }).onDelete("cascade"),
     check("customers_status_check", sql`${t.status} in ('active', 'inactive')`),
+    changeFeedIndex("customers_change_idx", t),
     index("customers_created_idx").on(t.companyId, t.createdAt.desc(), t.id.desc()),
     index("customers_active_created_idx")
       .on(t.companyId, t.createdAt.desc(), t.id.desc())

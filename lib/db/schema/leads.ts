@@ -14,6 +14,8 @@ import {
 import { companies } from "./companies";
 import {
   addressColumns,
+  changeFeedIndex,
+  changePosition,
   createdAt,
   location,
   money,
@@ -105,6 +107,7 @@ export const leads = pgTable(
     customerId: text("customer_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    ...changePosition(),
     ...location(),
   },
   (t) => [
@@ -117,6 +120,7 @@ export const leads = pgTable(
     }),
     check("leads_priority_check", sql`${t.priority} is null or ${t.priority} in ('low', 'medium', 'high')`),
     // Default list order, with and without archived leads.
+    changeFeedIndex("leads_change_idx", t),
     index("leads_created_idx").on(t.companyId, t.createdAt.desc(), t.id.desc()),
     index("leads_active_created_idx")
       .on(t.companyId, t.createdAt.desc(), t.id.desc())

@@ -15,7 +15,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies";
-import { createdAt, tenantKey, updatedAt } from "./columns";
+import { changeFeedIndex, changePosition, createdAt, tenantKey, updatedAt } from "./columns";
 import { leads } from "./leads";
 import { users } from "./users";
 
@@ -47,6 +47,7 @@ export const pins = pgTable(
     longitude: doublePrecision("longitude").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    ...changePosition(),
     street1: text("street1"),
     city: text("city"),
     state: text("state"),
@@ -80,6 +81,7 @@ export const pins = pgTable(
     }),
     check("pins_latitude_check", sql`${t.latitude} between -90 and 90`),
     check("pins_longitude_check", sql`${t.longitude} between -180 and 180`),
+    changeFeedIndex("pins_change_idx", t),
     index("pins_created_idx").on(t.companyId, t.createdAt.desc(), t.id.desc()),
     index("pins_type_created_idx").on(t.companyId, t.pinTypeId, t.createdAt.desc(), t.id.desc()),
     index("pins_user_created_idx").on(t.companyId, t.createdBy, t.createdAt.desc(), t.id.desc()),

@@ -1,6 +1,17 @@
 import "server-only";
-import { sql, type SQL } from "drizzle-orm";
+import { and, sql, type SQL } from "drizzle-orm";
 import { leads, leadSearchFields, leadSortKeys, pipelineStages, recordActivity } from "@/lib/db/schema";
+import {
+  isWalk,
+  walkCondition,
+  walkFields,
+  walkOf,
+  walkOrder,
+  walkPage,
+  walkReadLimit,
+  type FeedColumns,
+  type Walk,
+} from "@/lib/domain/lists/change-feed";
 import { listRows, type ListQueries } from "@/lib/domain/lists/newest-list";
 import { textArray } from "@/lib/domain/lists/sql-fragments";
 import {
@@ -11,7 +22,7 @@ import {
 } from "@/lib/domain/record-lists";
 import { timestampParam } from "@/lib/domain/reports/sql";
 import { insideArea, territoryArea } from "@/lib/domain/territories/area";
-import { paginationOf } from "@/lib/schemas/common";
+import { pageOf, paginationOf } from "@/lib/schemas/common";
 import type { GetLeadsQuery, ListLeadsResponse } from "@/lib/schemas/leads";
 import { DEFAULT_PIPELINE } from "@/lib/schemas/pipeline";
 import {
@@ -26,6 +37,7 @@ import { ownerCondition, withOwnerResolved } from "./owners";
 /**
  * GET /leads: newest first, with the exact total, read from the kept counters without a search;
  * a search shares its index matches with the page, or a short one counts beside it (newestList).
+ * With `updated_since` or `cursor`, a walk of the changes instead (walkLeads).
  */
 export async function listLeads({
   ctx,
@@ -35,8 +47,41 @@ export async function listLeads({
   input: GetLeadsQuery;
 }): Promise<ListLeadsResponse> {
   const filters = await withTerritoryResolved(ctx, withOwnerResolved(ctx, input));
+  if (isWalk(input)) return walkLeads(ctx, input, filters);
   const { rows, total } = await listRows(leadListQueries(ctx, filters));
-  return { status: "success", data: rows.map(toLead), pagination: paginationOf(input, total) };
+  return { status: "success", data: rows.map(toLead), pagination: paginationOf(pageOf(input), total) };
+}
+
+const LEAD_FEED: FeedColumns = {
+  id: leads.id,
+  changeXid: leads.changeXid,
+  changeSeq: leads.changeSeq,
+  updatedAt: leads.updatedAt,
+};
+
+/**
+ * A page of the change feed (extensions.md E10): the leads' changes in order, archived leads
+ * included, the list's other filters applied (change-feed.ts).
+ */
+async function walkLeads(
+  ctx: LeadReadContext,
+  input: GetLeadsQuery,
+  filters: GetLeadsQuery & TerritoryResolved,
+): Promise<ListLeadsResponse> {
+  const walk = walkOf("leads", input, input);
+  const rows = await leadWalkQuery(ctx, walk, { ...filters, limit: input.limit });
+  const page = walkPage(rows as (LeadRecordRow & (typeof rows)[number])[], walk, input.limit);
+  return { status: "success", data: page.rows.map(toLead), pagination: page.pagination };
+}
+
+/** The statement of a walk's page (exported so a test can check its plan). */
+export function leadWalkQuery(ctx: LeadContext, walk: Walk, filters: LeadFilterInput & { limit: number }) {
+  return ctx.db
+    .select({ ...LEAD_FIELDS, ...walkFields(LEAD_FEED) })
+    .from(leads)
+    .where(and(leadFilter(ctx.companyId, { ...filters, archived: true }), walkCondition(LEAD_FEED, walk)))
+    .orderBy(...walkOrder(LEAD_FEED))
+    .limit(walkReadLimit(filters.limit));
 }
 
 /** The lead list: split by stage; a search matches name, email, phone and the phone's digits (leadSearchFields). */
@@ -55,6 +100,7 @@ export function leadListQueries(
 ): ListQueries<LeadRecordRow> {
   return recordListQueries(ctx.db, LEAD_LIST, ctx.companyId, {
     ...input,
+    ...pageOf(input),
     ...leadListFilter(ctx.companyId, input),
   });
 }

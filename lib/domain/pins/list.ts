@@ -1,17 +1,29 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/domain/context";
-import { pageOffset, paginationOf } from "@/lib/schemas/common";
+import { pageOf, pageOffset, paginationOf } from "@/lib/schemas/common";
 import type { BoundingBox, GetPinsQuery, ListPinsResponse } from "@/lib/schemas/pins";
 import { listCountTotal } from "@/lib/domain/list-counts";
 import { pageAndTotal, totalColumn, type ListTotal } from "@/lib/domain/list-page";
-import { allOf, newestFirst, timestampParam } from "@/lib/domain/reports/sql";
+import { allOf, newestFirst } from "@/lib/domain/reports/sql";
+import {
+  isWalk,
+  walkCondition,
+  walkOf,
+  walkOrder,
+  walkPage,
+  walkReadLimit,
+  walkSelectList,
+  type FeedColumns,
+  type WalkRow,
+} from "@/lib/domain/lists/change-feed";
 import { insideArea, territoryArea } from "@/lib/domain/territories/area";
 import { pinColumns, pinJoins, toPin, type PinRow } from "./pin-record";
 
 /**
  * GET /pins: newest first with the exact total, from the counters when filtered by pin type alone
  * (types × creators would be too many rows). Place filters use `<@` so the GiST index serves them.
+ * With `updated_since` or `cursor`, a walk of the changes instead (walkPins).
  */
 export async function listPins({
   ctx,
@@ -20,6 +32,7 @@ export async function listPins({
   ctx: Pick<DomainContext, "db" | "companyId">;
   input: GetPinsQuery;
 }): Promise<ListPinsResponse> {
+  if (isWalk(input)) return walkPins(ctx, input);
   const { limit } = input;
   const { where, counted } = await pinListWhere(ctx, input);
   const total: ListTotal = counted
@@ -38,7 +51,7 @@ export async function listPins({
         select p.* from pins p
         where ${where}
         order by ${newestFirst("p")}
-        limit ${limit} offset ${pageOffset(input)}
+        limit ${limit} offset ${pageOffset(pageOf(input))}
       ) page
       ${pinJoins("page")}
       order by ${newestFirst("page")}`,
@@ -49,8 +62,61 @@ export async function listPins({
   return {
     status: "success",
     data: rows.map(toPin),
-    pagination: paginationOf(input, matching),
+    pagination: paginationOf(pageOf(input), matching),
   };
+}
+
+const PIN_FEED: FeedColumns = {
+  id: sql.raw("p.id"),
+  changeXid: sql.raw("p.change_xid"),
+  changeSeq: sql.raw("p.change_seq"),
+  updatedAt: sql.raw("p.updated_at"),
+};
+
+/**
+ * A page of the change feed (extensions.md E10): the pins' changes in order, the other filters
+ * applied (change-feed.ts). `updated_since` starts the walk rather than filtering the page.
+ */
+async function walkPins(
+  ctx: Pick<DomainContext, "db" | "companyId">,
+  input: GetPinsQuery,
+): Promise<ListPinsResponse> {
+  const walk = walkOf("pins", input, input);
+  const { where } = await pinListWhere(ctx, { ...input, updated_since: undefined });
+  const feed = sql.raw("page");
+  const rows = await ctx.db
+    .execute<PinRow & { feed_xid: string; feed_seq: string; feed_ready: boolean; feed_horizon: string }>(
+      sql`select ${pinColumns("page")}, page.feed_xid, page.feed_seq, page.feed_ready, page.feed_horizon
+      from (
+        select p.*, ${walkSelectList(PIN_FEED)} from pins p
+        where ${where} and ${walkCondition(PIN_FEED, walk)}
+        order by ${sql.join(walkOrder(PIN_FEED), sql`, `)}
+        limit ${walkReadLimit(input.limit)}
+      ) page
+      ${pinJoins("page")}
+      order by ${sql.join(
+        walkOrder({
+          id: sql`${feed}.id`,
+          changeXid: sql`${feed}.change_xid`,
+          changeSeq: sql`${feed}.change_seq`,
+          updatedAt: sql`${feed}.updated_at`,
+        }),
+        sql`, `,
+      )}`,
+    )
+    .then((result) => result.rows);
+  const page = walkPage(
+    rows.map((row): PinRow & WalkRow => ({
+      ...row,
+      feedXid: row.feed_xid,
+      feedSeq: row.feed_seq,
+      feedReady: row.feed_ready,
+      feedHorizon: row.feed_horizon,
+    })),
+    walk,
+    input.limit,
+  );
+  return { status: "success", data: page.rows.map(toPin), pagination: page.pagination };
 }
 
 /**
@@ -59,17 +125,16 @@ export async function listPins({
  */
 export async function pinListWhere(
   ctx: Pick<DomainContext, "db" | "companyId">,
-  input: Omit<GetPinsQuery, "page" | "limit">,
+  input: Omit<GetPinsQuery, "page" | "limit" | "cursor">,
 ): Promise<{ where: SQL; counted: boolean }> {
   const area = input.territory_id === undefined ? undefined : await territoryArea(ctx, input.territory_id);
-  const uncounted = [input.user_id, input.created_by, input.lead_id, area, input.updated_since, input.bbox];
+  const uncounted = [input.user_id, input.created_by, input.lead_id, area, input.bbox];
   const where = allOf([
     sql`p.company_id = ${ctx.companyId}`,
     input.pin_type_id !== undefined && sql`p.pin_type_id = ${input.pin_type_id}`,
     input.user_id !== undefined && sql`p.created_by = ${input.user_id}`,
     input.created_by !== undefined && sql`p.created_by = ${input.created_by}`,
     input.lead_id !== undefined && sql`p.lead_id = ${input.lead_id}`,
-    input.updated_since !== undefined && sql`p.updated_at >= ${timestampParam(input.updated_since)}`,
     area !== undefined && insideArea("p", area),
     input.bbox !== undefined && insideBox("p", input.bbox),
   ]);
