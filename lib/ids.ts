@@ -45,4 +45,7 @@ export const ID_PREFIX = {
   territory: "ter",
   leadBulk: "blk",
   lostReason: "lr",
+  secondFactor: "sf",
+  recoveryCode: "rc",
+  signInChallenge: "chl",
 } as const;

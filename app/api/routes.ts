@@ -4,6 +4,12 @@ import type { ApiOperation } from "@/lib/openapi/types";
 import * as authOtherAccounts from "./auth/other-accounts/route";
 import * as authSession from "./auth/session/route";
 import * as authSignIn from "./auth/sign-in/route";
+import * as authSignInTwoFactor from "./auth/sign-in/two-factor/route";
+import * as authTwoFactor from "./auth/two-factor/route";
+import * as authTwoFactorDisable from "./auth/two-factor/disable/route";
+import * as authTwoFactorEnable from "./auth/two-factor/enable/route";
+import * as authTwoFactorRecoveryCodes from "./auth/two-factor/recovery-codes/route";
+import * as authTwoFactorSetup from "./auth/two-factor/setup/route";
 import * as authSignOut from "./auth/sign-out/route";
 import * as authTest from "./auth/test/route";
 import * as customerActivity from "./customers/[id]/activity/route";
@@ -43,6 +49,7 @@ import * as apiKeys from "./settings/api-keys/route";
 import * as pinTypeSettings from "./settings/pin-types/route";
 import * as pipelineSettings from "./settings/pipeline/route";
 import * as lostReasonSettings from "./settings/lost-reasons/route";
+import * as twoFactorSettings from "./settings/two-factor/route";
 import * as userActivate from "./settings/users/[id]/activate/route";
 import * as userDeactivate from "./settings/users/[id]/deactivate/route";
 import * as settingsUsers from "./settings/users/route";
@@ -95,9 +102,15 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["GET", "/reports/field-activity", fieldActivityReport],
   ["GET", "/reports/field-activity/export", fieldActivityExport],
   ["POST", "/auth/sign-in", authSignIn],
+  ["POST", "/auth/sign-in/two-factor", authSignInTwoFactor],
   ["POST", "/auth/sign-out", authSignOut],
   ["GET", "/auth/session", authSession],
   ["GET", "/auth/other-accounts", authOtherAccounts],
+  ["GET", "/auth/two-factor", authTwoFactor],
+  ["POST", "/auth/two-factor/setup", authTwoFactorSetup],
+  ["POST", "/auth/two-factor/enable", authTwoFactorEnable],
+  ["POST", "/auth/two-factor/disable", authTwoFactorDisable],
+  ["POST", "/auth/two-factor/recovery-codes", authTwoFactorRecoveryCodes],
   ["GET", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys/{id}/revoke", apiKeyRevoke],
@@ -111,6 +124,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["PUT", "/settings/lost-reasons", lostReasonSettings],
   ["GET", "/settings/pin-types", pinTypeSettings],
   ["PUT", "/settings/pin-types", pinTypeSettings],
+  ["GET", "/settings/two-factor", twoFactorSettings],
+  ["PUT", "/settings/two-factor", twoFactorSettings],
   ["GET", "/openapi.json", openApiJson],
 ];
 
