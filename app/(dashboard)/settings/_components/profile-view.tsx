@@ -8,6 +8,7 @@ import { LoadingBlock } from "@/components/ui/spinner";
 import { formatDate } from "@/lib/format";
 import { useOtherAccounts, useSession } from "@/lib/query/session";
 import { ROLE_LABELS } from "@/lib/values/roles";
+import { TwoFactorSection } from "./two-factor-section";
 
 /** Who the user is here, and which other companies added an account with their email. */
 export function ProfileView() {
@@ -36,6 +37,7 @@ export function ProfileView() {
             </dl>
           </CardBody>
         </Card>
+        <TwoFactorSection />
         <OtherAccountsSection email={user.email} />
       </div>
     </>

@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { LoadingBlock } from "@/components/ui/spinner";
 import { useCan, useSession } from "@/lib/query/session";
 import { ApiKeysSection } from "./api-keys-section";
+import { CompanyTwoFactorSection } from "./company-two-factor-section";
 import { LostReasonsSection } from "./lost-reasons-section";
 import { PinTypesSection } from "./pin-types-section";
 import { PipelineSection } from "./pipeline-section";
@@ -24,6 +25,7 @@ export function SettingsView() {
       <div className="space-y-8">
         <ApiKeysSection />
         <UsersSection currentUserId={session.user.id} />
+        <CompanyTwoFactorSection />
         <PipelineSection />
         <LostReasonsSection />
         <PinTypesSection />
