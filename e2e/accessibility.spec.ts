@@ -25,6 +25,7 @@ const PAGES: { path: string; role: DemoRole; ready: (page: Page) => Promise<void
   },
   { path: "/map", role: "technician", ready: heading() },
   { path: "/settings", role: "admin", ready: heading() },
+  { path: "/settings/profile", role: "technician", ready: heading() },
 ];
 
 function tableRows(name: string) {

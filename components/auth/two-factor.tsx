@@ -64,7 +64,7 @@ export function AuthenticatorSetup({ setup }: { setup: TwoFactorSetup }) {
         {showSecret ? (
           <div className="space-y-2">
             <p>Or type this key into the app (time-based):</p>
-            <p className="font-mono text-base break-all text-slate-900" aria-label="Setup key">
+            <p className="font-mono text-base break-words text-slate-900" aria-label="Setup key">
               {grouped(setup.secret)}
             </p>
             <CopyButton value={setup.secret} label="Copy key" />

@@ -68,6 +68,13 @@ export function useSetCompanyTwoFactor() {
   return useMutation({
     mutationFn: (rule: CompanyTwoFactor) =>
       apiFetch<CompanyTwoFactor>("/settings/two-factor", { method: "PUT", body: rule }),
+    // The checkbox shows the new value at once, and the old one again if saving fails.
+    onMutate: (rule) => {
+      const before = client.getQueryData<CompanyTwoFactor>(companyKey);
+      client.setQueryData(companyKey, rule);
+      return { before };
+    },
+    onError: (_error, _rule, context) => client.setQueryData(companyKey, context?.before),
     onSuccess: (rule) => {
       client.setQueryData(companyKey, rule);
       void client.invalidateQueries({ queryKey: statusKey });

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { ROLE_SCOPES } from "@/lib/auth/permissions";
 import { generateToken, sha256Hex } from "@/lib/auth/secrets";
 import { createSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
@@ -53,6 +53,16 @@ export async function secondStepFor(
   const challenge = generateToken();
   const expiresAt = new Date(Date.now() + CHALLENGE_TTL_MS);
   return db.transaction(async (tx) => {
+    // The user's spent and expired challenges go, so the table holds only live ones.
+    await tx
+      .delete(signInChallenges)
+      .where(
+        and(
+          eq(signInChallenges.companyId, user.companyId),
+          eq(signInChallenges.userId, user.id),
+          or(isNotNull(signInChallenges.usedAt), lte(signInChallenges.expiresAt, sql`now()`)),
+        ),
+      );
     await tx.insert(signInChallenges).values({
       companyId: user.companyId,
       id: newId(ID_PREFIX.signInChallenge),
