@@ -49,4 +49,7 @@ export const ID_PREFIX = {
   webhookEndpoint: "whe",
   webhookEvent: "evt",
   webhookDelivery: "whd",
+  secondFactor: "sf",
+  recoveryCode: "rc",
+  signInChallenge: "chl",
 } as const;

@@ -6,6 +6,12 @@ import * as authSession from "./auth/session/route";
 import * as authSessionEnd from "./auth/sessions/[id]/route";
 import * as authSessions from "./auth/sessions/route";
 import * as authSignIn from "./auth/sign-in/route";
+import * as authSignInTwoFactor from "./auth/sign-in/two-factor/route";
+import * as authTwoFactor from "./auth/two-factor/route";
+import * as authTwoFactorDisable from "./auth/two-factor/disable/route";
+import * as authTwoFactorEnable from "./auth/two-factor/enable/route";
+import * as authTwoFactorRecoveryCodes from "./auth/two-factor/recovery-codes/route";
+import * as authTwoFactorSetup from "./auth/two-factor/setup/route";
 import * as authSignOut from "./auth/sign-out/route";
 import * as authTest from "./auth/test/route";
 import * as customerActivity from "./customers/[id]/activity/route";
@@ -45,6 +51,7 @@ import * as apiKeys from "./settings/api-keys/route";
 import * as pinTypeSettings from "./settings/pin-types/route";
 import * as pipelineSettings from "./settings/pipeline/route";
 import * as lostReasonSettings from "./settings/lost-reasons/route";
+import * as twoFactorSettings from "./settings/two-factor/route";
 import * as userActivate from "./settings/users/[id]/activate/route";
 import * as userDeactivate from "./settings/users/[id]/deactivate/route";
 import * as settingsUsers from "./settings/users/route";
@@ -106,12 +113,18 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["GET", "/reports/field-activity", fieldActivityReport],
   ["GET", "/reports/field-activity/export", fieldActivityExport],
   ["POST", "/auth/sign-in", authSignIn],
+  ["POST", "/auth/sign-in/two-factor", authSignInTwoFactor],
   ["POST", "/auth/sign-out", authSignOut],
   ["GET", "/auth/session", authSession],
   ["GET", "/auth/other-accounts", authOtherAccounts],
   ["GET", "/auth/sessions", authSessions],
   ["DELETE", "/auth/sessions", authSessions],
   ["DELETE", "/auth/sessions/{id}", authSessionEnd],
+  ["GET", "/auth/two-factor", authTwoFactor],
+  ["POST", "/auth/two-factor/setup", authTwoFactorSetup],
+  ["POST", "/auth/two-factor/enable", authTwoFactorEnable],
+  ["POST", "/auth/two-factor/disable", authTwoFactorDisable],
+  ["POST", "/auth/two-factor/recovery-codes", authTwoFactorRecoveryCodes],
   ["GET", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys/{id}/revoke", apiKeyRevoke],
@@ -135,6 +148,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/settings/webhooks", webhookEndpoints],
   ["DELETE", "/settings/webhooks/{id}", webhookEndpoint],
   ["POST", "/settings/webhooks/{id}/rotate-secret", webhookRotateSecret],
+  ["GET", "/settings/two-factor", twoFactorSettings],
+  ["PUT", "/settings/two-factor", twoFactorSettings],
   ["GET", "/openapi.json", openApiJson],
 ];
 

@@ -8,9 +8,15 @@ import { Input } from "@/components/ui/input";
 import { Notice } from "@/components/ui/notice";
 import { ApiClientError, apiFetch } from "@/lib/query/api-client";
 import type { SignInChoice } from "@/lib/schemas/session";
+import type { TwoFactorSetup } from "@/lib/schemas/two-factor";
+import { TwoFactorStep, type SecondStep } from "./two-factor-step";
 import { ROLE_LABELS } from "@/lib/values/roles";
 
-type SignInAnswer = { status: "success" } | SignInChoice;
+type SignInAnswer =
+  | { status: "success" }
+  | SignInChoice
+  | { status: "two_factor_required"; challenge: string }
+  | { status: "two_factor_setup_required"; challenge: string; setup: TwoFactorSetup };
 
 /**
  * The sign-in form: POST /api/auth/sign-in, then on to `next` (server-rendered with the new cookie).
@@ -26,6 +32,7 @@ export function SignInForm({ next }: { next: string }) {
   /** What is being sent: "form" (the first step) or the chosen company's id. */
   const [pending, setPending] = useState<string | null>(null);
   const [choice, setChoice] = useState<SignInChoice | null>(null);
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
 
   async function submit(companyId?: string) {
     setPending(companyId ?? "form");
@@ -38,6 +45,17 @@ export function SignInForm({ next }: { next: string }) {
       });
       if (answer.status === "choose_company") {
         setChoice(answer);
+        setPending(null);
+        return;
+      }
+      if (answer.status === "two_factor_required" || answer.status === "two_factor_setup_required") {
+        setSecondStep(
+          answer.status === "two_factor_required"
+            ? { kind: "code", challenge: answer.challenge }
+            : { kind: "setup", challenge: answer.challenge, setup: answer.setup },
+        );
+        // The password is no longer needed in this page's memory.
+        setPassword("");
         setPending(null);
         return;
       }
@@ -56,8 +74,13 @@ export function SignInForm({ next }: { next: string }) {
 
   function startOver() {
     setChoice(null);
+    setSecondStep(null);
     setPassword("");
     setError(null);
+  }
+
+  if (secondStep) {
+    return <TwoFactorStep step={secondStep} next={next} onStartOver={startOver} />;
   }
 
   if (choice) {

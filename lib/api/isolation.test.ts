@@ -242,6 +242,40 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   // Cross-tenant by design, but only for B's own email: A holds no account with it.
   "GET /api/auth/other-accounts": () => [{ label: "B's session", check: emptyList }],
   "POST /api/auth/sign-out": () => [{ label: "B's session", check: ok }],
+  // Two-factor works on the caller's own account only: no id of A can be named.
+  "POST /api/auth/sign-in/two-factor": () => [
+    { label: "an unknown challenge", body: { challenge: a.token, code: "123456" }, check: status(401) },
+  ],
+  "GET /api/auth/two-factor": () => [
+    {
+      label: "B's session",
+      check: (res) => {
+        ok(res);
+        expect(json(res).enabled).toBe(false);
+      },
+    },
+  ],
+  "POST /api/auth/two-factor/setup": () => [{ label: "B's own setup", check: ok }],
+  "POST /api/auth/two-factor/enable": () => [
+    {
+      label: "a wrong code",
+      body: { code: "000000" },
+      // 409 before B's own setup has run, 401 after: either way nothing turns on.
+      check: (res) => expect([401, 409], res.text).toContain(res.status),
+    },
+  ],
+  "POST /api/auth/two-factor/disable": () => [
+    { label: "B has none", body: { code: "000000" }, check: status(409, "CONFLICT") },
+  ],
+  "POST /api/auth/two-factor/recovery-codes": () => [
+    { label: "B has none", body: { code: "000000" }, check: status(409, "CONFLICT") },
+  ],
+  "GET /api/settings/two-factor": () => [
+    { label: "B's rule", check: (res) => expect(json(res)).toEqual({ require_two_factor: false }) },
+  ],
+  "PUT /api/settings/two-factor": () => [
+    { label: "B's rule", body: { require_two_factor: false }, check: ok },
+  ],
   "GET /api/openapi.json": () => [{ label: "public document", check: ok }],
 
   "GET /api/leads/[id]": () => [

@@ -482,6 +482,26 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       described: /not one of the company's types, or given twice, is a 400/,
     },
   ],
+  // Exactly one of two ways to prove it is the user.
+  signInTwoFactor: [
+    {
+      field: "code",
+      message: /or a recovery code/,
+      described: /one of `code` and `recovery_code`, not both/,
+    },
+    {
+      field: "recovery_code",
+      message: /to finish the setup/,
+      described: /a recovery code cannot finish a setup/,
+    },
+  ],
+  disableTwoFactor: [
+    {
+      field: "code",
+      message: /Send a code or your password/,
+      described: /one of `code` and `password`, not both/,
+    },
+  ],
   // Across the items of a list.
   replacePipeline: [
     { field: "stages", message: /at least one open stage/, described: /at least one stage is `open`/ },

@@ -880,11 +880,33 @@ export interface paths {
     put?: never;
     /**
      * Sign in
-     * @description Checks the email and password and starts a session: the answer sets the HttpOnly session cookie. An email may have an account in several companies; the password is checked against each. When it is right for more than one active account (or for one while another account with the email is locked and so not checked), the answer is `status: choose_company` with those companies and no session: send the same email and password again with the chosen `company_id`. An unknown email and a wrong password get the same 401; repeated failures for one account are slowed down (429 with `Retry-After`), across both steps; a deactivated account gets 403.
+     * @description Checks the email and password and starts a session: the answer sets the HttpOnly session cookie. An email may have an account in several companies; the password is checked against each. When it is right for more than one active account (or for one while another account with the email is locked and so not checked), the answer is `status: choose_company` with those companies and no session: send the same email and password again with the chosen `company_id`. An unknown email and a wrong password get the same 401; an account with two-factor sign-in answers `two_factor_required` with a challenge (10 minutes) and no session, and one whose company requires two-factor but has none answers `two_factor_setup_required` with a new authenticator to set up: either way the session starts at `POST /auth/sign-in/two-factor`; repeated failures for one account are slowed down (429 with `Retry-After`), across both steps; a deactivated account gets 403.
      *
      *     **Access:** public; no credentials needed.
      */
     post: operations["signIn"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/sign-in/two-factor": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in: second step
+     * @description Finishes a sign-in that answered `two_factor_required` or `two_factor_setup_required`: the `challenge` with the 6-digit code of the authenticator app, or one of the recovery codes (each works once): one of `code` and `recovery_code`, not both (else 400); a recovery code cannot finish a setup. For `two_factor_setup_required`, the code comes from the authenticator just set up; two-factor is then on and the answer carries ten recovery codes, shown this once. A code is accepted once: the same code again is refused. Wrong codes count against the account's sign-in throttle (429 with `Retry-After`); an expired or used challenge is a 401: sign in again.
+     *
+     *     **Access:** public; no credentials needed.
+     */
+    post: operations["signInTwoFactor"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1002,6 +1024,116 @@ export interface paths {
      *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
      */
     delete: operations["endSession"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/two-factor": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your two-factor sign-in
+     * @description Whether sign-in asks the signed-in user for an authenticator code, since when, how many recovery codes are left, and whether the company requires two-factor. Never the secret.
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    get: operations["getTwoFactor"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/two-factor/setup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start setting up two-factor
+     * @description Makes a new TOTP secret for the signed-in user and answers it with its `otpauth://` address and QR code. Nothing changes at sign-in until `POST /auth/two-factor/enable` confirms it with a code from the app; starting again replaces a secret not yet confirmed. A 409 while two-factor is on.
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    post: operations["startTwoFactorSetup"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/two-factor/enable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn on two-factor
+     * @description Confirms the secret of `POST /auth/two-factor/setup` with a code from the authenticator app: from now on sign-in asks for a code. The answer carries ten single-use recovery codes, shown this once (only their hashes are kept). A wrong code is a 401 and changes nothing.
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    post: operations["enableTwoFactor"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/two-factor/disable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn off two-factor
+     * @description Removes the signed-in user's authenticator and recovery codes, after a current code or the user's password: one of `code` and `password`, not both (else 400). Wrong ones count against the account's sign-in throttle. If the company requires two-factor, the next sign-in leads through setup again.
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    post: operations["disableTwoFactor"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/two-factor/recovery-codes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * New recovery codes
+     * @description After a current code from the authenticator app: ten new single-use recovery codes, shown this once; the old ones stop working. Wrong codes count against the account's sign-in throttle.
+     *
+     *     **Access:** a signed-in dashboard session only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials.
+     */
+    post: operations["replaceRecoveryCodes"];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1427,6 +1559,34 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/settings/two-factor": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Two-factor requirement
+     * @description Whether every user of the company must sign in with a second factor.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    get: operations["getCompanyTwoFactor"];
+    /**
+     * Require two-factor
+     * @description Requires two-factor sign-in for every user of the company, or stops requiring it. It applies at each user's next sign-in: one without two-factor is led through setup right after the password. Open sessions and API keys are not affected.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    put: operations["setCompanyTwoFactor"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/openapi.json": {
     parameters: {
       query?: never;
@@ -1744,6 +1904,16 @@ export interface components {
         /** @description POST here to undo the operation. */
         path: string;
       };
+    };
+    /** @description The company's two-factor rule. */
+    CompanyTwoFactor: {
+      /** @description Every user must sign in with a second factor; one without is led through setup at sign-in. */
+      require_two_factor: boolean;
+    };
+    /** @description The company's two-factor rule. */
+    CompanyTwoFactorBody: {
+      /** @description Every user must sign in with a second factor; one without is led through setup at sign-in. */
+      require_two_factor: boolean;
     };
     /** @description Optional. The new customer's fields where they should differ from what the lead carries over (its name split into first and last name, property address, phone, email, tags, notes); `match: "none"` makes a new customer even when the lead's phone or email matches one. A matched customer is linked as it is: these fields only shape a new one. */
     ConvertLeadBody: {
@@ -2285,6 +2455,13 @@ export interface components {
        * @constant
        */
       dry_run?: false;
+    };
+    /** @description Turn two-factor off: a current code or the password. */
+    DisableTwoFactorBody: {
+      /** @description The 6-digit code the authenticator app shows now. */
+      code?: string;
+      /** @description The user's password, instead of a code. */
+      password?: string;
     };
     /** @description The other sessions have ended. */
     EndedSessions: {
@@ -3012,6 +3189,11 @@ export interface components {
         kind: "open" | "won" | "lost";
       }[];
     };
+    /** @description New recovery codes; the old ones no longer work. */
+    RecoveryCodes: {
+      /** @description Ten single-use recovery codes, shown this once: only their hashes are kept. */
+      recovery_codes: string[];
+    };
     /** @description The endpoint's new signing secret. */
     RotatedWebhookSecret: {
       /** @description The signing secret (`whsec_` + base64), shown this once. Keep it to verify signatures. */
@@ -3273,7 +3455,7 @@ export interface components {
       /** @description The company to sign in to, when the email and password match accounts in several companies (one of the `companies` of a `choose_company` answer). */
       company_id?: string;
     };
-    /** @description `success`: signed in. `choose_company`: no session yet; sign in again with a `company_id`. */
+    /** @description `success`: signed in. `choose_company`: no session yet; sign in again with a `company_id`. `two_factor_required` / `two_factor_setup_required`: no session yet; send the challenge and a code to `POST /auth/sign-in/two-factor`. */
     SignInResponse:
       | {
           user: {
@@ -3326,6 +3508,23 @@ export interface components {
           }[];
           /** @description Other accounts with this email are locked after failed sign-ins: their passwords were not checked and they are not listed (try again later to see them). */
           others_locked: boolean;
+        }
+      | {
+          /** @constant */
+          status: "two_factor_required";
+          /** @description Send it with the code to `POST /auth/sign-in/two-factor`. */
+          challenge: string;
+          /** @description The challenge's end (ISO 8601): 10 minutes. */
+          expires_at: string;
+        }
+      | {
+          /** @constant */
+          status: "two_factor_setup_required";
+          /** @description Send it with the app's first code to `POST /auth/sign-in/two-factor`. */
+          challenge: string;
+          /** @description The challenge's end (ISO 8601): 10 minutes. */
+          expires_at: string;
+          setup: components["schemas"]["TwoFactorSetup"];
         };
     /** @description The session has ended. */
     SignOutResponse: {
@@ -3365,6 +3564,83 @@ export interface components {
       };
       /** @description Ids of the users assigned to the territory, in id order. */
       assigned_to: string[];
+    };
+    /** @description A code from the authenticator app. */
+    TwoFactorCodeBody: {
+      /** @description The 6-digit code the authenticator app shows now. */
+      code: string;
+    };
+    /** @description Two-factor is on; keep the recovery codes somewhere safe. */
+    TwoFactorEnabled: {
+      status: components["schemas"]["TwoFactorStatus"];
+      /** @description Ten single-use recovery codes, shown this once: only their hashes are kept. */
+      recovery_codes: string[];
+    };
+    /** @description Scan the QR code (or type the secret) in an authenticator app, then confirm with its first code. */
+    TwoFactorSetup: {
+      /** @description The shared secret in base32, to type into the app by hand. */
+      secret: string;
+      /** @description The `otpauth://totp/…` address the QR code holds. */
+      otpauth_url: string;
+      /** @description The QR code of `otpauth_url`, as an SVG `data:` URL. */
+      qr_code: string;
+    };
+    /** @description Signed in: who, which company, and the role's scopes. */
+    TwoFactorSignInAnswer: {
+      user: {
+        id: string;
+        name: string;
+        email: string;
+        /**
+         * @description admin, manager, sales_rep or technician.
+         * @enum {string}
+         */
+        role: "admin" | "manager" | "sales_rep" | "technician";
+      };
+      company: {
+        id: string;
+        name: string;
+      };
+      /** @description The scopes of the user's role (contract section 9). */
+      scopes: (
+        | "leads:read"
+        | "leads:write"
+        | "customers:read"
+        | "customers:write"
+        | "service_plans:read"
+        | "jobs:read"
+        | "pins:read"
+        | "pin_types:read"
+        | "pins:write"
+        | "reports:read"
+        | "pipeline:read"
+      )[];
+      /** @description Whether the user may manage API keys and users (admins). */
+      can_manage_settings: boolean;
+      /** @constant */
+      status: "success";
+      /** @description Only after setting two-factor up at sign-in: ten recovery codes, shown this once. */
+      recovery_codes?: string[];
+    };
+    /** @description The second sign-in step: the challenge and a code (or a recovery code). */
+    TwoFactorSignInBody: {
+      /** @description The `challenge` of the sign-in answer. */
+      challenge: string;
+      /** @description The 6-digit code the authenticator app shows now. */
+      code?: string;
+      /** @description One of the recovery codes, instead of a code (not while setting up). */
+      recovery_code?: string;
+    };
+    /** @description The signed-in user's two-factor sign-in. */
+    TwoFactorStatus: {
+      /** @description Whether sign-in asks this user for a code. */
+      enabled: boolean;
+      /** @description When it was turned on (ISO 8601), or null. */
+      enabled_at: string | null;
+      /** @description Unused recovery codes (0 when two-factor is off). */
+      recovery_codes_left: number;
+      /** @description The company requires two-factor: turned off, it is set up again at the next sign-in. */
+      required_by_company: boolean;
     };
     /** @description The outcome of an undo. */
     UndoBulkCustomersResponse: {
@@ -8872,7 +9148,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Signed in (`success`; the session cookie is set), or several companies to choose from (`choose_company`; no cookie). */
+      /** @description Signed in (`success`; the session cookie is set), or several companies to choose from (`choose_company`; no cookie), or a second step to take (`two_factor_required`, `two_factor_setup_required`; no cookie). */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8912,6 +9188,118 @@ export interface operations {
       };
       /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
       403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  signInTwoFactor: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The second sign-in step: the challenge and a code (or a recovery code). */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TwoFactorSignInBody"];
+      };
+    };
+    responses: {
+      /** @description Signed in; the session cookie is set. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description fcrm_session=<token>; HttpOnly; SameSite=Lax; Path=/ (Secure over HTTPS). */
+          "Set-Cookie"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TwoFactorSignInAnswer"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description INVALID_CREDENTIALS: Dashboard sign-in: the email and password do not match an active account. */
+      401: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
@@ -9596,6 +9984,676 @@ export interface operations {
         };
       };
       /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  getTwoFactor: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The state. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TwoFactorStatus"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  startTwoFactorSetup: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What to scan. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TwoFactorSetup"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  enableTwoFactor: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A code from the authenticator app. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TwoFactorCodeBody"];
+      };
+    };
+    responses: {
+      /** @description Two-factor is on. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TwoFactorEnabled"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       *
+       *     INVALID_CREDENTIALS: Dashboard sign-in: the email and password do not match an active account.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  disableTwoFactor: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Turn two-factor off: a current code or the password. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DisableTwoFactorBody"];
+      };
+    };
+    responses: {
+      /** @description Two-factor is off. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TwoFactorStatus"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       *
+       *     INVALID_CREDENTIALS: Dashboard sign-in: the email and password do not match an active account.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC.
+       *
+       *     TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again.
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  replaceRecoveryCodes: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A code from the authenticator app. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TwoFactorCodeBody"];
+      };
+    };
+    responses: {
+      /** @description The new codes. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RecoveryCodes"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       *
+       *     INVALID_CREDENTIALS: Dashboard sign-in: the email and password do not match an active account.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC.
+       *
+       *     TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again.
+       */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12434,6 +13492,247 @@ export interface operations {
       };
       /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
       404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  getCompanyTwoFactor: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rule. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CompanyTwoFactor"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  setCompanyTwoFactor: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The company's two-factor rule. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CompanyTwoFactorBody"];
+      };
+    };
+    responses: {
+      /** @description The rule now. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CompanyTwoFactor"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;

@@ -14,3 +14,4 @@ export * from "./activity";
 export * from "./lost-reasons";
 export * from "./audit";
 export * from "./webhooks";
+export * from "./two-factor";

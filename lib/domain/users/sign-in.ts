@@ -11,6 +11,8 @@ import { getSessionInfo } from "@/lib/domain/users/get-session-info";
 import type { SessionInfo, SignInBody, SignInCompany } from "@/lib/schemas/session";
 import type { UserRole } from "@/lib/values/roles";
 import { accountSubject, clearAttempts, reserveAttempt, unknownEmailSubject } from "@/lib/auth/throttle";
+import { hasConfirmedFactor } from "@/lib/domain/two-factor/factors";
+import { secondStepFor, type SecondStep } from "@/lib/domain/two-factor/sign-in-challenge";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Email or password is incorrect";
 
@@ -39,12 +41,15 @@ export type SignInResult =
    * No session until a company is chosen: the password is right for active accounts in several
    * companies, or for one while another account with the email is locked and so was not checked.
    */
-  | { kind: "choose_company"; companies: SignInCompany[]; othersLocked: boolean };
+  | { kind: "choose_company"; companies: SignInCompany[]; othersLocked: boolean }
+  /** The password is right; a code (or setting up two-factor) comes before the session. */
+  | { kind: "two_factor"; step: SecondStep };
 
 type Candidate = {
   companyId: string;
   companyName: string;
   id: string;
+  email: string;
   role: UserRole;
   passwordHash: string | null;
   active: boolean;
@@ -77,6 +82,7 @@ export async function signIn({
       companyId: users.companyId,
       companyName: companies.name,
       id: users.id,
+      email: users.email,
       role: users.role,
       passwordHash: users.passwordHash,
       active: users.active,
@@ -115,6 +121,8 @@ export async function signIn({
   if (match.passwordHash && passwordNeedsRehash(match.passwordHash)) {
     await rehashPassword(db, match, match.passwordHash, input.password);
   }
+  const step = await secondStepFor(db, match, userAgent);
+  if (step) return { kind: "two_factor", step };
   const { token, sessionId } = await createSession(db, match, userAgent, ip);
   const session = await getSessionInfo({
     ctx: {
@@ -161,8 +169,11 @@ async function checkCandidates(db: Db, candidates: Candidate[], password: string
       outcomes.push({ candidate, matched, locked: false, lockSeconds: matched ? 0 : lockSeconds });
     });
   }
+  // An account with a second factor keeps this attempt counted until its code is right too, so that
+  // right passwords do not wipe the count of wrong codes (lib/domain/two-factor/sign-in-challenge.ts).
   for (const { candidate, matched } of outcomes) {
-    if (matched) await clearAttempts(db, accountSubject(candidate));
+    if (matched && !(await hasConfirmedFactor(db, candidate)))
+      await clearAttempts(db, accountSubject(candidate));
   }
   return outcomes;
 }

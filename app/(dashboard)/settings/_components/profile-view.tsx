@@ -9,6 +9,7 @@ import { formatDate } from "@/lib/format";
 import { useOtherAccounts, useSession } from "@/lib/query/session";
 import { ROLE_LABELS } from "@/lib/values/roles";
 import { SessionsSection } from "./sessions-section";
+import { TwoFactorSection } from "./two-factor-section";
 
 /** Who the user is here, and which other companies added an account with their email. */
 export function ProfileView() {
@@ -38,6 +39,7 @@ export function ProfileView() {
           </CardBody>
         </Card>
         <SessionsSection />
+        <TwoFactorSection />
         <OtherAccountsSection email={user.email} />
       </div>
     </>

@@ -6,6 +6,7 @@ import { LoadingBlock } from "@/components/ui/spinner";
 import { useCan, useSession } from "@/lib/query/session";
 import { ApiKeysSection } from "./api-keys-section";
 import { AuditLogSection } from "./audit-log-section";
+import { CompanyTwoFactorSection } from "./company-two-factor-section";
 import { LostReasonsSection } from "./lost-reasons-section";
 import { PinTypesSection } from "./pin-types-section";
 import { PipelineSection } from "./pipeline-section";
@@ -25,6 +26,7 @@ export function SettingsView() {
       <div className="space-y-8">
         <ApiKeysSection />
         <UsersSection currentUserId={session.user.id} />
+        <CompanyTwoFactorSection />
         <PipelineSection />
         <LostReasonsSection />
         <PinTypesSection />

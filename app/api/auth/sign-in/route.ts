@@ -6,6 +6,7 @@ import { sessionInfoSchema, signInBodySchema, signInChoiceSchema } from "@/lib/s
 import { named } from "@/lib/api/route-docs";
 import { SESSION_COOKIE } from "@/lib/auth/credentials";
 import { z } from "zod";
+import { twoFactorChallengeSchema, twoFactorSetupChallengeSchema } from "@/lib/schemas/two-factor";
 
 // The answer wraps the session record, or lists the companies to choose from; documented from the same schemas.
 const signInResponseSchema = z
@@ -14,8 +15,14 @@ const signInResponseSchema = z
       .extend({ status: z.literal("success") })
       .describe("Signed in: who, which company, and the role's scopes."),
     signInChoiceSchema,
+    twoFactorChallengeSchema,
+    twoFactorSetupChallengeSchema,
   ])
-  .describe("`success`: signed in. `choose_company`: no session yet; sign in again with a `company_id`.");
+  .describe(
+    "`success`: signed in. `choose_company`: no session yet; sign in again with a `company_id`. " +
+      "`two_factor_required` / `two_factor_setup_required`: no session yet; send the challenge and a code " +
+      "to `POST /auth/sign-in/two-factor`.",
+  );
 
 const CHOOSE_COMPANY_MESSAGE =
   "Your email and password match accounts in several companies: choose the company to sign in to";
@@ -43,6 +50,18 @@ export const POST = apiRoute({
         others_locked: result.othersLocked,
       });
     }
+    if (result.kind === "two_factor") {
+      const { step } = result;
+      const expires_at = step.expiresAt.toISOString();
+      return step.purpose === "verify"
+        ? respond({ status: "two_factor_required", challenge: step.challenge, expires_at })
+        : respond({
+            status: "two_factor_setup_required",
+            challenge: step.challenge,
+            expires_at,
+            setup: step.setup,
+          });
+    }
     return respond({ status: "success", ...result.session }, 200, {
       "set-cookie": sessionCookie(result.token, result.maxAgeSeconds, request),
     });
@@ -56,7 +75,10 @@ export const POST = apiRoute({
       "email may have an account in several companies; the password is checked against each. When it is " +
       "right for more than one active account (or for one while another account with the email is " +
       "locked and so not checked), the answer is `status: choose_company` with those companies and no session: send the same email and password again with the chosen `company_id`. An unknown " +
-      "email and a wrong password get the same 401; repeated failures for one account are slowed down " +
+      "email and a wrong password get the same 401; an account with two-factor sign-in answers " +
+      "`two_factor_required` with a challenge (10 minutes) and no session, and one whose company requires " +
+      "two-factor but has none answers `two_factor_setup_required` with a new authenticator to set up: " +
+      "either way the session starts at `POST /auth/sign-in/two-factor`; repeated failures for one account are slowed down " +
       "(429 with `Retry-After`), across both steps; a deactivated account gets 403.",
     bodyName: "SignInBody",
     responses: [
@@ -64,7 +86,8 @@ export const POST = apiRoute({
         status: 200,
         description:
           "Signed in (`success`; the session cookie is set), or several companies to choose from " +
-          "(`choose_company`; no cookie).",
+          "(`choose_company`; no cookie), or a second step to take (`two_factor_required`, " +
+          "`two_factor_setup_required`; no cookie).",
         schema: named("SignInResponse", signInResponseSchema),
         headers: {
           "Set-Cookie": `${SESSION_COOKIE}=<token>; HttpOnly; SameSite=Lax; Path=/ (Secure over HTTPS).`,
