@@ -34,6 +34,32 @@ const envSchema = z.object({
       error: (issue) => `must be a positive whole number or "auto", not ${JSON.stringify(issue.input)}`,
     })
     .transform((v): number | "auto" => (!v ? 1 : v === "auto" ? "auto" : Number(v))),
+  /** Outgoing mail server (`smtp://user:pass@host:587`, `smtps://…`); unset: no email is sent. */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => !v || /^smtps?:\/\//.test(v), "SMTP_URL must be smtp://… or smtps://…"),
+  /** The sender of invites and password resets; default `FieldCRM <no-reply@APP_URL's host>`. */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined),
+  /**
+   * The dashboard's public address (`https://crm.example.com`): links in emails point there, never
+   * at a Host header a client chose. Needed with SMTP_URL; without, shown links use the request's.
+   */
+  APP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
+    .refine((v) => !v || /^https?:\/\/[^/?#]+$/.test(v), "APP_URL must be http(s)://host[:port], no path"),
+}).refine((e) => !e.SMTP_URL || e.APP_URL, {
+  path: ["APP_URL"],
+  message: "APP_URL is needed with SMTP_URL: the address that links in emails point to",
 });
 
 export type Env = z.infer<typeof envSchema>;

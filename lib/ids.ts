@@ -45,4 +45,6 @@ export const ID_PREFIX = {
   territory: "ter",
   leadBulk: "blk",
   lostReason: "lr",
+  invite: "inv",
+  passwordReset: "pwr",
 } as const;

@@ -1,7 +1,10 @@
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import type { JsonObject } from "@/lib/openapi/json-schema";
 import type { ApiOperation } from "@/lib/openapi/types";
+import * as authInviteAccept from "./auth/invites/accept/route";
 import * as authOtherAccounts from "./auth/other-accounts/route";
+import * as authPasswordResetConfirm from "./auth/password-reset/confirm/route";
+import * as authPasswordReset from "./auth/password-reset/route";
 import * as authSession from "./auth/session/route";
 import * as authSignIn from "./auth/sign-in/route";
 import * as authSignOut from "./auth/sign-out/route";
@@ -40,11 +43,14 @@ import * as servicePlans from "./service-plans/route";
 import * as servicedJobs from "./serviced-jobs/route";
 import * as apiKeyRevoke from "./settings/api-keys/[id]/revoke/route";
 import * as apiKeys from "./settings/api-keys/route";
+import * as invite from "./settings/invites/[id]/route";
+import * as invites from "./settings/invites/route";
 import * as pinTypeSettings from "./settings/pin-types/route";
 import * as pipelineSettings from "./settings/pipeline/route";
 import * as lostReasonSettings from "./settings/lost-reasons/route";
 import * as userActivate from "./settings/users/[id]/activate/route";
 import * as userDeactivate from "./settings/users/[id]/deactivate/route";
+import * as userPasswordReset from "./settings/users/[id]/password-reset/route";
 import * as settingsUsers from "./settings/users/route";
 import * as territory from "./territories/[id]/route";
 import * as territories from "./territories/route";
@@ -98,6 +104,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/auth/sign-out", authSignOut],
   ["GET", "/auth/session", authSession],
   ["GET", "/auth/other-accounts", authOtherAccounts],
+  ["POST", "/auth/invites/accept", authInviteAccept],
+  ["POST", "/auth/password-reset", authPasswordReset],
+  ["POST", "/auth/password-reset/confirm", authPasswordResetConfirm],
   ["GET", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys/{id}/revoke", apiKeyRevoke],
@@ -105,6 +114,10 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/settings/users", settingsUsers],
   ["POST", "/settings/users/{id}/deactivate", userDeactivate],
   ["POST", "/settings/users/{id}/activate", userActivate],
+  ["POST", "/settings/users/{id}/password-reset", userPasswordReset],
+  ["GET", "/settings/invites", invites],
+  ["POST", "/settings/invites", invites],
+  ["DELETE", "/settings/invites/{id}", invite],
   ["GET", "/settings/pipeline", pipelineSettings],
   ["PUT", "/settings/pipeline", pipelineSettings],
   ["GET", "/settings/lost-reasons", lostReasonSettings],

@@ -12,3 +12,4 @@ export * from "./pipeline-stages";
 export * from "./lead-bulk";
 export * from "./activity";
 export * from "./lost-reasons";
+export * from "./account-tokens";
