@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { declaredAccess } from "@/lib/api/route-config";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
-import { customers, leadBulkOperations, leads } from "@/lib/db/schema";
+import { customers, invites, leadBulkOperations, leads } from "@/lib/db/schema";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import { createSessionCookie } from "@/lib/testing/factories";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
@@ -22,6 +22,8 @@ let routes: ApiRouteVerb[];
 const aBulkId = "blk_isolation_a";
 /** A bulk change of A's customers (it changed none), for B to try to undo. */
 const aCustomerBulkId = "blk_isolation_a_customers";
+const aInviteId = "inv_isolation_a";
+const bInviteId = "inv_isolation_b";
 /** The client_id of A's pin: B's create with the same one makes B's own pin. */
 const aClientId = "client-isolation-a";
 
@@ -60,6 +62,22 @@ beforeAll(async () => {
     actorId: a.admin.id,
   });
   await fieldPins();
+  // An open invite in each company: B must neither see nor revoke A's.
+  for (const [company, id] of [
+    [a, aInviteId],
+    [b, bInviteId],
+  ] as const) {
+    await database.db.insert(invites).values({
+      companyId: company.companyId,
+      id,
+      email: `invited-${company.token}@example.test`,
+      emailNormalized: `invited-${company.token}@example.test`.toLowerCase(),
+      role: "sales_rep",
+      tokenHash: `isolation-${id}`,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+  }
+  a.ids.push(aInviteId);
 });
 
 type Check = (res: InvokeResult) => void | Promise<void>;
@@ -183,6 +201,24 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   // Cross-tenant by design, but only for B's own email: A holds no account with it.
   "GET /api/auth/other-accounts": () => [{ label: "B's session", check: emptyList }],
   "POST /api/auth/sign-out": () => [{ label: "B's session", check: ok }],
+  // A's invite and reset links are secrets B does not hold: any token B sends is unknown.
+  "POST /api/auth/invites/accept": () => [
+    {
+      label: "a token that is no invite",
+      body: { token: "x".repeat(43), name: "Intruder", password: "a long password" },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+  ],
+  "POST /api/auth/password-reset": () => [
+    { label: "A's admin email", body: { email: a.admin.email }, check: status(202) },
+  ],
+  "POST /api/auth/password-reset/confirm": () => [
+    {
+      label: "a token that is no reset link",
+      body: { token: "x".repeat(43), password: "a long password" },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+  ],
   "GET /api/openapi.json": () => [{ label: "public document", check: ok }],
 
   "GET /api/leads/[id]": () => [
@@ -643,6 +679,17 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   "POST /api/settings/users/[id]/activate": () => [
     { label: "A's admin", params: { id: a.admin.id }, check: notFound },
     { label: "A's technician", params: { id: a.userIds[2]! }, check: notFound },
+  ],
+  "POST /api/settings/users/[id]/password-reset": () => [
+    { label: "A's admin", params: { id: a.admin.id }, check: notFound },
+    { label: "A's sales rep", params: { id: a.userIds[1]! }, check: notFound },
+  ],
+  "GET /api/settings/invites": () => [{ label: "B's invites", check: seesB(() => bInviteId) }],
+  "POST /api/settings/invites": () => [
+    { label: "A's admin email", body: { email: a.admin.email, role: "admin" }, check: status(201) },
+  ],
+  "DELETE /api/settings/invites/[id]": () => [
+    { label: "A's invite", params: { id: aInviteId }, check: notFound },
   ],
   "POST /api/settings/users/[id]/deactivate": () => [
     { label: "A's admin", params: { id: a.admin.id }, check: notFound },

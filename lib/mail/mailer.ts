@@ -51,7 +51,9 @@ export async function sendEmail(email: Email): Promise<void> {
   } catch (error) {
     // The server's own words may echo the message: keep only its code.
     const code = (error as { code?: unknown }).code;
-    throw new MailDeliveryError(`The mail server did not take the email${typeof code === "string" ? ` (${code})` : ""}`);
+    throw new MailDeliveryError(
+      `The mail server did not take the email${typeof code === "string" ? ` (${code})` : ""}`,
+    );
   }
 }
 

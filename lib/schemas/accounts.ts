@@ -6,8 +6,10 @@ import { USER_ROLES } from "@/lib/values/roles";
 
 // Invites and password resets (extensions.md E11). Tokens travel in links; only their hashes are stored.
 
-const tokenSchema = maxChars(nonBlank(z.string({ error: "The link is incomplete" }).trim(), "The link is incomplete"), 200)
-  .describe("The token from the link (the part after the last `/`).");
+const tokenSchema = maxChars(
+  nonBlank(z.string({ error: "The link is incomplete" }).trim(), "The link is incomplete"),
+  200,
+).describe("The token from the link (the part after the last `/`).");
 
 const newPasswordSchema = maxChars(
   minChars(
@@ -19,7 +21,11 @@ const newPasswordSchema = maxChars(
   "At most 200 characters",
 ).describe(`The new password, at least ${PASSWORD_MIN_LENGTH} characters.`);
 
-const emailSchema = maxChars(z.string({ error: "Enter a valid email address" }).trim(), 255, "At most 255 characters")
+const emailSchema = maxChars(
+  z.string({ error: "Enter a valid email address" }).trim(),
+  255,
+  "At most 255 characters",
+)
   .regex(EMAIL_PATTERN, "Enter a valid email address")
   .meta({ format: "email" });
 
@@ -53,7 +59,9 @@ export const inviteListSchema = z
     data: z.array(inviteRecordSchema),
     email_configured: z
       .boolean()
-      .describe("Whether the server sends email (SMTP_URL). Without it, a new invite's link is answered once."),
+      .describe(
+        "Whether the server sends email (SMTP_URL). Without it, a new invite's link is answered once.",
+      ),
   })
   .describe("The company's open invites, newest first.");
 export type InviteList = z.output<typeof inviteListSchema>;
@@ -80,7 +88,9 @@ export type AcceptInviteBody = z.output<typeof acceptInviteBodySchema>;
 // ---- Password reset -------------------------------------------------------------------------
 
 export const passwordResetRequestBodySchema = z
-  .object({ email: maxChars(nonBlank(z.string().trim(), "Enter your email"), 255).describe("The account's email.") })
+  .object({
+    email: maxChars(nonBlank(z.string().trim(), "Enter your email"), 255).describe("The account's email."),
+  })
   .describe("Asking for a password reset link by email.");
 export type PasswordResetRequestBody = z.output<typeof passwordResetRequestBodySchema>;
 

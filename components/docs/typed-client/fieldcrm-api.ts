@@ -955,6 +955,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/auth/invites/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invite
+     * @description Creates the invited user (the invite's email and role, the name and password sent) and starts their session: the answer sets the HttpOnly session cookie. A link works once: an unknown, used, revoked or expired token is a 400 naming `token`. If a user with the email was added meanwhile, a 409.
+     *
+     *     **Access:** public; no credentials needed.
+     */
+    post: operations["acceptInvite"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/password-reset": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a password reset link
+     * @description Answers 202 with the same body whether or not the email has an account; the email, if any, is sent after the answer. Each active account with the email (one per company) gets its own link, one account each, in one email; a link works once, for 1 hour. Without a mail server nothing is sent (an admin can issue a link). At most 5 requests per email and 20 per client address per hour, counted for any email: then a 429 with Retry-After.
+     *
+     *     **Access:** public; no credentials needed.
+     */
+    post: operations["requestPasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/password-reset/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new password with a reset link
+     * @description Sets the account's password, ends every session of that account and clears its failed sign-ins. The link works once, for 1 hour, and using it spends the account's other open links: an unknown, used or expired token is a 400 naming `token`. A deactivated account gets 403. No session starts: sign in with the new password.
+     *
+     *     **Access:** public; no credentials needed.
+     */
+    post: operations["confirmPasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/settings/api-keys": {
     parameters: {
       query?: never;
@@ -1077,6 +1143,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/settings/users/{id}/password-reset": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue a password reset link
+     * @description A one-time link for the user to choose a new password, good for 1 hour; using it ends their sessions. With a mail server configured it is emailed to the user; without, the answer carries it in `url`, this once. A deactivated user is a 409 (reactivate them first). If the mail server does not take the email, the link is dropped and the answer is a 503.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    post: operations["issuePasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/invites": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List invites
+     * @description Invites neither accepted nor revoked, newest first; an expired one says so. Never a token or its hash. `email_configured` says whether the server emails invites (SMTP_URL).
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    get: operations["listInvites"];
+    put?: never;
+    /**
+     * Invite a user
+     * @description Invites an email with a role. The person opens the one-time link within 7 days, chooses a name and a password and is signed in (`POST /auth/invites/accept`). With a mail server configured the link is emailed; without, the answer carries it in `url`, this once (only its hash is stored). An open invite for the same email is replaced. An email that is already a user of the company is a 409. If the mail server does not take the email, the invite is withdrawn and the answer is a 503.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    post: operations["createInvite"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/invites/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an invite
+     * @description The invite's link stops working at once. An accepted or already revoked invite is a 404.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    delete: operations["revokeInvite"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/settings/pipeline": {
     parameters: {
       query?: never;
@@ -1193,6 +1331,50 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description The new user, signed in: who, which company, and the role's scopes. */
+    AcceptedInvite: {
+      user: {
+        id: string;
+        name: string;
+        email: string;
+        /**
+         * @description admin, manager, sales_rep or technician.
+         * @enum {string}
+         */
+        role: "admin" | "manager" | "sales_rep" | "technician";
+      };
+      company: {
+        id: string;
+        name: string;
+      };
+      /** @description The scopes of the user's role (contract section 9). */
+      scopes: (
+        | "leads:read"
+        | "leads:write"
+        | "customers:read"
+        | "customers:write"
+        | "service_plans:read"
+        | "jobs:read"
+        | "pins:read"
+        | "pin_types:read"
+        | "pins:write"
+        | "reports:read"
+        | "pipeline:read"
+      )[];
+      /** @description Whether the user may manage API keys and users (admins). */
+      can_manage_settings: boolean;
+      /** @constant */
+      status: "success";
+    };
+    /** @description Accepting an invite: the link's token, the new user's name and password. */
+    AcceptInviteBody: {
+      /** @description The token from the link (the part after the last `/`). */
+      token: string;
+      /** @description The user's full name. */
+      name: string;
+      /** @description The new password, at least 8 characters. */
+      password: string;
+    };
     /** @description Body of POST /leads/{id}/notes and POST /customers/{id}/notes. */
     AddNoteBody: {
       /** @description The note, 1 to 10,000 characters (not only spaces). */
@@ -1677,6 +1859,38 @@ export interface components {
       /** @description The secret key. Shown this once: only its hash is stored. */
       key: string;
     };
+    /** @description The new invite; with `url` when no email was sent. */
+    CreatedInvite: {
+      id: string;
+      email: string;
+      /** @enum {string} */
+      role: "admin" | "manager" | "sales_rep" | "technician";
+      /**
+       * @description `pending`: the link works; `expired`: its 7 days are over (invite again).
+       * @enum {string}
+       */
+      status: "pending" | "expired";
+      created_at: string;
+      /** @description The id of the admin who invited, if known. */
+      created_by: string | null;
+      /** @description When the link stops working: 7 days after the invite. */
+      expires_at: string;
+      /** @description The one-time link, only when the server sends no email: shown this once, pass it on. */
+      url?: string;
+    };
+    /** @description An invitation by email, with the role the person will have. */
+    CreateInviteBody: {
+      /**
+       * Format: email
+       * @description Who to invite; must not be a user of the company yet (any case).
+       */
+      email: string;
+      /**
+       * @description admin, manager, sales_rep or technician.
+       * @enum {string}
+       */
+      role: "admin" | "manager" | "sales_rep" | "technician";
+    };
     /** @description A new dashboard user. */
     CreateUserBody: {
       /** @description The user's full name. */
@@ -2099,6 +2313,37 @@ export interface components {
         /** @description Every visit, newest first. */
         visits: components["schemas"]["PinVisit"][];
       };
+    };
+    /** @description The company's open invites, newest first. */
+    InviteList: {
+      data: {
+        id: string;
+        email: string;
+        /** @enum {string} */
+        role: "admin" | "manager" | "sales_rep" | "technician";
+        /**
+         * @description `pending`: the link works; `expired`: its 7 days are over (invite again).
+         * @enum {string}
+         */
+        status: "pending" | "expired";
+        created_at: string;
+        /** @description The id of the admin who invited, if known. */
+        created_by: string | null;
+        /** @description When the link stops working: 7 days after the invite. */
+        expires_at: string;
+      }[];
+      /** @description Whether the server sends email (SMTP_URL). Without it, a new invite's link is answered once. */
+      email_configured: boolean;
+    };
+    /** @description A password reset link issued by an admin. */
+    IssuedPasswordReset: {
+      user_id: string;
+      /** @description When the link stops working: 1 hour after it was issued. */
+      expires_at: string;
+      /** @description Whether the link was emailed to the user. */
+      emailed: boolean;
+      /** @description The one-time link, only when the server sends no email: shown this once, pass it on. */
+      url?: string;
     };
     /** @description A billed line of the job. */
     JobLineItem: {
@@ -2539,6 +2784,30 @@ export interface components {
       page: number;
       /** @description Total number of matching records. */
       total: number;
+    };
+    /** @description The same answer whether or not the email has an account. */
+    PasswordResetAccepted: {
+      /** @constant */
+      status: "accepted";
+      message: string;
+    };
+    /** @description Setting a new password with a reset link's token. */
+    PasswordResetConfirmBody: {
+      /** @description The token from the link (the part after the last `/`). */
+      token: string;
+      /** @description The new password, at least 8 characters. */
+      password: string;
+    };
+    /** @description The password is set; every session of the account has ended. */
+    PasswordResetDone: {
+      /** @constant */
+      status: "success";
+      message: string;
+    };
+    /** @description Asking for a password reset link by email. */
+    PasswordResetRequestBody: {
+      /** @description The account's email. */
+      email: string;
     };
     /** @description A map pin. */
     Pin: {
@@ -3363,7 +3632,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3507,7 +3776,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3673,7 +3942,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3811,7 +4080,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3931,7 +4200,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4079,7 +4348,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4213,7 +4482,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4338,7 +4607,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4489,7 +4758,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4613,7 +4882,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4737,7 +5006,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4906,7 +5175,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5013,7 +5282,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5120,7 +5389,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5242,7 +5511,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5408,7 +5677,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5528,7 +5797,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5653,7 +5922,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5804,7 +6073,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5928,7 +6197,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6052,7 +6321,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6190,7 +6459,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6324,7 +6593,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6462,7 +6731,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6584,7 +6853,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6720,7 +6989,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6893,7 +7162,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7013,7 +7282,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7120,7 +7389,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7230,7 +7499,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7393,7 +7662,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7515,7 +7784,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7622,7 +7891,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7754,7 +8023,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7888,7 +8157,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8006,7 +8275,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8124,7 +8393,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8248,7 +8517,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8374,7 +8643,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8475,7 +8744,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again. */
+      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again. */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8496,7 +8765,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8605,7 +8874,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8712,7 +8981,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8819,11 +9088,278 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  acceptInvite: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Accepting an invite: the link's token, the new user's name and password. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AcceptInviteBody"];
+      };
+    };
+    responses: {
+      /** @description The user is created and signed in. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description fcrm_session=<token>; HttpOnly; SameSite=Lax; Path=/ (Secure over HTTPS). */
+          "Set-Cookie"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AcceptedInvite"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Asking for a password reset link by email. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PasswordResetRequestBody"];
+      };
+    };
+    responses: {
+      /** @description Accepted (whether or not the email has an account). */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PasswordResetAccepted"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  confirmPasswordReset: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Setting a new password with a reset link's token. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PasswordResetConfirmBody"];
+      };
+    };
+    responses: {
+      /** @description The password is set. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PasswordResetDone"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -8926,7 +9462,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9060,7 +9596,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9180,7 +9716,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9287,7 +9823,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9431,7 +9967,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9551,7 +10087,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9671,7 +10207,506 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  issuePasswordReset: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The user's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link was issued. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IssuedPasswordReset"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  listInvites: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The open invites. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InviteList"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  createInvite: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description An invitation by email, with the role the person will have. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateInviteBody"];
+      };
+    };
+    responses: {
+      /** @description The invite. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedInvite"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  revokeInvite: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The invite's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked; no body. */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9778,7 +10813,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9922,7 +10957,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10029,7 +11064,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10163,7 +11198,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10270,7 +11305,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10414,7 +11449,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];

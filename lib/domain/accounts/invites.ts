@@ -156,7 +156,13 @@ export async function createInvite({
 }
 
 /** Revokes an open invite: its link stops working at once. Accepted, revoked or unknown: 404. */
-export async function revokeInvite({ ctx, input }: { ctx: DomainContext; input: { id: string } }): Promise<void> {
+export async function revokeInvite({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: { id: string };
+}): Promise<void> {
   requireSettingsAdmin(ctx, "users:manage");
   const revoked = await ctx.db
     .update(invites)

@@ -1,13 +1,25 @@
 import "server-only";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { RESET_PER_EMAIL, RESET_PER_IP, resetEmailSubject, resetIpSubject, takeRequest } from "@/lib/auth/request-throttle";
+import {
+  RESET_PER_EMAIL,
+  RESET_PER_IP,
+  resetEmailSubject,
+  resetIpSubject,
+  takeRequest,
+} from "@/lib/auth/request-throttle";
 import { generateToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
 import { revokeUserSessions } from "@/lib/auth/sessions";
 import { accountSubject, clearAttempts } from "@/lib/auth/throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { companies, passwordResets, users } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/domain/context";
-import { ConflictError, ForbiddenError, NotFoundError, TooManyAttemptsError, ValidationError } from "@/lib/domain/errors";
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  TooManyAttemptsError,
+  ValidationError,
+} from "@/lib/domain/errors";
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { runInBackground } from "@/lib/mail/background";
@@ -92,7 +104,10 @@ async function emailResetLinks(db: Db, emailNormalized: string, requestOrigin: s
   for (const account of accounts) {
     const issued = await issueToken(db, account, null);
     expiresAt = issued.expiresAt;
-    links.push({ companyName: account.companyName, url: appLink(`/reset-password/${issued.token}`, requestOrigin) });
+    links.push({
+      companyName: account.companyName,
+      url: appLink(`/reset-password/${issued.token}`, requestOrigin),
+    });
   }
   // audit: user.password_reset_requested (one per account, actor: none)
   await sendEmail(passwordResetEmail({ to: first.email, accounts: links, expiresAt, issuedByAdmin: false }));
@@ -179,7 +194,8 @@ export async function confirmPasswordReset({
       .set({ passwordHash, updatedAt: new Date() })
       .where(and(eq(users.companyId, reset.companyId), eq(users.id, reset.userId), eq(users.active, true)))
       .returning({ id: users.id });
-    if (!user) throw new ForbiddenError("This account has been deactivated. Ask an administrator to reactivate it.");
+    if (!user)
+      throw new ForbiddenError("This account has been deactivated. Ask an administrator to reactivate it.");
     await tx
       .update(passwordResets)
       .set({ usedAt: sql`now()` })

@@ -66,7 +66,10 @@ describe(`invites without email (${testEngine()})`, () => {
     const cookieHeader = accepted.headers.get("set-cookie")!;
     expect(cookieHeader).toMatch(/HttpOnly/);
     const newCookie = cookieHeader.split(";")[0]!;
-    const me = await call<{ user: { email: string } }>(session, apiRequest("/auth/session", { cookie: newCookie }));
+    const me = await call<{ user: { email: string } }>(
+      session,
+      apiRequest("/auth/session", { cookie: newCookie }),
+    );
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe("New.Person@Example.test");
 
@@ -120,7 +123,11 @@ describe(`invites without email (${testEngine()})`, () => {
 
     const unknown = await acceptInvite({ token: "x".repeat(43), name: "U", password });
     expect(unknown.status).toBe(400);
-    const short = await acceptInvite({ token: third.body.url!.split("/").at(-1), name: "U", password: "short" });
+    const short = await acceptInvite({
+      token: third.body.url!.split("/").at(-1),
+      name: "U",
+      password: "short",
+    });
     expect(short.status).toBe(400);
     expect(short.body).toMatchObject({ details: [{ field: "password" }] });
   });
@@ -160,7 +167,9 @@ describe(`invites without email (${testEngine()})`, () => {
     const { cookie, companyId } = await adminTenant();
     const open = await invite(cookie, { email: "race@example.test", role: "sales_rep" });
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => acceptInvite({ token: tokenOf(open.body.url!), name: `R${i}`, password })),
+      Array.from({ length: 6 }, (_, i) =>
+        acceptInvite({ token: tokenOf(open.body.url!), name: `R${i}`, password }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(5);
@@ -198,7 +207,9 @@ describe(`invites by email (${testEngine()})`, () => {
     expect(email.subject).toBe(`You're invited to Bugs <b>&</b> "Co" on FieldCRM`);
     const url = linkIn(email, "/invite/");
     expect(url).toMatch(/^https:\/\/crm\.example\.test\/invite\/[A-Za-z0-9_-]{43}$/);
-    expect(email.text).toContain("Ada <Admin> invited you to join Bugs <b>&</b> \"Co\" on FieldCRM as Sales rep.");
+    expect(email.text).toContain(
+      'Ada <Admin> invited you to join Bugs <b>&</b> "Co" on FieldCRM as Sales rep.',
+    );
     expect(email.html).toContain("Bugs &lt;b&gt;&amp;&lt;/b&gt; &quot;Co&quot;");
     expect(email.html).toContain("Ada &lt;Admin&gt;");
     expect(email.html).not.toContain("<b>&</b>");

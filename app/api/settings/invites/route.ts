@@ -15,7 +15,9 @@ export const GET = apiRoute({
     description:
       "Invites neither accepted nor revoked, newest first; an expired one says so. Never a token or its " +
       "hash. `email_configured` says whether the server emails invites (SMTP_URL).",
-    responses: [{ status: 200, description: "The open invites.", schema: named("InviteList", inviteListSchema) }],
+    responses: [
+      { status: 200, description: "The open invites.", schema: named("InviteList", inviteListSchema) },
+    ],
   },
 });
 
@@ -36,7 +38,9 @@ export const POST = apiRoute({
       "invite for the same email is replaced. An email that is already a user of the company is a 409. " +
       "If the mail server does not take the email, the invite is withdrawn and the answer is a 503.",
     bodyName: "CreateInviteBody",
-    responses: [{ status: 201, description: "The invite.", schema: named("CreatedInvite", createdInviteSchema) }],
+    responses: [
+      { status: 201, description: "The invite.", schema: named("CreatedInvite", createdInviteSchema) },
+    ],
     errors: ["CONFLICT", "SERVICE_UNAVAILABLE"],
     errorMessages: { CONFLICT: "A user with the email sam@example.com already exists" },
     example: { body: { email: "sam@example.com", role: "sales_rep" } },

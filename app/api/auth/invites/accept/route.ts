@@ -17,7 +17,11 @@ export const POST = apiRoute({
   requireVersion: true,
   body: acceptInviteBodySchema,
   handler: async ({ db, body, request }) => {
-    const result = await acceptInvite({ db: await db(), input: body, userAgent: request.headers.get("user-agent") });
+    const result = await acceptInvite({
+      db: await db(),
+      input: body,
+      userAgent: request.headers.get("user-agent"),
+    });
     return respond({ status: "success", ...result.session }, 201, {
       "set-cookie": sessionCookie(result.token, result.maxAgeSeconds, request),
     });

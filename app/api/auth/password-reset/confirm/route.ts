@@ -23,7 +23,11 @@ export const POST = apiRoute({
       "sign in with the new password.",
     bodyName: "PasswordResetConfirmBody",
     responses: [
-      { status: 200, description: "The password is set.", schema: named("PasswordResetDone", passwordResetDoneSchema) },
+      {
+        status: 200,
+        description: "The password is set.",
+        schema: named("PasswordResetDone", passwordResetDoneSchema),
+      },
     ],
     errors: ["FORBIDDEN"],
     errorMessages: {
