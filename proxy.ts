@@ -17,7 +17,7 @@ export async function proxy(request: NextRequest) {
   const path = pathname + search;
   if (pathname === UNAVAILABLE_PATH) return NextResponse.next();
   const hasSession = Boolean(request.cookies.get(SESSION_COOKIE)?.value);
-  if (pathname !== "/sign-in" && !hasSession) {
+  if (!isSignedOutPage(pathname) && !hasSession) {
     const url = request.nextUrl.clone();
     url.pathname = "/sign-in";
     url.search = pathname === "/" ? "" : `?next=${encodeURIComponent(path)}`;
@@ -27,6 +27,15 @@ export async function proxy(request: NextRequest) {
   const forwarded = new Headers(request.headers);
   forwarded.set(PATH_HEADER, path);
   return NextResponse.next({ request: { headers: forwarded } });
+}
+
+/** Pages for people without a session: sign-in, an invite's link, forgot and reset password. */
+function isSignedOutPage(pathname: string): boolean {
+  return (
+    pathname === "/sign-in" ||
+    pathname === "/forgot-password" ||
+    /^\/(invite|reset-password)\/[^/]+$/.test(pathname)
+  );
 }
 
 export const config = {

@@ -81,6 +81,19 @@ for (const theme of THEMES) {
       if (theme === "dark") await screenshotBoth(page, "docs-dark", { fullPage: false });
     });
 
+    test("the signed-out pages: forgot password, an invite's and a reset link's", async ({ page }) => {
+      // A made-up token: the page renders its form and checks the token only when sent.
+      for (const [path, heading] of [
+        ["/forgot-password", "Forgot your password?"],
+        ["/invite/not-a-real-token", "Join your team on FieldCRM"],
+        ["/reset-password/not-a-real-token", "Choose a new password"],
+      ] as const) {
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+      }
+    });
+
     for (const { path, role, ready } of PAGES) {
       test(`${path} as ${role}`, async ({ page }) => {
         await signIn(page, role);

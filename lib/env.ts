@@ -4,44 +4,72 @@ import { z } from "zod";
  * The only reader of process.env. Values are validated once, lazily, so that importing this
  * module during `next build` never fails or opens anything.
  */
-const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z
-    .string()
-    .trim()
-    .optional()
-    .refine(
-      (v) => !v || v === "memory:" || v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v),
-      "DATABASE_URL must be unset, file:<dir>, memory: or postgres://…",
-    ),
-  /** Set by the test runner: tests on PostgreSQL create a database per test file on this server. */
-  TEST_DATABASE_URL: z.string().trim().optional(),
-  LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
-  /** Milliseconds a database statement may take before the request answers 503. */
-  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
-  DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
-  /** HTTP port of `npm run dev` / `npm start` (as in Next.js). */
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  /**
-   * Server processes of `npm start`: a positive whole number or "auto" (one per core, resolved
-   * by scripts/cluster.ts since pages bundle this module). Above 1 needs PostgreSQL; unset: 1.
-   */
-  WEB_CONCURRENCY: z
-    .string()
-    .trim()
-    .optional()
-    .refine((v) => !v || v === "auto" || /^[1-9]\d*$/.test(v), {
-      error: (issue) => `must be a positive whole number or "auto", not ${JSON.stringify(issue.input)}`,
-    })
-    .transform((v): number | "auto" => (!v ? 1 : v === "auto" ? "auto" : Number(v))),
-  /** Webhook URLs may point at loopback and private addresses (tests, local development only). */
-  WEBHOOKS_ALLOW_PRIVATE: z
-    .enum(["true", "false", ""])
-    .optional()
-    .transform((v) => v === "true"),
-  /** `off`: this server process delivers no webhooks (a separate `npm run worker` does). */
-  WEBHOOKS_WORKER: z.enum(["on", "off"]).default("on"),
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .optional()
+      .refine(
+        (v) => !v || v === "memory:" || v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v),
+        "DATABASE_URL must be unset, file:<dir>, memory: or postgres://…",
+      ),
+    /** Set by the test runner: tests on PostgreSQL create a database per test file on this server. */
+    TEST_DATABASE_URL: z.string().trim().optional(),
+    LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
+    /** Milliseconds a database statement may take before the request answers 503. */
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
+    DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+    /** HTTP port of `npm run dev` / `npm start` (as in Next.js). */
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    /**
+     * Server processes of `npm start`: a positive whole number or "auto" (one per core, resolved
+     * by scripts/cluster.ts since pages bundle this module). Above 1 needs PostgreSQL; unset: 1.
+     */
+    WEB_CONCURRENCY: z
+      .string()
+      .trim()
+      .optional()
+      .refine((v) => !v || v === "auto" || /^[1-9]\d*$/.test(v), {
+        error: (issue) => `must be a positive whole number or "auto", not ${JSON.stringify(issue.input)}`,
+      })
+      .transform((v): number | "auto" => (!v ? 1 : v === "auto" ? "auto" : Number(v))),
+    /** Webhook URLs may point at loopback and private addresses (tests, local development only). */
+    WEBHOOKS_ALLOW_PRIVATE: z
+      .enum(["true", "false", ""])
+      .optional()
+      .transform((v) => v === "true"),
+    /** `off`: this server process delivers no webhooks (a separate `npm run worker` does). */
+    WEBHOOKS_WORKER: z.enum(["on", "off"]).default("on"),
+    /** Outgoing mail server (`smtp://user:pass@host:587`, `smtps://…`); unset: no email is sent. */
+    SMTP_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => !v || /^smtps?:\/\//.test(v), "SMTP_URL must be smtp://… or smtps://…"),
+    /** The sender of invites and password resets; default `FieldCRM <no-reply@APP_URL's host>`. */
+    MAIL_FROM: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined),
+    /**
+     * The dashboard's public address (`https://crm.example.com`): links in emails point there, never
+     * at a Host header a client chose. Needed with SMTP_URL; without, shown links use the request's.
+     */
+    APP_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
+      .refine((v) => !v || /^https?:\/\/[^/?#]+$/.test(v), "APP_URL must be http(s)://host[:port], no path"),
+  })
+  .refine((e) => !e.SMTP_URL || e.APP_URL, {
+    path: ["APP_URL"],
+    message: "APP_URL is needed with SMTP_URL: the address that links in emails point to",
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

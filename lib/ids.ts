@@ -52,4 +52,6 @@ export const ID_PREFIX = {
   secondFactor: "sf",
   recoveryCode: "rc",
   signInChallenge: "chl",
+  invite: "inv",
+  passwordReset: "pwr",
 } as const;

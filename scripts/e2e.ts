@@ -9,6 +9,8 @@
 //   CHROMIUM_PATH       the browser; unset: Playwright's own Chromium if installed, else the
 //                       system's (/usr/bin/chromium, chromium-browser, google-chrome, …)
 //   CI=true             a missing browser is a failure instead of a skip
+// The server gets SMTP_URL (a free port, where e2e/invites.spec.ts listens with a real SMTP server,
+// told by E2E_SMTP_PORT) and APP_URL (its own address), so invites and resets send real email.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -176,6 +178,9 @@ async function main(): Promise<number> {
 
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
+    // The server sends mail to a port where e2e/invites.spec.ts runs a real SMTP server (smtp-server)
+    // while it needs one; links in emails point at the server under test.
+    const smtpPort = await freePort();
     log(`starting next start on ${baseUrl}`);
     server = spawn(bin("next"), ["start", "--port", String(port), "--hostname", "127.0.0.1"], {
       cwd: root,
@@ -184,6 +189,8 @@ async function main(): Promise<number> {
         NODE_ENV: "production",
         PORT: String(port),
         LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        APP_URL: baseUrl,
       },
       stdio: ["ignore", "inherit", "inherit"],
       detached: true,
@@ -199,6 +206,7 @@ async function main(): Promise<number> {
     return await run(bin("playwright"), ["test", ...process.argv.slice(2)], {
       ...baseEnv,
       E2E_BASE_URL: baseUrl,
+      E2E_SMTP_PORT: String(smtpPort),
       CHROMIUM_PATH: browser.path,
     });
   } finally {

@@ -1,7 +1,10 @@
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import type { JsonObject } from "@/lib/openapi/json-schema";
 import type { ApiOperation } from "@/lib/openapi/types";
+import * as authInviteAccept from "./auth/invites/accept/route";
 import * as authOtherAccounts from "./auth/other-accounts/route";
+import * as authPasswordResetConfirm from "./auth/password-reset/confirm/route";
+import * as authPasswordReset from "./auth/password-reset/route";
 import * as authSession from "./auth/session/route";
 import * as authSessionEnd from "./auth/sessions/[id]/route";
 import * as authSessions from "./auth/sessions/route";
@@ -48,12 +51,15 @@ import * as servicePlans from "./service-plans/route";
 import * as servicedJobs from "./serviced-jobs/route";
 import * as apiKeyRevoke from "./settings/api-keys/[id]/revoke/route";
 import * as apiKeys from "./settings/api-keys/route";
+import * as invite from "./settings/invites/[id]/route";
+import * as invites from "./settings/invites/route";
 import * as pinTypeSettings from "./settings/pin-types/route";
 import * as pipelineSettings from "./settings/pipeline/route";
 import * as lostReasonSettings from "./settings/lost-reasons/route";
 import * as twoFactorSettings from "./settings/two-factor/route";
 import * as userActivate from "./settings/users/[id]/activate/route";
 import * as userDeactivate from "./settings/users/[id]/deactivate/route";
+import * as userPasswordReset from "./settings/users/[id]/password-reset/route";
 import * as settingsUsers from "./settings/users/route";
 import * as userSignOut from "./settings/users/[id]/sign-out/route";
 import * as auditLog from "./settings/audit-log/route";
@@ -125,6 +131,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/auth/two-factor/enable", authTwoFactorEnable],
   ["POST", "/auth/two-factor/disable", authTwoFactorDisable],
   ["POST", "/auth/two-factor/recovery-codes", authTwoFactorRecoveryCodes],
+  ["POST", "/auth/invites/accept", authInviteAccept],
+  ["POST", "/auth/password-reset", authPasswordReset],
+  ["POST", "/auth/password-reset/confirm", authPasswordResetConfirm],
   ["GET", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys", apiKeys],
   ["POST", "/settings/api-keys/{id}/revoke", apiKeyRevoke],
@@ -135,6 +144,10 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["POST", "/settings/users/{id}/sign-out", userSignOut],
   ["GET", "/settings/audit-log", auditLog],
   ["GET", "/settings/audit-log/export", auditLogExport],
+  ["POST", "/settings/users/{id}/password-reset", userPasswordReset],
+  ["GET", "/settings/invites", invites],
+  ["POST", "/settings/invites", invites],
+  ["DELETE", "/settings/invites/{id}", invite],
   ["GET", "/settings/pipeline", pipelineSettings],
   ["PUT", "/settings/pipeline", pipelineSettings],
   ["GET", "/settings/lost-reasons", lostReasonSettings],

@@ -13,6 +13,7 @@ import {
   TooManyAttemptsError,
   ValidationError,
 } from "@/lib/domain/errors";
+import { MailDeliveryError } from "@/lib/mail/mailer";
 import { FieldScopeError, LeadAlreadyLinkedError } from "@/lib/domain/pins/errors";
 import { ApiError, INTERNAL_ERROR_MESSAGE, type ErrorBody } from "./errors";
 import { jsonResponse } from "./json";
@@ -49,6 +50,13 @@ function toApiError(thrown: unknown): ApiError | undefined {
     return ApiError.coded("TOO_MANY_ATTEMPTS", error.message, {
       headers: { "Retry-After": String(error.retryAfterSeconds) },
     });
+  }
+  if (error instanceof MailDeliveryError) {
+    return ApiError.coded(
+      "SERVICE_UNAVAILABLE",
+      "The email could not be sent: the mail server did not take it. Try again later",
+      { headers: { "Retry-After": "60" } },
+    );
   }
   if (error instanceof DeadlineExceededError || isDatabaseUnavailable(error)) {
     return ApiError.coded(

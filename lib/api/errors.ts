@@ -51,10 +51,11 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERN
     "Pins: the lead is linked to another user's pin (their credit); only an admin or a manager may move it.",
   NOT_FOUND: "No such path under /api.",
   METHOD_NOT_ALLOWED: "The path exists but not with this method; the Allow header lists the methods.",
-  SERVICE_UNAVAILABLE: "The database is unreachable or did not answer in time; retry later.",
+  SERVICE_UNAVAILABLE:
+    "The database is unreachable or did not answer in time, or the mail server did not take an email; retry later.",
   INVALID_CREDENTIALS: "Dashboard sign-in: the email and password do not match an active account.",
   TOO_MANY_ATTEMPTS:
-    "Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again.",
+    "Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again.",
   RECORD_NOT_FOUND: "The id is unknown for this company (404 without error_code).",
   INTERNAL: "An unexpected server error (500 without error_code, message 'Internal server error').",
 };

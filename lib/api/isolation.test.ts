@@ -4,6 +4,7 @@ import { declaredAccess } from "@/lib/api/route-config";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
 import {
   customers,
+  invites,
   leadBulkOperations,
   leads,
   webhookDeliveries,
@@ -33,6 +34,8 @@ const aBulkId = "blk_isolation_a";
 const aCustomerBulkId = "blk_isolation_a_customers";
 /** A session of A's admin, for B to try to end; set in beforeAll. */
 let aSessionId = "";
+const aInviteId = "inv_isolation_a";
+const bInviteId = "inv_isolation_b";
 /** The client_id of A's pin: B's create with the same one makes B's own pin. */
 const aClientId = "client-isolation-a";
 
@@ -119,6 +122,22 @@ beforeAll(async () => {
       changes: [{ field: "role", from: "sales_rep", to: "manager" }],
     },
   );
+  // An open invite in each company: B must neither see nor revoke A's.
+  for (const [company, id] of [
+    [a, aInviteId],
+    [b, bInviteId],
+  ] as const) {
+    await database.db.insert(invites).values({
+      companyId: company.companyId,
+      id,
+      email: `invited-${company.token}@example.test`,
+      emailNormalized: `invited-${company.token}@example.test`.toLowerCase(),
+      role: "sales_rep",
+      tokenHash: `isolation-${id}`,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+  }
+  a.ids.push(aInviteId);
 });
 
 type Check = (res: InvokeResult) => void | Promise<void>;
@@ -275,6 +294,24 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   ],
   "PUT /api/settings/two-factor": () => [
     { label: "B's rule", body: { require_two_factor: false }, check: ok },
+  ],
+  // A's invite and reset links are secrets B does not hold: any token B sends is unknown.
+  "POST /api/auth/invites/accept": () => [
+    {
+      label: "a token that is no invite",
+      body: { token: "x".repeat(43), name: "Intruder", password: "a long password" },
+      check: status(400, "VALIDATION_ERROR"),
+    },
+  ],
+  "POST /api/auth/password-reset": () => [
+    { label: "A's admin email", body: { email: a.admin.email }, check: status(202) },
+  ],
+  "POST /api/auth/password-reset/confirm": () => [
+    {
+      label: "a token that is no reset link",
+      body: { token: "x".repeat(43), password: "a long password" },
+      check: status(400, "VALIDATION_ERROR"),
+    },
   ],
   "GET /api/openapi.json": () => [{ label: "public document", check: ok }],
 
@@ -790,6 +827,17 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
       params: { id: aWebhook.endpointId, delivery_id: aWebhook.deliveryId },
       check: notFound,
     },
+  ],
+  "POST /api/settings/users/[id]/password-reset": () => [
+    { label: "A's admin", params: { id: a.admin.id }, check: notFound },
+    { label: "A's sales rep", params: { id: a.userIds[1]! }, check: notFound },
+  ],
+  "GET /api/settings/invites": () => [{ label: "B's invites", check: seesB(() => bInviteId) }],
+  "POST /api/settings/invites": () => [
+    { label: "A's admin email", body: { email: a.admin.email, role: "admin" }, check: status(201) },
+  ],
+  "DELETE /api/settings/invites/[id]": () => [
+    { label: "A's invite", params: { id: aInviteId }, check: notFound },
   ],
   "POST /api/settings/users/[id]/deactivate": () => [
     { label: "A's admin", params: { id: a.admin.id }, check: notFound },

@@ -468,6 +468,21 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       described: /`all` with `ids` or (with )?a narrowing filter is a 400 naming `all`/,
     },
   ],
+  // A token is a secret of the stored data: a random one is unknown.
+  acceptInvite: [
+    {
+      field: "token",
+      message: /invite/,
+      described: /an unknown, used, revoked or\s+expired token is a 400 naming `token`/,
+    },
+  ],
+  confirmPasswordReset: [
+    {
+      field: "token",
+      message: /reset link/,
+      described: /an unknown,\s+used or expired token is a 400 naming `token`/,
+    },
+  ],
   replaceLostReasons: [
     {
       field: "reasons[].id",

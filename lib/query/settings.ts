@@ -11,6 +11,12 @@ import type {
   UserList,
   UserRecord,
 } from "@/lib/schemas/settings";
+import type {
+  CreatedInvite,
+  CreateInviteBody,
+  InviteList,
+  IssuedPasswordReset,
+} from "@/lib/schemas/accounts";
 
 export const settingsKeys = {
   apiKeys: ["settings", "api-keys"] as const,
@@ -74,5 +80,44 @@ export function useSetUserActive() {
         },
       ),
     onSuccess: () => client.invalidateQueries({ queryKey: settingsKeys.users }),
+  });
+}
+
+// ---- Invites and password reset links (issue #56) ----------------------------------------
+
+export const inviteKeys = { all: ["settings", "invites"] as const };
+
+export function useInvites(enabled = true) {
+  return useQuery({
+    queryKey: inviteKeys.all,
+    queryFn: ({ signal }) => apiFetch<InviteList>("/settings/invites", { signal }),
+    enabled,
+  });
+}
+
+export function useCreateInvite() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateInviteBody) =>
+      apiFetch<CreatedInvite>("/settings/invites", { method: "POST", body: input }),
+    onSuccess: () => client.invalidateQueries({ queryKey: inviteKeys.all }),
+  });
+}
+
+export function useRevokeInvite() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<null>(`/settings/invites/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: inviteKeys.all }),
+  });
+}
+
+export function useIssuePasswordReset() {
+  return useMutation({
+    mutationFn: (userId: string) =>
+      apiFetch<IssuedPasswordReset>(`/settings/users/${encodeURIComponent(userId)}/password-reset`, {
+        method: "POST",
+      }),
   });
 }

@@ -1139,6 +1139,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/auth/invites/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invite
+     * @description Creates the invited user (the invite's email and role, the name and password sent) and starts their session: the answer sets the HttpOnly session cookie. A link works once: an unknown, used, revoked or expired token is a 400 naming `token`. If a user with the email was added meanwhile, a 409.
+     *
+     *     **Access:** public; no credentials needed.
+     */
+    post: operations["acceptInvite"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/password-reset": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a password reset link
+     * @description Answers 202 with the same body whether or not the email has an account; the email, if any, is sent after the answer. Each active account with the email (one per company) gets its own link, one account each, in one email; a link works once, for 1 hour. Without a mail server nothing is sent (an admin can issue a link). At most 5 requests per email and 20 per client address per hour, counted for any email: then a 429 with Retry-After.
+     *
+     *     **Access:** public; no credentials needed.
+     */
+    post: operations["requestPasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/auth/password-reset/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new password with a reset link
+     * @description Sets the account's password, ends every session of that account and clears its failed sign-ins. The link works once, for 1 hour, and using it spends the account's other open links: an unknown, used or expired token is a 400 naming `token`. A deactivated account gets 403. No session starts: sign in with the new password.
+     *
+     *     **Access:** public; no credentials needed.
+     */
+    post: operations["confirmPasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/settings/api-keys": {
     parameters: {
       query?: never;
@@ -1322,6 +1388,78 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/users/{id}/password-reset": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue a password reset link
+     * @description A one-time link for the user to choose a new password, good for 1 hour; using it ends their sessions. With a mail server configured it is emailed to the user; without, the answer carries it in `url`, this once. A deactivated user is a 409 (reactivate them first). If the mail server does not take the email, the link is dropped and the answer is a 503.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    post: operations["issuePasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/invites": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List invites
+     * @description Invites neither accepted nor revoked, newest first; an expired one says so. Never a token or its hash. `email_configured` says whether the server emails invites (SMTP_URL).
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    get: operations["listInvites"];
+    put?: never;
+    /**
+     * Invite a user
+     * @description Invites an email with a role. The person opens the one-time link within 7 days, chooses a name and a password and is signed in (`POST /auth/invites/accept`). With a mail server configured the link is emailed; without, the answer carries it in `url`, this once (only its hash is stored). An open invite for the same email is replaced. An email that is already a user of the company is a 409. If the mail server does not take the email, the invite is withdrawn and the answer is a 503.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    post: operations["createInvite"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/settings/invites/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an invite
+     * @description The invite's link stops working at once. An accepted or already revoked invite is a 404.
+     *
+     *     **Access:** a signed-in dashboard session of admins only (an API key gets 403 FORBIDDEN, whatever its scopes). No scope needed: any valid credentials. **Roles:** admin.
+     */
+    delete: operations["revokeInvite"];
     options?: never;
     head?: never;
     patch?: never;
@@ -1613,6 +1751,50 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description The new user, signed in: who, which company, and the role's scopes. */
+    AcceptedInvite: {
+      user: {
+        id: string;
+        name: string;
+        email: string;
+        /**
+         * @description admin, manager, sales_rep or technician.
+         * @enum {string}
+         */
+        role: "admin" | "manager" | "sales_rep" | "technician";
+      };
+      company: {
+        id: string;
+        name: string;
+      };
+      /** @description The scopes of the user's role (contract section 9). */
+      scopes: (
+        | "leads:read"
+        | "leads:write"
+        | "customers:read"
+        | "customers:write"
+        | "service_plans:read"
+        | "jobs:read"
+        | "pins:read"
+        | "pin_types:read"
+        | "pins:write"
+        | "reports:read"
+        | "pipeline:read"
+      )[];
+      /** @description Whether the user may manage API keys and users (admins). */
+      can_manage_settings: boolean;
+      /** @constant */
+      status: "success";
+    };
+    /** @description Accepting an invite: the link's token, the new user's name and password. */
+    AcceptInviteBody: {
+      /** @description The token from the link (the part after the last `/`). */
+      token: string;
+      /** @description The user's full name. */
+      name: string;
+      /** @description The new password, at least 8 characters. */
+      password: string;
+    };
     /** @description Body of POST /leads/{id}/notes and POST /customers/{id}/notes. */
     AddNoteBody: {
       /** @description The note, 1 to 10,000 characters (not only spaces). */
@@ -2146,6 +2328,25 @@ export interface components {
       /** @description The secret key. Shown this once: only its hash is stored. */
       key: string;
     };
+    /** @description The new invite; with `url` when no email was sent. */
+    CreatedInvite: {
+      id: string;
+      email: string;
+      /** @enum {string} */
+      role: "admin" | "manager" | "sales_rep" | "technician";
+      /**
+       * @description `pending`: the link works; `expired`: its 7 days are over (invite again).
+       * @enum {string}
+       */
+      status: "pending" | "expired";
+      created_at: string;
+      /** @description The id of the admin who invited, if known. */
+      created_by: string | null;
+      /** @description When the link stops working: 7 days after the invite. */
+      expires_at: string;
+      /** @description The one-time link, only when the server sends no email: shown this once, pass it on. */
+      url?: string;
+    };
     /** @description The new endpoint, with its signing secret this once. */
     CreatedWebhookEndpoint: {
       id: string;
@@ -2170,6 +2371,19 @@ export interface components {
       secret_rotating_until: string | null;
       /** @description The signing secret (`whsec_` + base64), shown this once. Keep it to verify signatures. */
       secret: string;
+    };
+    /** @description An invitation by email, with the role the person will have. */
+    CreateInviteBody: {
+      /**
+       * Format: email
+       * @description Who to invite; must not be a user of the company yet (any case).
+       */
+      email: string;
+      /**
+       * @description admin, manager, sales_rep or technician.
+       * @enum {string}
+       */
+      role: "admin" | "manager" | "sales_rep" | "technician";
     };
     /** @description A customer as listed. */
     Customer: {
@@ -2588,6 +2802,37 @@ export interface components {
         /** @description Every visit, newest first. */
         visits: components["schemas"]["PinVisit"][];
       };
+    };
+    /** @description The company's open invites, newest first. */
+    InviteList: {
+      data: {
+        id: string;
+        email: string;
+        /** @enum {string} */
+        role: "admin" | "manager" | "sales_rep" | "technician";
+        /**
+         * @description `pending`: the link works; `expired`: its 7 days are over (invite again).
+         * @enum {string}
+         */
+        status: "pending" | "expired";
+        created_at: string;
+        /** @description The id of the admin who invited, if known. */
+        created_by: string | null;
+        /** @description When the link stops working: 7 days after the invite. */
+        expires_at: string;
+      }[];
+      /** @description Whether the server sends email (SMTP_URL). Without it, a new invite's link is answered once. */
+      email_configured: boolean;
+    };
+    /** @description A password reset link issued by an admin. */
+    IssuedPasswordReset: {
+      user_id: string;
+      /** @description When the link stops working: 1 hour after it was issued. */
+      expires_at: string;
+      /** @description Whether the link was emailed to the user. */
+      emailed: boolean;
+      /** @description The one-time link, only when the server sends no email: shown this once, pass it on. */
+      url?: string;
     };
     /** @description A billed line of the job. */
     JobLineItem: {
@@ -3030,6 +3275,30 @@ export interface components {
       total: number;
       /** @description Only in a walk (`updated_since` or `cursor`): the `cursor` of the next page, or null on the last page. A page may come back empty with a cursor while a change being written has not committed yet: ask again. */
       next_cursor?: string | null;
+    };
+    /** @description The same answer whether or not the email has an account. */
+    PasswordResetAccepted: {
+      /** @constant */
+      status: "accepted";
+      message: string;
+    };
+    /** @description Setting a new password with a reset link's token. */
+    PasswordResetConfirmBody: {
+      /** @description The token from the link (the part after the last `/`). */
+      token: string;
+      /** @description The new password, at least 8 characters. */
+      password: string;
+    };
+    /** @description The password is set; every session of the account has ended. */
+    PasswordResetDone: {
+      /** @constant */
+      status: "success";
+      message: string;
+    };
+    /** @description Asking for a password reset link by email. */
+    PasswordResetRequestBody: {
+      /** @description The account's email. */
+      email: string;
     };
     /** @description A map pin. */
     Pin: {
@@ -4090,7 +4359,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4238,7 +4507,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4404,7 +4673,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4546,7 +4815,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4666,7 +4935,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4814,7 +5083,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4948,7 +5217,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5073,7 +5342,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5224,7 +5493,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5348,7 +5617,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5472,7 +5741,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5641,7 +5910,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5748,7 +6017,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5855,7 +6124,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5981,7 +6250,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6147,7 +6416,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6267,7 +6536,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6392,7 +6661,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6543,7 +6812,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6667,7 +6936,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6791,7 +7060,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6929,7 +7198,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7063,7 +7332,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7201,7 +7470,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7323,7 +7592,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7461,7 +7730,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7634,7 +7903,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7754,7 +8023,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7861,7 +8130,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7971,7 +8240,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8134,7 +8403,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8256,7 +8525,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8363,7 +8632,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8495,7 +8764,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8629,7 +8898,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8747,7 +9016,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8865,7 +9134,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8989,7 +9258,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9115,7 +9384,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9216,7 +9485,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again. */
+      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again. */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9237,7 +9506,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9328,7 +9597,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again. */
+      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again. */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9349,7 +9618,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9458,7 +9727,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9565,7 +9834,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9672,7 +9941,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9779,7 +10048,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9889,7 +10158,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10009,7 +10278,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10116,7 +10385,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10233,7 +10502,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10379,7 +10648,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10502,7 +10771,7 @@ export interface operations {
       /**
        * @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC.
        *
-       *     TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again.
+       *     TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again.
        */
       429: {
         headers: {
@@ -10529,7 +10798,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10652,7 +10921,7 @@ export interface operations {
       /**
        * @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC.
        *
-       *     TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; Retry-After says when to try again.
+       *     TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again.
        */
       429: {
         headers: {
@@ -10679,11 +10948,278 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  acceptInvite: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Accepting an invite: the link's token, the new user's name and password. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AcceptInviteBody"];
+      };
+    };
+    responses: {
+      /** @description The user is created and signed in. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description fcrm_session=<token>; HttpOnly; SameSite=Lax; Path=/ (Secure over HTTPS). */
+          "Set-Cookie"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AcceptedInvite"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Asking for a password reset link by email. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PasswordResetRequestBody"];
+      };
+    };
+    responses: {
+      /** @description Accepted (whether or not the email has an account). */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PasswordResetAccepted"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description TOO_MANY_ATTEMPTS: Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  confirmPasswordReset: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Setting a new password with a reset link's token. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PasswordResetConfirmBody"];
+      };
+    };
+    responses: {
+      /** @description The password is set. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PasswordResetDone"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -10786,7 +11322,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10920,7 +11456,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11040,7 +11576,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11147,7 +11683,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11316,7 +11852,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11436,7 +11972,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11556,7 +12092,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11674,7 +12210,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11794,7 +12330,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11912,7 +12448,506 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  issuePasswordReset: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The user's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link was issued. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IssuedPasswordReset"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  listInvites: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The open invites. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InviteList"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  createInvite: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description An invitation by email, with the role the person will have. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateInviteBody"];
+      };
+    };
+    responses: {
+      /** @description The invite. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedInvite"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  revokeInvite: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The invite's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked; no body. */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12019,7 +13054,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12163,7 +13198,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12270,7 +13305,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12404,7 +13439,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12511,7 +13546,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12655,7 +13690,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12775,7 +13810,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12900,7 +13935,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13022,7 +14057,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13129,7 +14164,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13288,7 +14323,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13406,7 +14441,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13526,7 +14561,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13633,7 +14668,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13767,7 +14802,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time; retry later. */
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
       503: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -15,3 +15,4 @@ export * from "./lost-reasons";
 export * from "./audit";
 export * from "./webhooks";
 export * from "./two-factor";
+export * from "./account-tokens";

@@ -15,11 +15,19 @@ import { LoadingBlock } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
 import { formatDate } from "@/lib/format";
 import { ApiClientError } from "@/lib/query/api-client";
-import { useCreateUser, useSetUserActive, useUsers } from "@/lib/query/settings";
+import { useCreateUser, useInvites, useSetUserActive, useUsers } from "@/lib/query/settings";
 import { useChangeUserRole, useSignOutUser } from "@/lib/query/accounts";
 import { ROLE_LABELS, USER_ROLES } from "@/lib/values/roles";
 import { createUserBodySchema, PASSWORD_MIN_LENGTH, type UserRecord } from "@/lib/schemas/settings";
 import { MobileList, SettingsTable, Td, Th } from "./table";
+import {
+  InviteDialog,
+  InvitesState,
+  OnceLinkDialog,
+  PendingInvites,
+  ResetPasswordDialog,
+  type OnceLink,
+} from "./invites";
 
 const ROLE_HELP: Record<(typeof USER_ROLES)[number], string> = {
   admin: "Everything, including users and API keys",
@@ -94,6 +102,10 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
   const { notify } = useToast();
   const [adding, setAdding] = useState(false);
   const [deactivating, setDeactivating] = useState<UserRecord | null>(null);
+  const invites = useInvites();
+  const [inviting, setInviting] = useState(false);
+  const [resetting, setResetting] = useState<UserRecord | null>(null);
+  const [onceLink, setOnceLink] = useState<OnceLink | null>(null);
 
   function reactivate(user: UserRecord) {
     setActive.mutate(
@@ -113,8 +125,16 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
         id="users-heading"
         title="Users"
         description="People who sign in to the dashboard. Their role decides what they can see and do."
-        actions={<Button onClick={() => setAdding(true)}>Add user</Button>}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <Button variant="secondary" onClick={() => setAdding(true)}>
+              Add user
+            </Button>
+            <Button onClick={() => setInviting(true)}>Invite</Button>
+          </div>
+        }
       />
+      <InvitesState invites={invites} />
       {users.isPending ? (
         <LoadingBlock label="Loading users" />
       ) : users.isError ? (
@@ -164,14 +184,24 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
                     <Td className="text-right whitespace-nowrap">
                       {self ? null : user.active ? <SignOutButton user={user} /> : null}
                       {self ? null : user.active ? (
-                        <Button
-                          variant="danger-ghost"
-                          size="sm"
-                          onClick={() => setDeactivating(user)}
-                          aria-label={`Deactivate ${user.name}`}
-                        >
-                          Deactivate
-                        </Button>
+                        <>
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            onClick={() => setResetting(user)}
+                            aria-label={`Reset the password of ${user.name}`}
+                          >
+                            Reset password
+                          </Button>
+                          <Button
+                            variant="danger-ghost"
+                            size="sm"
+                            onClick={() => setDeactivating(user)}
+                            aria-label={`Deactivate ${user.name}`}
+                          >
+                            Deactivate
+                          </Button>
+                        </>
                       ) : (
                         <Button
                           variant="ghost"
@@ -220,14 +250,24 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
                     <SignOutButton user={user} className="ring-1 ring-slate-200 ring-inset" />
                   )}
                   {user.id === currentUserId ? null : user.active ? (
-                    <Button
-                      variant="danger-ghost"
-                      size="sm"
-                      className="ring-1 ring-red-200 ring-inset"
-                      onClick={() => setDeactivating(user)}
-                    >
-                      Deactivate
-                    </Button>
+                    <div className="flex gap-2">
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        onClick={() => setResetting(user)}
+                        aria-label={`Reset the password of ${user.name}`}
+                      >
+                        Reset password
+                      </Button>
+                      <Button
+                        variant="danger-ghost"
+                        size="sm"
+                        className="ring-1 ring-red-200 ring-inset"
+                        onClick={() => setDeactivating(user)}
+                      >
+                        Deactivate
+                      </Button>
+                    </div>
                   ) : (
                     <Button
                       variant="secondary"
@@ -245,7 +285,12 @@ export function UsersSection({ currentUserId }: { currentUserId: string }) {
         </>
       )}
 
+      {invites.data ? <PendingInvites invites={invites.data} /> : null}
+
       {adding ? <AddUserDialog onClose={() => setAdding(false)} /> : null}
+      {inviting ? <InviteDialog onClose={() => setInviting(false)} onLink={setOnceLink} /> : null}
+      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} onLink={setOnceLink} />
+      <OnceLinkDialog link={onceLink} onClose={() => setOnceLink(null)} />
       <DeactivateDialog user={deactivating} onClose={() => setDeactivating(null)} />
     </Card>
   );
