@@ -35,6 +35,15 @@ function DeliveryStatus({ delivery }: { delivery: WebhookDelivery }) {
   );
 }
 
+/** When the next attempt is due, under the status (the dialog is too narrow for a column of its own). */
+function NextRetry({ delivery }: { delivery: WebhookDelivery }) {
+  return delivery.next_attempt_at ? (
+    <p className="mt-1 text-xs whitespace-nowrap text-slate-500">
+      Next retry {formatDateTime(delivery.next_attempt_at)}
+    </p>
+  ) : null;
+}
+
 const duration = (ms: number | null) => (ms === null ? "—" : `${formatNumber(ms)} ms`);
 
 /** The deliveries log of one endpoint, newest first, with a resend per delivery. */
@@ -53,7 +62,7 @@ export function WebhookDeliveriesDialog({
       description={
         endpoint ? `Recent deliveries to ${endpoint.url}, newest first (30 days are kept).` : undefined
       }
-      size="lg"
+      size="xl"
       footer={
         <Button variant="secondary" onClick={onClose}>
           Close
@@ -95,7 +104,9 @@ function DeliveriesLog({ endpointId }: { endpointId: string }) {
     <div className="space-y-3">
       <div className="flex items-center justify-between gap-2">
         <p className="text-sm text-slate-600" aria-live="polite">
-          {deliveries.data ? `${formatNumber(deliveries.data.pagination.total)} deliveries` : " "}
+          {deliveries.data
+            ? `${formatNumber(deliveries.data.pagination.total)} ${deliveries.data.pagination.total === 1 ? "delivery" : "deliveries"}`
+            : " "}
         </p>
         <Button
           variant="secondary"
@@ -122,15 +133,14 @@ function DeliveriesLog({ endpointId }: { endpointId: string }) {
       ) : (
         <>
           <div className="rounded-lg border border-slate-200">
-            <SettingsTable label="Deliveries" minWidth="44rem">
+            <SettingsTable label="Deliveries" minWidth="46rem">
               <thead>
                 <tr>
                   <Th>Event</Th>
                   <Th>Status</Th>
-                  <Th className="text-right">Response</Th>
+                  <Th className="text-right">Code</Th>
                   <Th className="text-right">Duration</Th>
                   <Th className="text-right">Attempts</Th>
-                  <Th>Next retry</Th>
                   <Th>Time</Th>
                   <Th>
                     <span className="sr-only">Actions</span>
@@ -143,13 +153,11 @@ function DeliveriesLog({ endpointId }: { endpointId: string }) {
                     <Td className="font-mono text-xs whitespace-nowrap">{d.type}</Td>
                     <Td>
                       <DeliveryStatus delivery={d} />
+                      <NextRetry delivery={d} />
                     </Td>
                     <Td className="text-right tabular-nums">{d.response_code ?? "—"}</Td>
                     <Td className="text-right whitespace-nowrap tabular-nums">{duration(d.duration_ms)}</Td>
                     <Td className="text-right tabular-nums">{d.attempts}</Td>
-                    <Td className="whitespace-nowrap">
-                      {d.next_attempt_at ? formatDateTime(d.next_attempt_at) : "—"}
-                    </Td>
                     <Td className="whitespace-nowrap">{formatDateTime(d.last_attempt_at ?? d.created_at)}</Td>
                     <Td className="text-right">{resendButton(d)}</Td>
                   </tr>
