@@ -155,7 +155,11 @@ test("an admin adds, tests, edits, rotates and deletes a webhook endpoint", asyn
   await expect(edit).toBeHidden();
   await expect(row).toContainText("Enabled");
   await shots(page, "list");
-  await expectAccessible(page);
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectAccessible(page);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 
   // Rotate: a new secret, once; both sign for a day.
   await row.getByRole("button", { name: `Rotate the secret of ${receiverUrl}` }).click();
