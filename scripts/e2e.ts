@@ -191,6 +191,8 @@ async function main(): Promise<number> {
         LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         APP_URL: baseUrl,
+        // e2e/webhooks.spec.ts sends to a receiver on this machine.
+        WEBHOOKS_ALLOW_PRIVATE: "true",
       },
       stdio: ["ignore", "inherit", "inherit"],
       detached: true,

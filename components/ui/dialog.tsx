@@ -12,7 +12,7 @@ export interface DialogProps {
   children?: React.ReactNode;
   /** Buttons row at the bottom (right-aligned). */
   footer?: React.ReactNode;
-  size?: "sm" | "md" | "lg";
+  size?: "sm" | "md" | "lg" | "xl";
   /** Whether a backdrop click closes the dialog (default true; off for dialogs showing a secret). */
   dismissable?: boolean;
   /** "alertdialog" for a question that interrupts (e.g. "Discard changes?"). */
@@ -37,7 +37,7 @@ export function useDialogCloseGuard(guard: DialogCloseGuard) {
   }, [register, guard]);
 }
 
-const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-2xl" };
+const SIZES = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-2xl", xl: "max-w-4xl" };
 
 /**
  * A modal on the native <dialog>: showModal() makes the page inert, Esc closes and focus returns

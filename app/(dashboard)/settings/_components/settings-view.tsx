@@ -11,20 +11,23 @@ import { LostReasonsSection } from "./lost-reasons-section";
 import { PinTypesSection } from "./pin-types-section";
 import { PipelineSection } from "./pipeline-section";
 import { UsersSection } from "./users-section";
+import { WebhooksSection } from "./webhooks-section";
 
 export function SettingsView() {
   const { data: session } = useSession();
   const canManage = useCan("settings:manage");
+  const canManageWebhooks = useCan("webhooks:manage");
   if (!session) return <LoadingBlock />;
   if (!canManage) return <NotAllowed what="Settings" who="administrators" />;
   return (
     <>
       <PageHeader
         title="Settings"
-        description={`API keys, users, the lead pipeline, the pin types and the audit log of ${session.company.name}. Only administrators see this page.`}
+        description={`API keys, webhooks, users, the lead pipeline, the pin types and the audit log of ${session.company.name}. Only administrators see this page.`}
       />
       <div className="space-y-8">
         <ApiKeysSection />
+        {canManageWebhooks ? <WebhooksSection /> : null}
         <UsersSection currentUserId={session.user.id} />
         <CompanyTwoFactorSection />
         <PipelineSection />
