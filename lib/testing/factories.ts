@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { ApiKeyPrincipal } from "@/lib/auth/principal";
 import type { Scope } from "@/lib/values/scopes";
@@ -13,7 +14,9 @@ import type { RouteContext, RouteHandler } from "@/lib/api/handler";
 /** A fresh tenant per test, so tests on one database never see each other's rows. */
 export async function createCompany(db: DbOrTx, name = `Test Co ${randomBytes(3).toString("hex")}`) {
   const id = newId(ID_PREFIX.company);
-  await db.insert(companies).values({ id, name });
+  // Only these columns: migration tests create companies in a schema older than the current one,
+  // where Drizzle's insert would name every column of today's table.
+  await db.execute(sql`insert into ${companies} ("id", "name") values (${id}, ${name})`);
   return { id, name };
 }
 

@@ -54,7 +54,7 @@ export const sessions = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     userAgent: text("user_agent"),
-    /** The client's address at sign-in (lib/api/client-ip.ts), shown in the user's sessions list. */
+    /** The client's address at sign-in (lib/auth/client-ip.ts), shown in the user's sessions list. */
     ip: text("ip"),
   },
   (t) => [
