@@ -11,6 +11,7 @@ import { GET as getRule, PUT as putRule } from "@/app/api/settings/two-factor/ro
 import { GET as authTest } from "@/app/api/auth/test/route";
 import { accountSubject, MAX_FAILURES } from "@/lib/auth/throttle";
 import { recoveryCodes, secondFactors, sessions, signInAttempts, signInChallenges } from "@/lib/db/schema";
+import { auditEntries, expectNoSecretsIn } from "@/lib/testing/audit";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import {
   apiRequest,
@@ -123,8 +124,8 @@ describe(`two-factor: turning it on and off (${testEngine()})`, () => {
   });
 
   it("turns off with a current code or the password, not with wrong ones", async () => {
-    const { user, cookie } = await signedInUser();
-    const { codes } = await enable(cookie);
+    const { user, cookie, company } = await signedInUser();
+    const { codes, setup } = await enable(cookie);
     const wrongPassword = await post(disableRoute, "/auth/two-factor/disable", cookie, { password: "nope" });
     expect(wrongPassword.status).toBe(401);
     const wrongCode = await post(disableRoute, "/auth/two-factor/disable", cookie, { code: codes.wrong() });
@@ -147,11 +148,31 @@ describe(`two-factor: turning it on and off (${testEngine()})`, () => {
       code: await again.codes.next(),
     });
     expect(offByCode.status, offByCode.text).toBe(200);
+
+    // Each change once, by the user; the refused ones left none.
+    const entries = await auditEntries(database.db, company.id);
+    expect(entries.map((e) => e.kind)).toEqual([
+      "two_factor.enabled",
+      "two_factor.disabled",
+      "two_factor.enabled",
+      "two_factor.disabled",
+    ]);
+    expect(entries[1]).toMatchObject({
+      actorUserId: user.id,
+      targetType: "user",
+      targetId: user.id,
+      changes: [{ field: "two_factor", from: true, to: false }],
+    });
+    expectNoSecretsIn(entries, [String(setup.secret), String(again.setup.secret), PASSWORD]);
   });
 
   it("replaces the recovery codes after a code; the old ones stop working", async () => {
-    const { user, cookie } = await signedInUser();
+    const { user, cookie, company } = await signedInUser();
     const { codes, recovery } = await enable(cookie);
+    const wrong = await post(recoveryCodesRoute, "/auth/two-factor/recovery-codes", cookie, {
+      code: codes.wrong(),
+    });
+    expect(wrong.status).toBe(401);
     const replaced = await post(recoveryCodesRoute, "/auth/two-factor/recovery-codes", cookie, {
       code: await codes.next(),
     });
@@ -160,7 +181,24 @@ describe(`two-factor: turning it on and off (${testEngine()})`, () => {
     expect(fresh).toHaveLength(10);
     const challenge = String((await signIn(user.email)).body.challenge);
     expect((await secondStep({ challenge, recovery_code: recovery[0] })).status).toBe(401);
-    expect((await secondStep({ challenge, recovery_code: fresh[0] })).status).toBe(200);
+    const used = await call<Json>(
+      secondStepRoute,
+      apiRequest("/auth/sign-in/two-factor", {
+        body: { challenge, recovery_code: fresh[0] },
+        headers: { "x-forwarded-for": "198.51.100.7" },
+      }),
+    );
+    expect(used.status).toBe(200);
+
+    const entries = await auditEntries(database.db, company.id);
+    expect(entries.map((e) => e.kind)).toEqual([
+      "two_factor.enabled",
+      "two_factor.recovery_codes_replaced",
+      "two_factor.recovery_code_used",
+    ]);
+    // Signing in, before any session: the user is the actor, from the sign-in's address.
+    expect(entries[2]).toMatchObject({ actorUserId: user.id, ip: "198.51.100.7", targetId: user.id });
+    expectNoSecretsIn(entries, [...recovery, ...fresh]);
   });
 });
 
@@ -272,6 +310,7 @@ describe(`two-factor: the company's requirement (${testEngine()})`, () => {
       }),
     );
     expect(refused.status).toBe(403);
+    expect(await auditEntries(database.db, company.id)).toEqual([]);
     const set = await call<Json>(
       putRule,
       apiRequest("/settings/two-factor", {
@@ -320,5 +359,26 @@ describe(`two-factor: the company's requirement (${testEngine()})`, () => {
 
     // From now on, the usual code step.
     expect((await signIn(rep.email)).body.status).toBe("two_factor_required");
+
+    // Saving the same rule again is no change.
+    const same = await call<Json>(
+      putRule,
+      apiRequest("/settings/two-factor", {
+        method: "PUT",
+        cookie: adminCookie,
+        body: { require_two_factor: true },
+      }),
+    );
+    expect(same.status).toBe(200);
+    const entries = await auditEntries(database.db, company.id);
+    expect(entries.map((e) => e.kind)).toEqual(["company.two_factor_required", "two_factor.enabled"]);
+    expect(entries[0]).toMatchObject({
+      targetType: "company",
+      targetId: company.id,
+      changes: [{ field: "require_two_factor", from: false, to: true }],
+    });
+    expect(entries[0]!.actorUserId).not.toBe(rep.id);
+    expect(entries[1]).toMatchObject({ actorUserId: rep.id, targetId: rep.id });
+    expectNoSecretsIn(entries, [String(setup.secret)]);
   });
 });

@@ -5,6 +5,7 @@ import { generateToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
 import { createSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { companies, invites, users } from "@/lib/db/schema";
+import { dropAuditEntry, recordAudit } from "@/lib/domain/audit/audit";
 import type { DomainContext } from "@/lib/domain/context";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { getSessionInfo } from "@/lib/domain/users/get-session-info";
@@ -94,7 +95,7 @@ export async function createInvite({
   const admin = requireSettingsAdmin(ctx, "users:manage");
   const emailNormalized = normalizeEmail(input.email) ?? "";
   const token = generateToken();
-  const row = await ctx.db.transaction(async (tx) => {
+  const { row, auditId } = await ctx.db.transaction(async (tx) => {
     await lockCompanyEmail(tx, ctx.companyId, emailNormalized);
     if (await userWithEmailExists(tx, ctx.companyId, emailNormalized)) {
       throw new ConflictError(`A user with the email ${input.email} already exists`);
@@ -123,8 +124,15 @@ export async function createInvite({
         expiresAt: new Date(Date.now() + INVITE_LIFETIME_MS),
       })
       .returning(inviteColumns);
-    // audit: invite.created
-    return inserted!;
+    const auditId = await recordAudit(tx, ctx, {
+      kind: "invite.created",
+      target: { type: "invite", id: inserted!.id },
+      changes: [
+        { field: "email", from: null, to: inserted!.email },
+        { field: "role", from: null, to: inserted!.role },
+      ],
+    });
+    return { row: inserted!, auditId };
   });
   const url = appLink(`/invite/${token}`, requestOrigin);
   if (!isEmailConfigured()) return { ...toRecord(row), url };
@@ -146,10 +154,13 @@ export async function createInvite({
     );
   } catch (error) {
     // Nobody got the link: it must not stay usable, nor listed as if it had been sent.
-    await ctx.db
-      .update(invites)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(invites.companyId, ctx.companyId), eq(invites.id, row.id)));
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(invites)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(invites.companyId, ctx.companyId), eq(invites.id, row.id)));
+      await dropAuditEntry(tx, ctx.companyId, auditId);
+    });
     throw error;
   }
   return toRecord(row);
@@ -164,20 +175,29 @@ export async function revokeInvite({
   input: { id: string };
 }): Promise<void> {
   requireSettingsAdmin(ctx, "users:manage");
-  const revoked = await ctx.db
-    .update(invites)
-    .set({ revokedAt: sql`now()` })
-    .where(
-      and(
-        eq(invites.companyId, ctx.companyId),
-        eq(invites.id, input.id),
-        isNull(invites.acceptedAt),
-        isNull(invites.revokedAt),
-      ),
-    )
-    .returning({ id: invites.id });
-  if (revoked.length === 0) throw new NotFoundError("Invite");
-  // audit: invite.revoked
+  await ctx.db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(invites)
+      .set({ revokedAt: sql`now()` })
+      .where(
+        and(
+          eq(invites.companyId, ctx.companyId),
+          eq(invites.id, input.id),
+          isNull(invites.acceptedAt),
+          isNull(invites.revokedAt),
+        ),
+      )
+      .returning({ id: invites.id, email: invites.email, role: invites.role });
+    if (!revoked) throw new NotFoundError("Invite");
+    await recordAudit(tx, ctx, {
+      kind: "invite.revoked",
+      target: { type: "invite", id: revoked.id },
+      changes: [
+        { field: "email", from: revoked.email, to: null },
+        { field: "role", from: revoked.role, to: null },
+      ],
+    });
+  });
 }
 
 const tokenProblem = (message: string) => new ValidationError([{ field: "token", message }]);
@@ -191,10 +211,12 @@ export async function acceptInvite({
   db,
   input,
   userAgent,
+  ip,
 }: {
   db: Db;
   input: AcceptInviteBody;
   userAgent?: string | null;
+  ip?: string | null;
 }): Promise<{ token: string; maxAgeSeconds: number; session: SessionInfo }> {
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
@@ -237,7 +259,20 @@ export async function acceptInvite({
       .update(invites)
       .set({ acceptedAt: sql`now()`, acceptedUserId: userId })
       .where(and(eq(invites.companyId, invite.companyId), eq(invites.id, invite.id)));
-    // audit: invite.accepted
+    // The new user is the actor: they accepted, and no session existed yet.
+    await recordAudit(
+      tx,
+      { companyId: invite.companyId, ip, actor: { userId } },
+      {
+        kind: "invite.accepted",
+        target: { type: "invite", id: invite.id },
+        changes: [
+          { field: "user_id", from: null, to: userId },
+          { field: "email", from: null, to: invite.email },
+          { field: "role", from: null, to: invite.role },
+        ],
+      },
+    );
     const user = { companyId: invite.companyId, id: userId };
     const { token, sessionId } = await createSession(tx, user, userAgent);
     const session = await getSessionInfo({

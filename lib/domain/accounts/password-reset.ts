@@ -12,6 +12,7 @@ import { revokeUserSessions } from "@/lib/auth/sessions";
 import { accountSubject, clearAttempts } from "@/lib/auth/throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { companies, passwordResets, users } from "@/lib/db/schema";
+import { dropAuditEntry, recordAudit } from "@/lib/domain/audit/audit";
 import type { DomainContext } from "@/lib/domain/context";
 import {
   ConflictError,
@@ -102,14 +103,22 @@ async function emailResetLinks(db: Db, emailNormalized: string, requestOrigin: s
   const links: { companyName: string; url: string }[] = [];
   let expiresAt = new Date();
   for (const account of accounts) {
-    const issued = await issueToken(db, account, null);
+    // Written here, after the answer, where the lookup happens: the request's answer tells nothing.
+    const issued = await db.transaction(async (tx) => {
+      const token = await issueToken(tx, account, null);
+      await recordAudit(
+        tx,
+        { companyId: account.companyId, actor: null },
+        { kind: "user.password_reset_requested", target: { type: "user", id: account.id }, changes: [] },
+      );
+      return token;
+    });
     expiresAt = issued.expiresAt;
     links.push({
       companyName: account.companyName,
       url: appLink(`/reset-password/${issued.token}`, requestOrigin),
     });
   }
-  // audit: user.password_reset_requested (one per account, actor: none)
   await sendEmail(passwordResetEmail({ to: first.email, accounts: links, expiresAt, issuedByAdmin: false }));
 }
 
@@ -134,8 +143,15 @@ export async function issuePasswordReset({
     .where(and(eq(users.companyId, ctx.companyId), eq(users.id, input.id)));
   if (!user) throw new NotFoundError("User");
   if (!user.active) throw new ConflictError("This user is deactivated: reactivate them first");
-  const issued = await issueToken(ctx.db, { companyId: ctx.companyId, id: user.id }, admin.userId);
-  // audit: user.password_reset_issued
+  const issued = await ctx.db.transaction(async (tx) => {
+    const token = await issueToken(tx, { companyId: ctx.companyId, id: user.id }, admin.userId);
+    const auditId = await recordAudit(tx, ctx, {
+      kind: "user.password_reset_issued",
+      target: { type: "user", id: user.id },
+      changes: [{ field: "reset_expires_at", from: null, to: token.expiresAt.toISOString() }],
+    });
+    return { ...token, auditId };
+  });
   const url = appLink(`/reset-password/${issued.token}`, requestOrigin);
   const answer = { user_id: user.id, expires_at: issued.expiresAt.toISOString() };
   if (!isEmailConfigured()) return { ...answer, emailed: false, url };
@@ -149,9 +165,12 @@ export async function issuePasswordReset({
       }),
     );
   } catch (error) {
-    await ctx.db
-      .delete(passwordResets)
-      .where(and(eq(passwordResets.companyId, ctx.companyId), eq(passwordResets.id, issued.id)));
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .delete(passwordResets)
+        .where(and(eq(passwordResets.companyId, ctx.companyId), eq(passwordResets.id, issued.id)));
+      await dropAuditEntry(tx, ctx.companyId, issued.auditId);
+    });
     throw error;
   }
   return { ...answer, emailed: true };
@@ -167,9 +186,11 @@ const tokenProblem = (message: string) => new ValidationError([{ field: "token",
 export async function confirmPasswordReset({
   db,
   input,
+  ip,
 }: {
   db: Db;
   input: PasswordResetConfirmBody;
+  ip?: string | null;
 }): Promise<void> {
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
@@ -208,6 +229,11 @@ export async function confirmPasswordReset({
       );
     await revokeUserSessions(tx, reset.companyId, reset.userId);
     await clearAttempts(tx, accountSubject({ companyId: reset.companyId, id: reset.userId }));
-    // audit: user.password_reset
+    // The account's owner acted (they hold the link); there is no session to name them.
+    await recordAudit(
+      tx,
+      { companyId: reset.companyId, ip, actor: { userId: reset.userId } },
+      { kind: "user.password_reset", target: { type: "user", id: reset.userId }, changes: [] },
+    );
   });
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { apiKeys, auditLog, users } from "@/lib/db/schema";
+import type { Principal } from "@/lib/auth/principal";
 import type { DomainContext } from "@/lib/domain/context";
 import { ForbiddenError } from "@/lib/domain/errors";
 import { datedFilename, streamCsv, type CsvExport } from "@/lib/domain/reports/csv";
@@ -26,16 +27,25 @@ export interface AuditEvent {
 /** Field names that could carry a secret: such a change is never written, whatever its writer says. */
 const SECRET_FIELD = /password|secret|hash|token|recovery|otp|totp_?seed|^key$/i;
 
-/** Writes one entry in `tx`, the change's own transaction. The actor's name is kept as it is now. */
-export async function recordAudit(
-  tx: DbOrTx,
-  ctx: Pick<DomainContext, "companyId" | "principal" | "ip">,
-  event: AuditEvent,
-): Promise<void> {
+/**
+ * Who an entry is written for: a request's principal, or (before a session exists, e.g. at sign-in)
+ * an explicit user; with neither, the system (an automatic change).
+ */
+export type AuditContext = Pick<DomainContext, "companyId" | "ip"> &
+  ({ principal: Principal; actor?: never } | { principal?: never; actor: { userId: string } | null });
+
+export const SYSTEM_ACTOR_NAME = "System";
+
+/**
+ * Writes one entry in `tx`, the change's own transaction, and returns its id. The actor's name is kept
+ * as it is now.
+ */
+export async function recordAudit(tx: DbOrTx, ctx: AuditContext, event: AuditEvent): Promise<string> {
   const actor = await actorOf(tx, ctx);
+  const id = newId(ID_PREFIX.audit);
   await tx.insert(auditLog).values({
     companyId: ctx.companyId,
-    id: newId(ID_PREFIX.audit),
+    id,
     actorUserId: actor.userId,
     actorName: actor.name,
     ip: ctx.ip ?? null,
@@ -44,14 +54,19 @@ export async function recordAudit(
     targetId: event.target.id,
     changes: event.changes.filter((change) => !SECRET_FIELD.test(change.field)),
   });
+  return id;
+}
+
+/**
+ * Takes back an entry whose change was undone before it was answered (an invite or reset link whose
+ * email the mail server refused): the request failed, so the log must not say it happened.
+ */
+export async function dropAuditEntry(tx: DbOrTx, companyId: string, id: string): Promise<void> {
+  await tx.delete(auditLog).where(and(eq(auditLog.companyId, companyId), eq(auditLog.id, id)));
 }
 
 /** Writes the entry only when something changed (a save of the same settings is no change). */
-export async function recordAuditIfChanged(
-  tx: DbOrTx,
-  ctx: Pick<DomainContext, "companyId" | "principal" | "ip">,
-  event: AuditEvent,
-): Promise<void> {
+export async function recordAuditIfChanged(tx: DbOrTx, ctx: AuditContext, event: AuditEvent): Promise<void> {
   if (event.changes.length > 0) await recordAudit(tx, ctx, event);
 }
 
@@ -68,18 +83,21 @@ export function changesBetween<T extends Record<string, AuditValue>>(
   });
 }
 
-async function actorOf(
-  tx: DbOrTx,
-  ctx: Pick<DomainContext, "companyId" | "principal">,
-): Promise<{ userId: string | null; name: string }> {
+async function userActor(tx: DbOrTx, companyId: string, userId: string) {
+  const [user] = await tx
+    .select({ name: users.name })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  return { userId, name: user?.name ?? userId };
+}
+
+async function actorOf(tx: DbOrTx, ctx: AuditContext): Promise<{ userId: string | null; name: string }> {
   const p = ctx.principal;
-  if (p.kind === "session") {
-    const [user] = await tx
-      .select({ name: users.name })
-      .from(users)
-      .where(and(eq(users.companyId, ctx.companyId), eq(users.id, p.userId)));
-    return { userId: p.userId, name: user?.name ?? p.userId };
-  }
+  if (!p)
+    return ctx.actor
+      ? userActor(tx, ctx.companyId, ctx.actor.userId)
+      : { userId: null, name: SYSTEM_ACTOR_NAME };
+  if (p.kind === "session") return userActor(tx, ctx.companyId, p.userId);
   const [key] = await tx
     .select({ name: apiKeys.name })
     .from(apiKeys)

@@ -6,6 +6,7 @@ import { createSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
 import { accountSubject, clearAttempts, reserveAttempt } from "@/lib/auth/throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { companies, signInChallenges, users, type SignInChallengePurpose } from "@/lib/db/schema";
+import { recordAudit } from "@/lib/domain/audit/audit";
 import { InvalidCredentialsError, TooManyAttemptsError, ValidationError } from "@/lib/domain/errors";
 import { getSessionInfo } from "@/lib/domain/users/get-session-info";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -18,7 +19,7 @@ import {
   useRecoveryCode,
   useTotpCode,
 } from "./factors";
-import { WRONG_CODE_MESSAGE } from "./two-factor";
+import { twoFactorSwitched, WRONG_CODE_MESSAGE } from "./two-factor";
 
 /** Long enough to open an authenticator app (or find a recovery code), short for a stolen token. */
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
@@ -163,7 +164,16 @@ export async function completeTwoFactorSignIn({
       )
       .returning({ id: signInChallenges.id });
     if (used.length === 0) throw new InvalidCredentialsError(EXPIRED_CHALLENGE_MESSAGE);
-    // audit: two_factor.enabled (setup at sign-in); two_factor.recovery_code_used (a recovery code)
+    // No session yet: the user signing in is the actor.
+    const auditCtx = { companyId: user.companyId, ip, actor: { userId: user.id } };
+    if (found.purpose === "setup") await recordAudit(tx, auditCtx, twoFactorSwitched(user.id, true));
+    else if (input.code === undefined) {
+      await recordAudit(tx, auditCtx, {
+        kind: "two_factor.recovery_code_used",
+        target: { type: "user", id: user.id },
+        changes: [],
+      });
+    }
     const recoveryCodes = found.purpose === "setup" ? await replaceRecoveryCodes(tx, user) : undefined;
     const session = await createSession(tx, user, userAgent ?? found.userAgent, ip);
     return { accepted: true as const, recoveryCodes, ...session };

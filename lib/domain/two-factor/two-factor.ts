@@ -5,6 +5,7 @@ import { verifyPassword } from "@/lib/auth/secrets";
 import { accountSubject, clearAttempts, reserveAttempt } from "@/lib/auth/throttle";
 import type { DbOrTx } from "@/lib/db/client";
 import { companies, recoveryCodes, users } from "@/lib/db/schema";
+import { changesBetween, recordAudit, recordAuditIfChanged, type AuditEvent } from "@/lib/domain/audit/audit";
 import type { DomainContext } from "@/lib/domain/context";
 import {
   ConflictError,
@@ -29,6 +30,13 @@ import {
   useTotpCode,
   type UserRef,
 } from "./factors";
+
+/** The entry of two-factor turned on or off for a user (at sign-in too: lib/domain/two-factor/sign-in-challenge.ts). */
+export const twoFactorSwitched = (userId: string, on: boolean): AuditEvent => ({
+  kind: on ? "two_factor.enabled" : "two_factor.disabled",
+  target: { type: "user", id: userId },
+  changes: [{ field: "two_factor", from: !on, to: on }],
+});
 
 export const WRONG_CODE_MESSAGE = "That code is not right. Check your authenticator app and try again.";
 
@@ -136,7 +144,7 @@ export async function enableTwoFactor({
     if (!(await useTotpCode(tx, user, input.code, "unconfirmed"))) {
       throw new InvalidCredentialsError(WRONG_CODE_MESSAGE);
     }
-    // audit: two_factor.enabled
+    await recordAudit(tx, ctx, twoFactorSwitched(user.id, true));
     return replaceRecoveryCodes(tx, user);
   });
   return { status: await getTwoFactorStatus({ ctx }), recovery_codes: codes };
@@ -167,8 +175,8 @@ export async function disableTwoFactor({
     input.code !== undefined ? WRONG_CODE_MESSAGE : "That password is not right.",
   );
   await ctx.db.transaction(async (tx) => {
-    // audit: two_factor.disabled
     await removeFactors(tx, user);
+    await recordAudit(tx, ctx, twoFactorSwitched(user.id, false));
   });
   return getTwoFactorStatus({ ctx });
 }
@@ -185,8 +193,17 @@ export async function regenerateRecoveryCodes({
   const factor = await findTotpFactor(ctx.db, user);
   if (!factor?.confirmedAt) throw new ConflictError("Two-factor sign-in is not on");
   await proveUser(ctx, user, () => useTotpCode(ctx.db, user, input.code, "confirmed"), WRONG_CODE_MESSAGE);
-  // audit: two_factor.recovery_codes_replaced
-  return { recovery_codes: await ctx.db.transaction((tx) => replaceRecoveryCodes(tx, user)) };
+  const codes = await ctx.db.transaction(async (tx) => {
+    const fresh = await replaceRecoveryCodes(tx, user);
+    // No codes in the entry: that they were replaced is all the log says.
+    await recordAudit(tx, ctx, {
+      kind: "two_factor.recovery_codes_replaced",
+      target: { type: "user", id: user.id },
+      changes: [],
+    });
+    return fresh;
+  });
+  return { recovery_codes: codes };
 }
 
 /** The company's rule (admins). */
@@ -212,12 +229,25 @@ export async function setCompanyTwoFactor({
 }): Promise<CompanyTwoFactor> {
   requireSettingsAdmin(ctx, "users:manage");
   return ctx.db.transaction(async (tx) => {
-    // audit: company.two_factor_required (from the old value to the new)
+    const [before] = await tx
+      .select({ required: companies.requireTwoFactor })
+      .from(companies)
+      .where(eq(companies.id, ctx.companyId))
+      .for("update");
     const [row] = await tx
       .update(companies)
       .set({ requireTwoFactor: input.require_two_factor })
       .where(eq(companies.id, ctx.companyId))
       .returning({ required: companies.requireTwoFactor });
+    await recordAuditIfChanged(tx, ctx, {
+      kind: "company.two_factor_required",
+      target: { type: "company", id: ctx.companyId },
+      changes: changesBetween(
+        { require_two_factor: before?.required ?? false },
+        { require_two_factor: row?.required ?? input.require_two_factor },
+        ["require_two_factor"],
+      ),
+    });
     return { require_two_factor: row?.required ?? input.require_two_factor };
   });
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
+import { recordAudit } from "@/lib/domain/audit/audit";
 import { addDeliverJobs } from "./queue";
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, nextAttemptAt } from "./schedule";
 import { sendWebhook, type SendResult } from "./send";
@@ -167,6 +168,16 @@ async function record(
           updatedAt: at,
         })
         .where(thisEndpoint);
+      // Nobody acted: the system disabled it.
+      await recordAudit(
+        tx,
+        { companyId, actor: null },
+        {
+          kind: "webhook.disabled",
+          target: { type: "webhook_endpoint", id: endpointId },
+          changes: [{ field: "enabled", from: true, to: false }],
+        },
+      );
     }
     return next ? "failed" : "dead";
   });

@@ -5,6 +5,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/client";
+import { auditEntries, expectNoSecretsIn } from "@/lib/testing/audit";
 import { createCompany } from "@/lib/testing/factories";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { deliver, pruneWebhookLog } from "./deliver";
@@ -284,6 +285,19 @@ describe(`delivery through the queue on ${testEngine()}`, () => {
     expect(endpoint!.enabled).toBe(false);
     expect(endpoint!.disabledReason).toMatch(/failed for 5 days.*HTTP 503/);
     expect(endpoint!.disabledReason).not.toContain(SECRET);
+    // Nobody acted: the system's entry, in the delivery's transaction.
+    const entries = await auditEntries(database.db, company.id);
+    expect(entries).toMatchObject([
+      {
+        kind: "webhook.disabled",
+        actorUserId: null,
+        actorName: "System",
+        targetType: "webhook_endpoint",
+        targetId: endpointId,
+        changes: [{ field: "enabled", from: true, to: false }],
+      },
+    ]);
+    expectNoSecretsIn(entries, [SECRET]);
   });
 
   it("two workers send each delivery once", async () => {

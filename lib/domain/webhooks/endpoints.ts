@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { webhookEndpoints } from "@/lib/db/schema";
+import { changesBetween, recordAudit, recordAuditIfChanged } from "@/lib/domain/audit/audit";
 import type { DomainContext } from "@/lib/domain/context";
 import { NotFoundError } from "@/lib/domain/errors";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -20,8 +21,17 @@ import { checkWebhookUrl } from "./address-policy";
  * delivery) and is answered only by the create and the rotation.
  */
 
-type Ctx = Pick<DomainContext, "db" | "companyId">;
+type Ctx = Pick<DomainContext, "db" | "companyId" | "principal" | "ip">;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** What the audit log shows of an endpoint: never its secrets. */
+const AUDITED = ["url", "events", "description", "enabled"] as const;
+const audited = (row: EndpointRow) => ({
+  url: row.url,
+  events: row.events,
+  description: row.description,
+  enabled: row.enabled,
+});
 
 /** How long the previous secret still signs after a rotation. */
 export const SECRET_ROTATION_HOURS = 24;
@@ -76,19 +86,27 @@ export async function upsertWebhookEndpoint({
   const url = input.url === undefined ? undefined : await checkWebhookUrl(input.url);
   if (input.id === undefined) {
     const secret = newWebhookSecret();
-    const [row] = await ctx.db
-      .insert(webhookEndpoints)
-      .values({
-        companyId: ctx.companyId,
-        id: newId(ID_PREFIX.webhookEndpoint),
-        url: url!,
-        events: input.events!,
-        description: input.description ?? "",
-        enabled: input.enabled ?? true,
-        secret,
-      })
-      .returning();
-    return { created: true, endpoint: { ...toWebhookEndpoint(row!), secret } };
+    const row = await ctx.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(webhookEndpoints)
+        .values({
+          companyId: ctx.companyId,
+          id: newId(ID_PREFIX.webhookEndpoint),
+          url: url!,
+          events: input.events!,
+          description: input.description ?? "",
+          enabled: input.enabled ?? true,
+          secret,
+        })
+        .returning();
+      await recordAudit(tx, ctx, {
+        kind: "webhook.created",
+        target: { type: "webhook_endpoint", id: inserted!.id },
+        changes: changesBetween(null, audited(inserted!), AUDITED),
+      });
+      return inserted!;
+    });
+    return { created: true, endpoint: { ...toWebhookEndpoint(row), secret } };
   }
   const set: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: new Date() };
   if (url !== undefined) set.url = url;
@@ -99,18 +117,32 @@ export async function upsertWebhookEndpoint({
     // Enabled again by an admin: the system's reason and the failure streak are over.
     if (input.enabled) Object.assign(set, { disabledReason: null, failingSince: null });
   }
-  const [row] = await ctx.db.update(webhookEndpoints).set(set).where(ofCompany(ctx, input.id)).returning();
-  if (!row) throw new NotFoundError("Webhook endpoint");
+  const id = input.id;
+  const row = await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(webhookEndpoints).where(ofCompany(ctx, id)).for("update");
+    if (!before) throw new NotFoundError("Webhook endpoint");
+    const [after] = await tx.update(webhookEndpoints).set(set).where(ofCompany(ctx, id)).returning();
+    await recordAuditIfChanged(tx, ctx, {
+      kind: "webhook.updated",
+      target: { type: "webhook_endpoint", id },
+      changes: changesBetween(audited(before), audited(after!), AUDITED),
+    });
+    return after!;
+  });
   return { created: false, endpoint: toWebhookEndpoint(row) };
 }
 
 /** DELETE /settings/webhooks/{id}: the endpoint and its deliveries. */
 export async function deleteWebhookEndpoint({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const deleted = await ctx.db
-    .delete(webhookEndpoints)
-    .where(ofCompany(ctx, id))
-    .returning({ id: webhookEndpoints.id });
-  if (deleted.length === 0) throw new NotFoundError("Webhook endpoint");
+  await ctx.db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(webhookEndpoints).where(ofCompany(ctx, id)).returning();
+    if (!deleted) throw new NotFoundError("Webhook endpoint");
+    await recordAudit(tx, ctx, {
+      kind: "webhook.deleted",
+      target: { type: "webhook_endpoint", id },
+      changes: changesBetween(audited(deleted), null, AUDITED),
+    });
+  });
 }
 
 /**
@@ -125,16 +157,25 @@ export async function rotateWebhookSecret({
   id: string;
 }): Promise<RotatedWebhookSecret> {
   const secret = newWebhookSecret();
-  const [row] = await ctx.db
-    .update(webhookEndpoints)
-    .set({
-      previousSecret: sql`${webhookEndpoints.secret}`,
-      previousSecretExpiresAt: sql`now() + make_interval(hours => ${SECRET_ROTATION_HOURS})`,
-      secret,
-      updatedAt: sql`now()`,
-    })
-    .where(ofCompany(ctx, id))
-    .returning({ expiresAt: webhookEndpoints.previousSecretExpiresAt });
-  if (!row) throw new NotFoundError("Webhook endpoint");
+  const row = await ctx.db.transaction(async (tx) => {
+    const [rotated] = await tx
+      .update(webhookEndpoints)
+      .set({
+        previousSecret: sql`${webhookEndpoints.secret}`,
+        previousSecretExpiresAt: sql`now() + make_interval(hours => ${SECRET_ROTATION_HOURS})`,
+        secret,
+        updatedAt: sql`now()`,
+      })
+      .where(ofCompany(ctx, id))
+      .returning({ expiresAt: webhookEndpoints.previousSecretExpiresAt });
+    if (!rotated) throw new NotFoundError("Webhook endpoint");
+    // That it was rotated, and until when the old one signs; never a secret.
+    await recordAudit(tx, ctx, {
+      kind: "webhook.secret_rotated",
+      target: { type: "webhook_endpoint", id },
+      changes: [{ field: "previous_signs_until", from: null, to: iso(rotated.expiresAt) }],
+    });
+    return rotated;
+  });
   return { secret, previous_secret_expires_at: iso(row.expiresAt)! };
 }

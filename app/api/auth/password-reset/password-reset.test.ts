@@ -11,6 +11,7 @@ import { passwordResets } from "@/lib/db/schema";
 import { resetEnvCache } from "@/lib/env";
 import { settleBackgroundWork } from "@/lib/mail/background";
 import type { IssuedPasswordReset } from "@/lib/schemas/accounts";
+import { auditEntries, expectNoSecretsIn } from "@/lib/testing/audit";
 import { withEnv } from "@/lib/testing/env";
 import { apiRequest, call, createCompany, createSessionCookie, createUser } from "@/lib/testing/factories";
 import { linkIn, startTestSmtpServer, type TestSmtpServer } from "@/lib/testing/smtp";
@@ -18,6 +19,7 @@ import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 const database = setupTestDatabase();
 const OLD = "the old password";
+const CONFIRM_IP = "192.0.2.44";
 const NEW = "a brand new password";
 
 let ipCounter = 0;
@@ -36,7 +38,11 @@ const askReset = (email: string, ip: string) =>
 const confirmReset = (token: string, password = NEW) =>
   call<Record<string, unknown>>(
     confirm,
-    apiRequest("/auth/password-reset/confirm", { method: "POST", body: { token, password } }),
+    apiRequest("/auth/password-reset/confirm", {
+      method: "POST",
+      body: { token, password },
+      headers: { "x-forwarded-for": CONFIRM_IP },
+    }),
   );
 const signInWith = (email: string, password: string, companyId?: string) =>
   call<Record<string, unknown>>(
@@ -124,6 +130,52 @@ describe(`password reset by email (${testEngine()})`, () => {
     const spent = await confirmReset(tokenOf(linkIn(second!, "/reset-password/")), "yet another password");
     expect(spent.status).toBe(400);
     expect((await signInWith(user.email, NEW)).status).toBe(200);
+
+    // Each request's entry is the system's (written after the answer); the reset is the user's own.
+    const entries = await auditEntries(database.db, company.id);
+    expect(entries.map((e) => e.kind)).toEqual([
+      "user.password_reset_requested",
+      "user.password_reset_requested",
+      "user.password_reset",
+    ]);
+    expect(entries[0]).toMatchObject({ actorUserId: null, actorName: "System", ip: null, targetId: user.id });
+    expect(entries[2]).toMatchObject({
+      actorUserId: user.id,
+      ip: CONFIRM_IP,
+      targetType: "user",
+      targetId: user.id,
+      changes: [],
+    });
+    expectNoSecretsIn(entries, [
+      tokenOf(linkIn(first!, "/reset-password/")),
+      tokenOf(linkIn(second!, "/reset-password/")),
+      OLD,
+      NEW,
+    ]);
+  });
+
+  it("a mail server that refuses an admin's link: 503, and neither the link nor an entry stays", async () => {
+    const { user, company } = await person("refused@example.test");
+    const admin = await createUser(database.db, company.id, { role: "admin" });
+    const adminCookie = await createSessionCookie(database.db, admin);
+    const closed = await startTestSmtpServer();
+    await closed.close();
+    process.env.SMTP_URL = closed.url;
+    resetEnvCache();
+    try {
+      const issued = await call(
+        issue,
+        apiRequest(`/settings/users/${user.id}/password-reset`, { method: "POST", cookie: adminCookie }),
+        { id: user.id },
+      );
+      expect(issued.status, issued.text).toBe(503);
+      const rows = await database.db.select().from(passwordResets).where(eq(passwordResets.userId, user.id));
+      expect(rows).toEqual([]);
+      expect(await auditEntries(database.db, company.id)).toEqual([]);
+    } finally {
+      process.env.SMTP_URL = smtp.url;
+      resetEnvCache();
+    }
   });
 
   it("an email in two companies gets one email with a link per account; each resets only its own", async () => {
@@ -284,13 +336,27 @@ describe(`admin-issued reset without email (${testEngine()})`, () => {
       { id: user.id },
     );
     expect(foreign.status).toBe(404);
+
+    // The refused ones left no entry, here or in the other company.
+    expect(await auditEntries(database.db, other.company.id)).toEqual([]);
+    const entries = await auditEntries(database.db, company.id);
+    expect(entries.map((e) => e.kind)).toEqual(["user.password_reset_issued", "user.password_reset"]);
+    expect(entries[0]).toMatchObject({
+      actorUserId: admin.id,
+      targetType: "user",
+      targetId: user.id,
+      changes: [{ field: "reset_expires_at", from: null, to: issued.body.expires_at }],
+    });
+    expect(entries[1]).toMatchObject({ actorUserId: user.id, targetId: user.id });
+    expectNoSecretsIn(entries, [tokenOf(issued.body.url!), NEW]);
   });
 
   it("forgot password without a mail server still answers 202 and stores nothing", async () => {
-    const { user } = await person("quiet@example.test");
+    const { user, company } = await person("quiet@example.test");
     expect((await askReset(user.email, freshIp())).status).toBe(202);
     await settleBackgroundWork();
     const rows = await database.db.select().from(passwordResets).where(eq(passwordResets.userId, user.id));
     expect(rows).toEqual([]);
+    expect(await auditEntries(database.db, company.id)).toEqual([]);
   });
 });

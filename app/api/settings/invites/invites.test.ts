@@ -6,6 +6,7 @@ import { DELETE as revoke } from "@/app/api/settings/invites/[id]/route";
 import { GET as list, POST as create } from "@/app/api/settings/invites/route";
 import { invites, users } from "@/lib/db/schema";
 import { resetEnvCache } from "@/lib/env";
+import { auditEntries, expectNoSecretsIn } from "@/lib/testing/audit";
 import { withEnv } from "@/lib/testing/env";
 import type { CreatedInvite, InviteList } from "@/lib/schemas/accounts";
 import { apiRequest, call, createCompany, createSessionCookie, createUser } from "@/lib/testing/factories";
@@ -179,6 +180,74 @@ describe(`invites without email (${testEngine()})`, () => {
       .where(and(eq(users.companyId, companyId), eq(users.emailNormalized, "race@example.test")));
     expect(rows).toHaveLength(1);
   });
+
+  it("audits the invite, its revocation and its acceptance; failed ones leave no entry", async () => {
+    const { cookie, companyId, admin } = await adminTenant();
+    await createUser(database.db, companyId, { email: "here@example.test", role: "sales_rep" });
+    expect((await invite(cookie, { email: "here@example.test", role: "sales_rep" })).status).toBe(409);
+    expect(await auditEntries(database.db, companyId)).toEqual([]);
+
+    const revoked = await invite(cookie, { email: "gone@example.test", role: "manager" });
+    const revoke1 = () =>
+      call(revoke, apiRequest(`/settings/invites/${revoked.body.id}`, { method: "DELETE", cookie }), {
+        id: revoked.body.id,
+      });
+    expect((await revoke1()).status).toBe(204);
+    expect((await revoke1()).status).toBe(404);
+    const kept = await invite(cookie, { email: "kept@example.test", role: "technician" });
+    const accepted = await call(
+      accept,
+      apiRequest("/auth/invites/accept", {
+        method: "POST",
+        body: { token: tokenOf(kept.body.url!), name: "Kim Kept", password },
+        headers: { "x-forwarded-for": "203.0.113.9" },
+      }),
+    );
+    expect(accepted.status, accepted.text).toBe(201);
+    const userId = (accepted.body as { user: { id: string } }).user.id;
+    expect((await acceptInvite({ token: tokenOf(kept.body.url!), name: "Again", password })).status).toBe(
+      400,
+    );
+
+    const entries = await auditEntries(database.db, companyId);
+    expect(entries.map((e) => e.kind)).toEqual([
+      "invite.created",
+      "invite.revoked",
+      "invite.created",
+      "invite.accepted",
+    ]);
+    expect(entries[0]).toMatchObject({
+      actorUserId: admin.id,
+      actorName: "Ada Admin",
+      targetType: "invite",
+      targetId: revoked.body.id,
+      changes: [
+        { field: "email", from: null, to: "gone@example.test" },
+        { field: "role", from: null, to: "manager" },
+      ],
+    });
+    expect(entries[1]).toMatchObject({
+      actorUserId: admin.id,
+      targetId: revoked.body.id,
+      changes: [
+        { field: "email", from: "gone@example.test", to: null },
+        { field: "role", from: "manager", to: null },
+      ],
+    });
+    // Accepted before any session: the new user is the actor, from their address.
+    expect(entries[3]).toMatchObject({
+      actorUserId: userId,
+      actorName: "Kim Kept",
+      ip: "203.0.113.9",
+      targetId: kept.body.id,
+      changes: [
+        { field: "user_id", from: null, to: userId },
+        { field: "email", from: null, to: "kept@example.test" },
+        { field: "role", from: null, to: "technician" },
+      ],
+    });
+    expectNoSecretsIn(entries, [tokenOf(revoked.body.url!), tokenOf(kept.body.url!), password]);
+  });
 });
 
 describe(`invites by email (${testEngine()})`, () => {
@@ -221,7 +290,7 @@ describe(`invites by email (${testEngine()})`, () => {
   });
 
   it("a mail server that refuses: 503, and the invite is withdrawn", async () => {
-    const { cookie } = await adminTenant();
+    const { cookie, companyId } = await adminTenant();
     const closed = await startTestSmtpServer();
     await closed.close();
     process.env.SMTP_URL = closed.url;
@@ -233,6 +302,8 @@ describe(`invites by email (${testEngine()})`, () => {
       expect(created.text).toMatch(/email could not be sent/);
       const listed = await call<InviteList>(list, apiRequest("/settings/invites", { cookie }));
       expect(listed.body.data).toEqual([]);
+      // The invite failed as a whole: the log does not say it was made.
+      expect(await auditEntries(database.db, companyId)).toEqual([]);
     } finally {
       process.env.SMTP_URL = smtp.url;
       resetEnvCache();

@@ -6,6 +6,7 @@ import { POST as rotateRoute } from "@/app/api/settings/webhooks/[id]/rotate-sec
 import { isPublicAddress } from "@/lib/domain/webhooks/address-policy";
 import { resetEnvCache } from "@/lib/env";
 import { apiRequest, call, createSessionCookie, createTenant, createUser } from "@/lib/testing/factories";
+import { auditEntries, expectNoSecretsIn } from "@/lib/testing/audit";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 
 const database = setupTestDatabase();
@@ -15,7 +16,7 @@ type Body = Record<string, unknown>;
 async function admin() {
   const tenant = await createTenant(database.db);
   const user = await createUser(database.db, tenant.companyId, { role: "admin" });
-  return { ...tenant, cookie: await createSessionCookie(database.db, user) };
+  return { ...tenant, userId: user.id, cookie: await createSessionCookie(database.db, user) };
 }
 
 const post = (cookie: string, body: unknown) =>
@@ -63,6 +64,10 @@ describe(`webhook endpoints in settings (${testEngine()})`, () => {
 
     const updated = await post(t.cookie, { id, enabled: false, events: ["customer.created"] });
     expect(updated.status, updated.text).toBe(200);
+    const unchanged = await post(t.cookie, { id, description: "Dialer" });
+    expect(unchanged.status, unchanged.text).toBe(200);
+    const refused = await post(t.cookie, { id, url: "http://127.0.0.1/x" });
+    expect(refused.status).toBe(400);
     expect(updated.body).toMatchObject({ id, enabled: false, events: ["customer.created"], url: PUBLIC_URL });
     expect(updated.text).not.toContain(secret);
 
@@ -98,6 +103,29 @@ describe(`webhook endpoints in settings (${testEngine()})`, () => {
       { id },
     );
     expect(again.status).toBe(404);
+
+    // A save that changes nothing, a refused URL and an unknown id leave no entry.
+    expect((await post(t.cookie, { id: "whe_unknown", enabled: true })).status).toBe(404);
+    const entries = await auditEntries(database.db, t.companyId);
+    expect(entries.map((e) => e.kind)).toEqual([
+      "webhook.created",
+      "webhook.updated",
+      "webhook.secret_rotated",
+      "webhook.deleted",
+    ]);
+    expect(entries.every((e) => e.actorUserId === t.userId && e.targetId === id)).toBe(true);
+    expect(entries[0]!.changes).toEqual([
+      { field: "url", from: null, to: PUBLIC_URL },
+      { field: "events", from: null, to: ["lead.created", "lead.updated"] },
+      { field: "description", from: null, to: "Dialer" },
+      { field: "enabled", from: null, to: true },
+    ]);
+    expect(entries[1]!.changes).toEqual([
+      { field: "events", from: ["lead.created", "lead.updated"], to: ["customer.created"] },
+      { field: "enabled", from: true, to: false },
+    ]);
+    expect(entries[3]!.changes).toContainEqual({ field: "url", from: PUBLIC_URL, to: null });
+    expectNoSecretsIn(entries, [secret, next]);
   });
 
   it("refuses internal addresses, credentials and other schemes, naming url", async () => {

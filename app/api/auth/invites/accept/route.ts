@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiRoute, methodsNotAllowed, respond } from "@/lib/api/handler";
 import { named } from "@/lib/api/route-docs";
+import { clientIp } from "@/lib/auth/client-ip";
 import { SESSION_COOKIE } from "@/lib/auth/credentials";
 import { sessionCookie } from "@/lib/auth/session-cookie";
 import { acceptInvite } from "@/lib/domain/accounts/invites";
@@ -21,6 +22,7 @@ export const POST = apiRoute({
       db: await db(),
       input: body,
       userAgent: request.headers.get("user-agent"),
+      ip: clientIp(request.headers),
     });
     return respond({ status: "success", ...result.session }, 201, {
       "set-cookie": sessionCookie(result.token, result.maxAgeSeconds, request),

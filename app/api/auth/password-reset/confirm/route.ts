@@ -1,5 +1,6 @@
 import { apiRoute, methodsNotAllowed } from "@/lib/api/handler";
 import { named } from "@/lib/api/route-docs";
+import { clientIp } from "@/lib/auth/client-ip";
 import { confirmPasswordReset } from "@/lib/domain/accounts/password-reset";
 import { passwordResetConfirmBodySchema, passwordResetDoneSchema } from "@/lib/schemas/accounts";
 
@@ -8,8 +9,8 @@ export const POST = apiRoute({
   auth: "none",
   requireVersion: true,
   body: passwordResetConfirmBodySchema,
-  handler: async ({ db, body }) => {
-    await confirmPasswordReset({ db: await db(), input: body });
+  handler: async ({ db, body, request }) => {
+    await confirmPasswordReset({ db: await db(), input: body, ip: clientIp(request.headers) });
     return { status: "success", message: "Your password is set. Sign in with it." };
   },
   docs: {
