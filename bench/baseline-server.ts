@@ -621,9 +621,13 @@ async function upsertLead(driver: Driver, companyId: string, keyId: string, body
          values ($1, 'lead', $2, $3, 'api_key', $4, $5) returning *`,
         [companyId, leadId, type, keyId, JSON.stringify(changes)],
       );
+    // Ours asks, after each change, whether an enabled webhook endpoint wants its event (E8).
+    const subscribers = () =>
+      query(`select events from webhook_endpoints where company_id = $1 and enabled = true`, [companyId]);
     if (!match) {
       const created = await insert(query);
       await activity((created.body as Row).id, "created", []);
+      await subscribers();
       return created;
     }
     const [before] = await query(`select * from leads where company_id = $1 and id = $2 for update`, [
@@ -634,7 +638,10 @@ async function upsertLead(driver: Driver, companyId: string, keyId: string, body
     const answer = await update(query, String(match.id), match.matched_on as "id" | "phone" | "email");
     if (answer.status !== 200) return answer;
     const changes = changedFields(lead(before), answer.body as Row);
-    if (changes.length > 0) await activity(match.id, "updated", changes);
+    if (changes.length > 0) {
+      await activity(match.id, "updated", changes);
+      await subscribers();
+    }
     return answer;
   });
 }

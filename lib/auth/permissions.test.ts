@@ -92,6 +92,7 @@ describe("the permission table", () => {
       "pipeline:manage",
       "pin_types:manage",
       "audit_log:read",
+      "webhooks:manage",
     ]);
     expect(accessOfActions(["leads:write", "customers:write"])).toEqual({
       scopes: ["leads:write"],
