@@ -22,8 +22,11 @@ CREATE INDEX "customers_change_idx" ON "customers" USING btree ("company_id","ch
 CREATE INDEX "pins_change_idx" ON "pins" USING btree ("company_id","change_xid","change_seq","id");--> statement-breakpoint
 CREATE OR REPLACE FUNCTION "record_change_stamp"() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  NEW."change_xid" := pg_current_xact_id();
-  NEW."change_seq" := nextval('record_change_seq');
+  -- An update that changes nothing keeps its place: a walk shows a record again only if it changed.
+  IF NEW IS DISTINCT FROM OLD THEN
+    NEW."change_xid" := pg_current_xact_id();
+    NEW."change_seq" := nextval('record_change_seq');
+  END IF;
   RETURN NEW;
 END
 $fn$;--> statement-breakpoint
