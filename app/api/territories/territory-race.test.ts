@@ -83,14 +83,14 @@ if (testEngine() === "postgres") {
           name: "Renamed",
           assigned_to: [s.rep.id],
         }).finally(() => (settled = true));
-        // The update waits on the row the uncommitted delete holds.
+        // The update waits on the row the uncommitted delete holds (its lock, then its change).
         while (!settled) {
           // Inside a transaction pg_stat_activity answers one snapshot unless it is cleared.
           await remover.query("select pg_stat_clear_snapshot()");
           const { rows } = await remover.query<{ waiting: number }>(
             `select count(*)::int as waiting from pg_stat_activity
               where datname = current_database() and wait_event_type = 'Lock'
-                and query ilike '%update territories%'`,
+                and query ilike '%territories%'`,
           );
           if (rows[0]!.waiting > 0) break;
           await new Promise((resolve) => setTimeout(resolve, 20));

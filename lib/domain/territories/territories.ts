@@ -111,9 +111,10 @@ export async function upsertTerritory({
     const area = polygon ? polygonText((polygon.coordinates[0] as Position[]).slice(0, -1)) : undefined;
     if (input.id !== undefined) {
       // The row, locked, before the change: the audit entry's "from", not another request's.
-      await tx.execute(
+      const { rows } = await tx.execute(
         sql`select id from territories where company_id = ${ctx.companyId} and id = ${id} for update`,
       );
+      if (rows.length === 0) throw new NotFoundError("Territory");
     }
     const [before] = input.id === undefined ? [] : await territoryRows(tx, ctx.companyId, sql`t.id = ${id}`);
     if (input.id === undefined) {
