@@ -28,7 +28,7 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
 /**
  * A record's place in the change feed (extensions.md E10): the id of the transaction that last
  * wrote it, then a sequence for the order within it. An insert takes them as its defaults, an
- * update from a trigger (drizzle/0032_change_feed.sql), whatever path writes. Rows from before the
+ * update from a trigger (drizzle/0036_change_feed.sql), whatever path writes. Rows from before the
  * feed hold 0 and 0 (the oldest place; `id` breaks their ties).
  */
 export const changePosition = () => ({

@@ -10,7 +10,7 @@ import type { Pagination } from "@/lib/schemas/common";
  * The change feed (extensions.md E10): a walk over a list's records in the order of their changes.
  *
  * Each row carries the id of the transaction that last wrote it and a sequence number (a trigger,
- * drizzle/0032_change_feed.sql). Timestamps and sequences are taken before commit, so a walk ordered
+ * drizzle/0036_change_feed.sql). Timestamps and sequences are taken before commit, so a walk ordered
  * by them alone would pass a change whose transaction commits later. A walk is ordered by
  * (transaction id, sequence, id) instead and hands out only rows whose transaction is older than
  * its snapshot's xmin: every such transaction has ended, and any transaction still open, or yet to
