@@ -60,7 +60,7 @@ test("an admin invites by email; the link sets name and password and signs the p
   await shots(page, "invite-dialog");
   const since = smtp.received.length;
   await dialog.getByRole("button", { name: "Send invite" }).click();
-  await expect(page.getByText("Invite sent")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Notifications" }).getByText("Invite sent")).toBeVisible();
   const pending = page.getByRole("list", { name: "Pending invites" });
   await expect(pending.getByText(email)).toBeVisible();
   await expect(page.getByText(/Email is not configured/)).toHaveCount(0);
