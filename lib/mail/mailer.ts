@@ -10,6 +10,9 @@ export interface Email {
   html: string;
 }
 
+/** Why a link that was never delivered was withdrawn, as the audit log says it. */
+export const MAIL_REFUSED = "the mail server did not take the email";
+
 /** An email the mail server did not take (down, refused, timed out). Its message holds no link. */
 export class MailDeliveryError extends Error {
   override name = "MailDeliveryError";

@@ -5,13 +5,13 @@ import { generateToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
 import { createSession, SESSION_MAX_MS } from "@/lib/auth/sessions";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { companies, invites, users } from "@/lib/db/schema";
-import { dropAuditEntry, recordAudit } from "@/lib/domain/audit/audit";
+import { recordAudit } from "@/lib/domain/audit/audit";
 import type { DomainContext } from "@/lib/domain/context";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/domain/errors";
 import { getSessionInfo } from "@/lib/domain/users/get-session-info";
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
 import { ID_PREFIX, newId } from "@/lib/ids";
-import { appLink, isEmailConfigured, sendEmail } from "@/lib/mail/mailer";
+import { appLink, isEmailConfigured, MAIL_REFUSED, sendEmail } from "@/lib/mail/mailer";
 import { inviteEmail } from "@/lib/mail/templates";
 import type {
   AcceptInviteBody,
@@ -95,7 +95,7 @@ export async function createInvite({
   const admin = requireSettingsAdmin(ctx, "users:manage");
   const emailNormalized = normalizeEmail(input.email) ?? "";
   const token = generateToken();
-  const { row, auditId } = await ctx.db.transaction(async (tx) => {
+  const row = await ctx.db.transaction(async (tx) => {
     await lockCompanyEmail(tx, ctx.companyId, emailNormalized);
     if (await userWithEmailExists(tx, ctx.companyId, emailNormalized)) {
       throw new ConflictError(`A user with the email ${input.email} already exists`);
@@ -124,7 +124,7 @@ export async function createInvite({
         expiresAt: new Date(Date.now() + INVITE_LIFETIME_MS),
       })
       .returning(inviteColumns);
-    const auditId = await recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       kind: "invite.created",
       target: { type: "invite", id: inserted!.id },
       changes: [
@@ -132,7 +132,7 @@ export async function createInvite({
         { field: "role", from: null, to: inserted!.role },
       ],
     });
-    return { row: inserted!, auditId };
+    return inserted!;
   });
   const url = appLink(`/invite/${token}`, requestOrigin);
   if (!isEmailConfigured()) return { ...toRecord(row), url };
@@ -153,13 +153,18 @@ export async function createInvite({
       }),
     );
   } catch (error) {
-    // Nobody got the link: it must not stay usable, nor listed as if it had been sent.
+    // Nobody got the link: it must not stay usable, nor listed as if it had been sent. The log is
+    // append-only, so it says the invite was withdrawn rather than forgetting it was made.
     await ctx.db.transaction(async (tx) => {
       await tx
         .update(invites)
         .set({ revokedAt: sql`now()` })
         .where(and(eq(invites.companyId, ctx.companyId), eq(invites.id, row.id)));
-      await dropAuditEntry(tx, ctx.companyId, auditId);
+      await recordAudit(tx, ctx, {
+        kind: "invite.withdrawn",
+        target: { type: "invite", id: row.id },
+        changes: [{ field: "reason", from: null, to: MAIL_REFUSED }],
+      });
     });
     throw error;
   }

@@ -12,7 +12,7 @@ import { revokeUserSessions } from "@/lib/auth/sessions";
 import { accountSubject, clearAttempts } from "@/lib/auth/throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { companies, passwordResets, users } from "@/lib/db/schema";
-import { dropAuditEntry, recordAudit } from "@/lib/domain/audit/audit";
+import { recordAudit } from "@/lib/domain/audit/audit";
 import type { DomainContext } from "@/lib/domain/context";
 import {
   ConflictError,
@@ -24,7 +24,7 @@ import {
 import { requireSettingsAdmin } from "@/lib/domain/users/settings-access";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { runInBackground } from "@/lib/mail/background";
-import { appLink, isEmailConfigured, sendEmail } from "@/lib/mail/mailer";
+import { appLink, isEmailConfigured, MAIL_REFUSED, sendEmail } from "@/lib/mail/mailer";
 import { passwordResetEmail } from "@/lib/mail/templates";
 import type { IssuedPasswordReset, PasswordResetConfirmBody } from "@/lib/schemas/accounts";
 import { normalizeEmail } from "@/lib/values/normalize";
@@ -145,12 +145,12 @@ export async function issuePasswordReset({
   if (!user.active) throw new ConflictError("This user is deactivated: reactivate them first");
   const issued = await ctx.db.transaction(async (tx) => {
     const token = await issueToken(tx, { companyId: ctx.companyId, id: user.id }, admin.userId);
-    const auditId = await recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       kind: "user.password_reset_issued",
       target: { type: "user", id: user.id },
       changes: [{ field: "reset_expires_at", from: null, to: token.expiresAt.toISOString() }],
     });
-    return { ...token, auditId };
+    return token;
   });
   const url = appLink(`/reset-password/${issued.token}`, requestOrigin);
   const answer = { user_id: user.id, expires_at: issued.expiresAt.toISOString() };
@@ -169,7 +169,12 @@ export async function issuePasswordReset({
       await tx
         .delete(passwordResets)
         .where(and(eq(passwordResets.companyId, ctx.companyId), eq(passwordResets.id, issued.id)));
-      await dropAuditEntry(tx, ctx.companyId, issued.auditId);
+      // The log is append-only: it says the link was withdrawn rather than forgetting it was issued.
+      await recordAudit(tx, ctx, {
+        kind: "user.password_reset_withdrawn",
+        target: { type: "user", id: user.id },
+        changes: [{ field: "reason", from: null, to: MAIL_REFUSED }],
+      });
     });
     throw error;
   }

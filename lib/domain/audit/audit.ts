@@ -57,14 +57,6 @@ export async function recordAudit(tx: DbOrTx, ctx: AuditContext, event: AuditEve
   return id;
 }
 
-/**
- * Takes back an entry whose change was undone before it was answered (an invite or reset link whose
- * email the mail server refused): the request failed, so the log must not say it happened.
- */
-export async function dropAuditEntry(tx: DbOrTx, companyId: string, id: string): Promise<void> {
-  await tx.delete(auditLog).where(and(eq(auditLog.companyId, companyId), eq(auditLog.id, id)));
-}
-
 /** Writes the entry only when something changed (a save of the same settings is no change). */
 export async function recordAuditIfChanged(tx: DbOrTx, ctx: AuditContext, event: AuditEvent): Promise<void> {
   if (event.changes.length > 0) await recordAudit(tx, ctx, event);

@@ -9,6 +9,7 @@ import { resetEnvCache } from "@/lib/env";
 import { auditEntries, expectNoSecretsIn } from "@/lib/testing/audit";
 import { withEnv } from "@/lib/testing/env";
 import type { CreatedInvite, InviteList } from "@/lib/schemas/accounts";
+import { MAIL_REFUSED } from "@/lib/mail/mailer";
 import { apiRequest, call, createCompany, createSessionCookie, createUser } from "@/lib/testing/factories";
 import { linkIn, startTestSmtpServer, type TestSmtpServer } from "@/lib/testing/smtp";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
@@ -289,7 +290,7 @@ describe(`invites by email (${testEngine()})`, () => {
     expect(accepted.status, accepted.text).toBe(201);
   });
 
-  it("a mail server that refuses: 503, and the invite is withdrawn", async () => {
+  it("a mail server that refuses: 503, and the invite is withdrawn, as the log says", async () => {
     const { cookie, companyId } = await adminTenant();
     const closed = await startTestSmtpServer();
     await closed.close();
@@ -302,8 +303,11 @@ describe(`invites by email (${testEngine()})`, () => {
       expect(created.text).toMatch(/email could not be sent/);
       const listed = await call<InviteList>(list, apiRequest("/settings/invites", { cookie }));
       expect(listed.body.data).toEqual([]);
-      // The invite failed as a whole: the log does not say it was made.
-      expect(await auditEntries(database.db, companyId)).toEqual([]);
+      // The log is append-only: it keeps the invite and says why it was withdrawn.
+      const entries = await auditEntries(database.db, companyId);
+      expect(entries.map((entry) => entry.kind)).toEqual(["invite.created", "invite.withdrawn"]);
+      expect(entries[1]!.targetId).toBe(entries[0]!.targetId);
+      expect(entries[1]!.changes).toEqual([{ field: "reason", from: null, to: MAIL_REFUSED }]);
     } finally {
       process.env.SMTP_URL = smtp.url;
       resetEnvCache();
