@@ -4,15 +4,12 @@ import { recordActivity, type ActivityRecordType } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import type { DomainContext } from "@/lib/domain/context";
 import { ValidationError } from "@/lib/domain/errors";
+import { textArrayParam } from "@/lib/domain/lists/sql-fragments";
 import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { actorOf, actorValues, RECORD_TABLES, recordNotFound } from "./activity";
 
 /** Unknown ids listed in a bulk request's 400, at most (the rest summed up in one more entry). */
 const UNKNOWN_IDS_LISTED = 100;
-
-/** A text[] parameter, encoded as the record's tags column encodes its arrays (on both engines). */
-const textArray = (recordType: ActivityRecordType, values: readonly string[]) =>
-  sql`${sql.param([...values], RECORD_TABLES[recordType].tags)}::text[]`;
 
 export interface ArchiveInput {
   ctx: Pick<DomainContext, "db" | "companyId" | "principal">;
@@ -35,7 +32,7 @@ export async function archiveIn(
     with target as (
       -- Locked in id order, so two bulk requests over the same records cannot deadlock.
       select ${table.id} as id, ${table.archived} as archived from ${table}
-      where ${table.companyId} = ${ctx.companyId} and ${table.id} = any(${textArray(recordType, ids)})
+      where ${table.companyId} = ${ctx.companyId} and ${table.id} = any(${textArrayParam(ids)})
       order by ${table.id} for update
     ), changed as (
       update ${table} set "archived" = ${archived},
@@ -75,7 +72,7 @@ export async function refuseUnknownIds(
 ) {
   const table = RECORD_TABLES[recordType];
   const unknown = (
-    await tx.execute<{ id: string }>(sql`select u.id from unnest(${textArray(recordType, ids)}) as u(id)
+    await tx.execute<{ id: string }>(sql`select u.id from unnest(${textArrayParam(ids)}) as u(id)
       where not exists (select 1 from ${table} where ${table.companyId} = ${ctx.companyId} and ${table.id} = u.id)`)
   ).rows.map((row) => row.id);
   const problems = unknown.slice(0, UNKNOWN_IDS_LISTED).map((unknownId) => ({

@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { textArrayParam } from "@/lib/domain/lists/sql-fragments";
 import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { customers, leadBulkChanges, leadBulkOperations, recordActivity } from "@/lib/db/schema";
 import { actorOf, actorValues } from "@/lib/domain/activity/activity";
@@ -19,9 +20,6 @@ import type {
   BulkCustomersResponse,
   UndoBulkCustomersResponse,
 } from "@/lib/schemas/customer-bulk";
-
-/** A text[] parameter, encoded as the customers' tags column encodes its arrays (on both engines). */
-const textArrayParam = (values: readonly string[]) => sql`${sql.param([...values], customers.tags)}::text[]`;
 
 /**
  * POST /customers/bulk: archive or unarchive the customers named by ids or matching the list's

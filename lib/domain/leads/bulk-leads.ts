@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
+import { textArrayParam } from "@/lib/domain/lists/sql-fragments";
 import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { leadBulkChanges, leadBulkOperations, leads, recordActivity } from "@/lib/db/schema";
 import { actorOf, actorValues, type ActivityActor } from "@/lib/domain/activity/activity";
@@ -29,9 +30,6 @@ import { checkAssignee, resolveOwnerFilter } from "./owners";
 
 /** Unknown ids listed in a 400, at most (the rest summed up in one more entry). */
 const UNKNOWN_IDS_LISTED = 100;
-
-/** A text[] parameter (encoded as the tags column encodes its arrays, on both engines). */
-const textArrayParam = (values: readonly string[]) => sql`${sql.param(values, leads.tags)}::text[]`;
 
 /**
  * POST /leads/bulk: one action on the selected leads, all or nothing. Previous values are saved

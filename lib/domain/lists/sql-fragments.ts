@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
+import { leads } from "@/lib/db/schema";
 import { escapeLike } from "@/lib/values/normalize";
 
 /** `%term%` for `lower(column) like …`: lower-cased, LIKE wildcards escaped (matched literally). */
@@ -14,6 +15,14 @@ export function textArray(values: readonly string[]): SQL {
     values.map((v) => sql`${v}`),
     sql`, `,
   )}]::text[]`;
+}
+
+/**
+ * The same list as one bound `text[]` parameter, where textArray binds one per value: for lists of
+ * ids that can run to thousands. A text[] column's encoder writes the array on both engines.
+ */
+export function textArrayParam(values: readonly string[]): SQL {
+  return sql`${sql.param([...values], leads.tags)}::text[]`;
 }
 
 const dialect = new PgDialect();

@@ -7,6 +7,7 @@ import {
   toCustomerDetail,
   type DetailedCustomerRow,
 } from "@/lib/domain/customers/customer-record";
+import { textArrayParam } from "@/lib/domain/lists/sql-fragments";
 import { LEAD_FIELDS, toLead, type LeadRecordRow } from "@/lib/domain/leads/lead-record";
 import { pinColumns, pinJoins, toPin, type PinRow } from "@/lib/domain/pins/pin-record";
 import { enqueueDeliveries } from "./enqueue";
@@ -52,7 +53,7 @@ async function readRecords(
     case "pin": {
       const { rows } = await tx.execute<PinRow>(
         sql`select ${pinColumns("p")} from pins p ${pinJoins("p")}
-          where p.company_id = ${companyId} and p.id = any(${sql.param(list, leads.tags)}::text[])`,
+          where p.company_id = ${companyId} and p.id = any(${textArrayParam(list)})`,
       );
       return new Map(rows.map((row) => [row.id, toPin(row)]));
     }
