@@ -27,10 +27,15 @@ export async function startWebhookWorker(database: Database, options: WorkerOpti
   // A lost connection must not crash the server: pg-boss retries on its next poll.
   boss.on("error", (error) => log(`webhooks worker: ${error.message}`));
   await boss.start();
-  await boss.work<DeliverJob>(
+  // Set once work() answers (a batch handled before then waits out the interval as usual).
+  const delivering: { workerId?: string } = {};
+  delivering.workerId = await boss.work<DeliverJob>(
     DELIVER_QUEUE,
     { batchSize: BATCH_SIZE, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
     async (jobs) => {
+      // pg-boss waits out the polling interval after each batch: a full batch means a backlog, so
+      // the worker fetches again at once instead.
+      if (jobs.length === BATCH_SIZE && delivering.workerId) boss.notifyWorker(delivering.workerId);
       // Each delivery records its own failure and retry: a job fails only when the database does.
       const results = await Promise.allSettled(
         jobs.map((job) => deliver(database.db, job.data.companyId, job.data.deliveryId, options)),
