@@ -350,32 +350,28 @@ async function writeCost(opts: Options) {
       .select({ n: sql<number>`count(*)::int` })
       .from(webhookDeliveries)
       .where(eq(webhookDeliveries.companyId, withHook));
-    const summary = Object.fromEntries(
-      (["create", "update"] as const).map((kind) => {
-        const rounds = results[kind];
-        const side = (k: "without" | "with") => ({
-          wallMs: median(rounds.map((r) => r[k].wall)),
-          cpuMs: median(rounds.map((r) => r[k].cpu)),
-          dbMs: rounds[0]![k].dbMs === undefined ? undefined : median(rounds.map((r) => r[k].dbMs!)),
-        });
-        const total = (s: { cpu: number; dbMs?: number }) => s.cpu + (s.dbMs ?? 0);
-        return [
-          kind,
-          {
-            without: side("without"),
-            with: side("with"),
-            wallRatio: pairedRatio(rounds.map((r) => ({ without: r.without.wall, with: r.with.wall }))),
-            cpuRatio: pairedRatio(rounds.map((r) => ({ without: total(r.without), with: total(r.with) }))),
-          },
-        ];
-      }),
-    );
+    const summarize = (kind: "create" | "update") => {
+      const rounds = results[kind];
+      const side = (k: "without" | "with") => ({
+        wallMs: median(rounds.map((r) => r[k].wall)),
+        cpuMs: median(rounds.map((r) => r[k].cpu)),
+        dbMs: rounds[0]![k].dbMs === undefined ? undefined : median(rounds.map((r) => r[k].dbMs!)),
+      });
+      const total = (s: { cpu: number; dbMs?: number }) => s.cpu + (s.dbMs ?? 0);
+      return {
+        without: side("without"),
+        with: side("with"),
+        wallRatio: pairedRatio(rounds.map((r) => ({ without: r.without.wall, with: r.with.wall }))),
+        cpuRatio: pairedRatio(rounds.map((r) => ({ without: total(r.without), with: total(r.with) }))),
+      };
+    };
     return {
       callsPerSide: opts.rounds * opts.calls,
       deliveriesWritten: pending?.n ?? 0,
       loadBefore,
       loadAfter: uptime(),
-      ...summary,
+      create: summarize("create"),
+      update: summarize("update"),
     };
   } finally {
     await database.close();
@@ -632,6 +628,19 @@ async function main(): Promise<void> {
     command: process.argv.slice(2).join(" "),
   };
   const lines: string[] = [`webhooks bench, ${date}, commit ${commit}, ${opts.engine}`];
+  const file = path.join(
+    ROOT,
+    "bench",
+    ".cache",
+    "results",
+    `${date.slice(0, 10)}-webhooks-${opts.engine}.json`,
+  );
+  // Each part's numbers as soon as it ends: a later part that fails loses only its own.
+  const flush = () => {
+    console.log(lines.splice(0).join("\n"));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  };
   const mark = (ok: boolean) => (ok ? "met" : "MISSED");
   const pct = (ratio: number) => `${ratio >= 1 ? "+" : ""}${fmt((ratio - 1) * 100, 1)}%`;
 
@@ -645,12 +654,13 @@ async function main(): Promise<void> {
       "| --- | ---: | ---: | ---: | ---: | --- |",
     );
     for (const kind of ["create", "update"] as const) {
-      const k = w[kind] as Awaited<ReturnType<typeof writeCost>>["create"];
+      const k = w[kind];
       lines.push(
         `| ${kind} | ${fmt(k.without.wallMs, 2)} | ${fmt(k.with.wallMs, 2)} | ${pct(k.wallRatio.median)} (${pct(k.wallRatio.min)}…${pct(k.wallRatio.max)}) | ${pct(k.cpuRatio.median)} | ${kind === "create" ? mark(k.wallRatio.median <= 1 + TARGETS.writeOverhead) : ""} |`,
       );
     }
     lines.push(`load before: ${w.loadBefore}`, `load after:  ${w.loadAfter}`);
+    flush();
   }
 
   if (opts.parts.includes("throughput")) {
@@ -664,11 +674,11 @@ async function main(): Promise<void> {
       `load before: ${t.loadBefore}`,
       `load after:  ${t.loadAfter}`,
     );
+    flush();
   }
 
   if (opts.parts.includes("backlog")) {
-    const runs = [];
-    for (const total of opts.backlogs) runs.push(await backlog(opts, total));
+    const runs: Awaited<ReturnType<typeof backlog>>[] = [];
     out.backlog = runs;
     lines.push(
       "",
@@ -676,22 +686,15 @@ async function main(): Promise<void> {
       "| pending | queue s | drain s | events/s | RSS start | peak | end | peak, 1st half | peak, 2nd half | receiver requests / distinct | load before → after |",
       "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
     );
-    for (const b of runs)
+    for (const total of opts.backlogs) {
+      const b = await backlog(opts, total);
+      runs.push(b);
       lines.push(
         `| ${fmt(b.pending)} | ${fmt(b.queueMs / 1000, 1)} | ${fmt(b.totalMs / 1000, 1)} | ${fmt(b.eventsPerSecond, 1)} | ${fmt(b.rss.startMb, 1)} | ${fmt(b.rss.peakMb, 1)} | ${fmt(b.rss.endMb, 1)} | ${fmt(b.rss.firstHalfPeakMb, 1)} | ${fmt(b.rss.secondHalfPeakMb, 1)} | ${b.requests} / ${b.distinct} | ${b.loadBefore.replace(/^.*load average: /, "")} → ${b.loadAfter.replace(/^.*load average: /, "")} |`,
       );
+      flush();
+    }
   }
-
-  console.log(lines.join("\n"));
-  const file = path.join(
-    ROOT,
-    "bench",
-    ".cache",
-    "results",
-    `${date.slice(0, 10)}-webhooks-${opts.engine}.json`,
-  );
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   log(`written to ${path.relative(ROOT, file)}`);
 }
 
