@@ -13,6 +13,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
+import type { PGlite } from "@electric-sql/pglite";
 import { openDatabase, type Database, type Db, type Engine } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { upsertLead } from "@/lib/domain/leads";
@@ -22,6 +23,7 @@ import type { DatabaseTarget } from "@/lib/env";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
+import { StatementRecorder, capturingDatabase } from "./capture";
 import { DEFAULT_SERVER_URL } from "./db";
 import { median } from "./load";
 import { uptime } from "./machine";
@@ -134,7 +136,15 @@ const fmt = (n: number, digits = 0) =>
 
 function gitHead(): string {
   try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).trim();
+    const changed = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).trim();
+    return changed ? `${head} (with uncommitted changes)` : head;
   } catch {
     return "?";
   }
@@ -350,6 +360,32 @@ async function writeCost(opts: Options) {
       .select({ n: sql<number>`count(*)::int` })
       .from(webhookDeliveries)
       .where(eq(webhookDeliveries.companyId, withHook));
+    // The statements of one call of each kind on each side, untimed, through a recording driver.
+    const recorder = new StatementRecorder();
+    const capturing = await capturingDatabase(
+      database.target,
+      recorder,
+      database.engine === "pglite" ? (db as unknown as { $client: PGlite }).$client : undefined,
+    );
+    const statements: Record<string, string[]> = {};
+    try {
+      for (const [side, companyId] of [
+        ["without", without],
+        ["with", withHook],
+      ] as const) {
+        serial++;
+        const created = await recorder.record(() => createLead(capturing.db, companyId, "s", serial));
+        const updated = await recorder.record(() =>
+          updateLead(capturing.db, companyId, created.result, serial),
+        );
+        const words = (list: { text: string }[]) =>
+          list.map((st) => st.text.trim().split(/\s+/)[0]!.toLowerCase());
+        statements[`create ${side}`] = words(created.statements);
+        statements[`update ${side}`] = words(updated.statements);
+      }
+    } finally {
+      await capturing.close();
+    }
     const summarize = (kind: "create" | "update") => {
       const rounds = results[kind];
       const side = (k: "without" | "with") => ({
@@ -372,6 +408,7 @@ async function writeCost(opts: Options) {
       loadAfter: uptime(),
       create: summarize("create"),
       update: summarize("update"),
+      statements,
     };
   } finally {
     await database.close();
@@ -659,6 +696,8 @@ async function main(): Promise<void> {
         `| ${kind} | ${fmt(k.without.wallMs, 2)} | ${fmt(k.with.wallMs, 2)} | ${pct(k.wallRatio.median)} (${pct(k.wallRatio.min)}…${pct(k.wallRatio.max)}) | ${pct(k.cpuRatio.median)} | ${kind === "create" ? mark(k.wallRatio.median <= 1 + TARGETS.writeOverhead) : ""} |`,
       );
     }
+    for (const [name, list] of Object.entries(w.statements))
+      lines.push(`statements, ${name}: ${list.length} (${list.join(" ")})`);
     lines.push(`load before: ${w.loadBefore}`, `load after:  ${w.loadAfter}`);
     flush();
   }
