@@ -679,6 +679,22 @@ async function main(): Promise<void> {
     fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   };
   const mark = (ok: boolean) => (ok ? "met" : "MISSED");
+  // A run whose events were not each delivered once is wrong, not slow: it exits 1.
+  const problems: string[] = [];
+  const checkDelivered = (
+    name: string,
+    r: { requests: number; distinct: number; statuses: object },
+    n: number,
+  ) => {
+    if (
+      r.requests !== n ||
+      r.distinct !== n ||
+      JSON.stringify(r.statuses) !== JSON.stringify({ succeeded: n })
+    )
+      problems.push(
+        `${name}: ${n} events, ${r.requests} requests, ${r.distinct} distinct, deliveries ${JSON.stringify(r.statuses)}`,
+      );
+  };
   const pct = (ratio: number) => `${ratio >= 1 ? "+" : ""}${fmt((ratio - 1) * 100, 1)}%`;
 
   if (opts.parts.includes("write")) {
@@ -705,6 +721,7 @@ async function main(): Promise<void> {
   if (opts.parts.includes("throughput")) {
     const t = await throughput(opts);
     out.throughput = t;
+    checkDelivered("throughput", t, t.events);
     lines.push(
       "",
       `2. Delivery rate, one worker (scripts/worker.ts) to a local receiver answering 200 at once`,
@@ -728,6 +745,7 @@ async function main(): Promise<void> {
     for (const total of opts.backlogs) {
       const b = await backlog(opts, total);
       runs.push(b);
+      checkDelivered(`backlog ${total}`, b, total);
       lines.push(
         `| ${fmt(b.pending)} | ${fmt(b.queueMs / 1000, 1)} | ${fmt(b.totalMs / 1000, 1)} | ${fmt(b.eventsPerSecond, 1)} | ${fmt(b.rss.startMb, 1)} | ${fmt(b.rss.peakMb, 1)} | ${fmt(b.rss.endMb, 1)} | ${fmt(b.rss.firstHalfPeakMb, 1)} | ${fmt(b.rss.secondHalfPeakMb, 1)} | ${b.requests} / ${b.distinct} | ${b.loadBefore.replace(/^.*load average: /, "")} → ${b.loadAfter.replace(/^.*load average: /, "")} |`,
       );
@@ -735,6 +753,7 @@ async function main(): Promise<void> {
     }
   }
   log(`written to ${path.relative(ROOT, file)}`);
+  if (problems.length > 0) throw new Error(`not each event delivered once:\n${problems.join("\n")}`);
 }
 
 if (process.argv[1]?.endsWith("webhooks.ts")) {
