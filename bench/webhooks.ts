@@ -670,7 +670,7 @@ async function main(): Promise<void> {
     "bench",
     ".cache",
     "results",
-    `${date.slice(0, 10)}-webhooks-${opts.engine}.json`,
+    `${date.slice(0, 19).replace(/:/g, "")}-webhooks-${opts.engine}.json`,
   );
   // Each part's numbers as soon as it ends: a later part that fails loses only its own.
   const flush = () => {
