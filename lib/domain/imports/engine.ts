@@ -128,6 +128,8 @@ async function companyRules(tx: DbOrTx, companyId: string, type: "leads" | "cust
 /** A record the batch knows: as stored (or created), and as the batch leaves it. */
 interface KnownRecord {
   state: RecordState;
+  /** As stored before this batch (a created record: as created). */
+  original: RecordState;
   /** Newest first: created_at, then id (records the run creates are the newest). */
   sortKey: string;
   /** Inserted by this batch. */
@@ -236,7 +238,6 @@ class BatchRun {
     };
     for (const record of known.values()) index(record, true);
 
-    const activity: NewActivity[] = [];
     const touched: KnownRecord[] = [];
     for (const { row, ask } of prepared) {
       let match: { record: KnownRecord; on: MatchedOn } | undefined;
@@ -264,6 +265,7 @@ class BatchRun {
         } as unknown as RecordState;
         const record: KnownRecord = {
           state,
+          original: state,
           sortKey: `~${String(this.createdCount++).padStart(10, "0")}`,
           created: true,
           dirty: false,
@@ -272,7 +274,6 @@ class BatchRun {
         index(record, true);
         touched.push(record);
         this.result.created++;
-        if (!this.dryRun) activity.push({ recordType: kind.recordType, recordId: id, type: "created" });
         continue;
       }
 
@@ -287,17 +288,7 @@ class BatchRun {
       }
       this.result.updated++;
       this.result.matched_on[match.on]++;
-      const changed =
-        kind.columns.some((column) => !sameValue(record.state[column], after[column])) ||
-        !sameValue(record.state.tags, after.tags);
-      // An update that changes nothing writes nothing: importing a file twice changes nothing.
-      if (!changed) continue;
-      if (!this.dryRun) {
-        const changes = changedFields(kind.answer(record.state), kind.answer(after), kind.ignore);
-        if (changes.length > 0) {
-          activity.push({ recordType: kind.recordType, recordId: record.state.id, type: "updated", changes });
-        }
-      }
+      if (!this.differs(record.state, after)) continue;
       index(record, false);
       record.state = after;
       index(record, true);
@@ -307,7 +298,12 @@ class BatchRun {
       }
     }
 
-    await this.write(touched, activity);
+    await this.write(touched);
+  }
+
+  /** Whether a record's columns (tags included) differ between two states. */
+  private differs(a: RecordState, b: RecordState): boolean {
+    return this.kind.columns.some((column) => !sameValue(a[column], b[column])) || !sameValue(a.tags, b.tags);
   }
 
   /**
@@ -348,6 +344,7 @@ class BatchRun {
       const { sortKey, ...state } = row as Record<string, unknown> & { sortKey: string };
       known.set(String(state.id), {
         state: state as RecordState,
+        original: state as RecordState,
         sortKey,
         created: false,
         dirty: false,
@@ -356,11 +353,16 @@ class BatchRun {
     return known;
   }
 
-  /** One insert of the batch's new records, one update of the changed ones, their activity and events. */
-  private async write(touched: KnownRecord[], activity: NewActivity[]): Promise<void> {
+  /**
+   * One insert of the batch's new records, one update of the changed ones, their activity (one
+   * entry per record: created, or updated with the batch's net changes) and their events. A record
+   * the batch changed and changed back is not written: importing a file twice changes nothing.
+   */
+  private async write(touched: KnownRecord[]): Promise<void> {
     const { kind, tx, companyId } = this;
     const created = touched.filter((r) => r.created).map((r) => r.state);
-    const updated = touched.filter((r) => r.dirty).map((r) => r.state);
+    const changed = touched.filter((r) => r.dirty && this.differs(r.original, r.state));
+    const updated = changed.map((r) => r.state);
     if (created.length > 0) {
       await tx.execute(insertRowsSql(kind.table, ["companyId", "id", ...kind.columns, "tags"], created));
     }
@@ -376,6 +378,17 @@ class BatchRun {
       );
     }
     if (this.dryRun) return;
+    const activity: NewActivity[] = created.map((state) => ({
+      recordType: kind.recordType,
+      recordId: state.id,
+      type: "created",
+    }));
+    for (const record of changed) {
+      const changes = changedFields(kind.answer(record.original), kind.answer(record.state), kind.ignore);
+      if (changes.length > 0) {
+        activity.push({ recordType: kind.recordType, recordId: record.state.id, type: "updated", changes });
+      }
+    }
     await addActivity(tx, companyId, { kind: "import" }, activity);
     await emitRecordEvents(tx, companyId, kind.recordType, {
       created: created.map((s) => s.id),
