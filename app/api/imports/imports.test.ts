@@ -496,7 +496,9 @@ describe(`CSV import API (${testEngine()})`, () => {
         companyId: t.companyId,
         type: "leads",
         fileName: "big.csv",
-        source: [new TextEncoder().encode("Name\n" + "x\n".repeat(100))],
+        source: (async function* () {
+          yield new TextEncoder().encode("Name\n" + "x\n".repeat(100));
+        })(),
         createdBy: null,
       },
       { maxBytes: 50 },
