@@ -54,10 +54,11 @@ const DELIMITERS: readonly { byte: number; delimiter: CsvDelimiter }[] = [
   { byte: 0x09, delimiter: "\t" },
 ];
 
+/** What openCsv reads: a Node Readable, a web ReadableStream, or chunks in any (async) iterable. */
+export type CsvSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | ReadableStream<Uint8Array>;
+
 /** Streams bytes (a Node Readable, a web ReadableStream or any AsyncIterable<Uint8Array>) into records; never holds the file. */
-export async function openCsv(
-  source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
-): Promise<OpenedCsv> {
+export async function openCsv(source: CsvSource): Promise<OpenedCsv> {
   const chunks = chunksOf(source);
   const { prefix, ended } = await readPrefix(chunks);
 
@@ -128,11 +129,9 @@ function notCsv(prefix: Buffer): string | null {
 }
 
 /** Byte chunks of any of the accepted sources. */
-async function* chunksOf(
-  source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
-): AsyncGenerator<Uint8Array> {
-  if (Symbol.asyncIterator in source) {
-    yield* source as AsyncIterable<Uint8Array>;
+async function* chunksOf(source: CsvSource): AsyncGenerator<Uint8Array> {
+  if (Symbol.asyncIterator in source || Symbol.iterator in source) {
+    yield* source as AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
     return;
   }
   const reader = (source as ReadableStream<Uint8Array>).getReader();
