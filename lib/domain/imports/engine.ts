@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, getTableColumns, gt, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { importRows, imports, users, type ImportResultCounts } from "@/lib/db/schema";
@@ -17,7 +17,7 @@ import { ImportCancelledError, ImportInProgressError, NoSuchImportError } from "
 import { importLockKey, sharesOneConnection } from "./locks";
 import { mappingProblems } from "./mapping-check";
 import { recordKind, sameValue, type PreparedRow, type RecordKind, type RecordState } from "./records";
-import { insertRowsSql, updateRowsSql } from "./rows-sql";
+import { arrayLiteral, insertRowsSql, updateRowsSql } from "./rows-sql";
 
 /**
  * The engine of a CSV import (extensions.md E9): the dry run and the import are the same run, in
@@ -48,6 +48,9 @@ export interface RunImportOutput {
   problems: RowProblem[];
   problemCount: number;
 }
+
+/** The dry run's table of what it would write (temporary: dropped with its transaction). */
+const SHADOW = "import_dry_run_shadow";
 
 /** Thrown to roll the run's transaction back once its outcome is known. */
 class RunRollback extends Error {}
@@ -81,6 +84,7 @@ export async function runImport(db: Db, input: RunImportInput): Promise<RunImpor
       if (claims) await waitForEarlierWriters(tx, claims.snapshot);
       const kind = recordKind(stored.type, await companyRules(tx, companyId, stored.type));
       const run = new BatchRun(tx, kind, companyId, stored.headers, input.mapping, input.dryRun);
+      await run.setUp();
       const batchRows = input.batchRows ?? IMPORT_BATCH_ROWS;
       let last = 0;
       let done = 0;
@@ -181,6 +185,33 @@ class BatchRun {
       if (field && !this.columnOf.has(field)) this.columnOf.set(field, headers[i] ?? "");
     });
     this.selected = getTableColumns(kind.table) as Record<string, PgColumn>;
+  }
+
+  /**
+   * A dry run writes no record: what it would create or change goes to a temporary table of
+   * identities and tags (no triggers, no list counts), which later batches match against.
+   */
+  async setUp(): Promise<void> {
+    if (!this.dryRun) return;
+    await this.tx.execute(
+      sql.raw(`create temporary table ${SHADOW} (id text primary key, phone text,
+      email text, sort_key text not null, tags text[] not null) on commit drop`),
+    );
+    await this.tx.execute(sql.raw(`create index on ${SHADOW} (phone)`));
+    await this.tx.execute(sql.raw(`create index on ${SHADOW} (email)`));
+  }
+
+  /** The dry run's write: the touched records' identities and tags into the shadow table. */
+  private async shadow(touched: KnownRecord[]): Promise<void> {
+    if (touched.length === 0) return;
+    const states = touched.map((r) => r.state);
+    const column = (values: unknown[]) => arrayLiteral(values);
+    await this.tx.execute(sql`insert into ${sql.raw(SHADOW)} (id, phone, email, sort_key, tags)
+      select u.id, u.phone, u.email, u.sort_key, u.tags::text[]
+      from unnest(${column(states.map((s) => s.id))}::text[], ${column(states.map((s) => s.phoneNormalized))}::text[],
+        ${column(states.map((s) => s.emailNormalized))}::text[], ${column(touched.map((r) => r.sortKey))}::text[],
+        ${column(states.map((s) => s.tags))}::text[]) as u(id, phone, email, sort_key, tags)
+      on conflict (id) do update set phone = excluded.phone, email = excluded.email, tags = excluded.tags`);
   }
 
   output(): RunImportOutput {
@@ -325,21 +356,39 @@ class BatchRun {
     if (ids.size + phones.size + emails.size === 0) return known;
     const table = this.kind.table;
     const textArray = (values: Set<string>) => sql`${sql.param([...values], table.tags)}::text[]`;
-    const rows = await this.tx
+    const named = (id: SQL, phone: SQL, email: SQL) =>
+      sql`(${id} = any(${textArray(ids)}) or ${phone} = any(${textArray(phones)}) or ${email} = any(${textArray(emails)}))`;
+    const select = this.tx
       .select({
         ...this.selected,
         sortKey: sql<string>`to_char(${table.createdAt} at time zone 'UTC', 'YYYYMMDDHH24MISSUS')`,
       })
-      .from(table)
-      .where(
-        and(
-          eq(table.companyId, this.companyId),
-          sql`(${table.id} = any(${textArray(ids)}) or ${table.phoneNormalized} = any(${textArray(
-            phones,
-          )}) or ${table.emailNormalized} = any(${textArray(emails)}))`,
-        ),
-      )
-      .for("update");
+      .from(table);
+    const matching = and(
+      eq(table.companyId, this.companyId),
+      named(sql`${table.id}`, sql`${table.phoneNormalized}`, sql`${table.emailNormalized}`),
+    );
+    let rows: Record<string, unknown>[];
+    if (this.dryRun) {
+      // A record the dry run touched is as its shadow says; the stored row is what it was before.
+      const shadowed = await this.tx.execute<{
+        id: string;
+        phone: string | null;
+        email: string | null;
+        sort_key: string;
+        tags: string[];
+      }>(sql`select id, phone, email, sort_key, tags from ${sql.raw(SHADOW)}
+        where ${named(sql`id`, sql`phone`, sql`email`)}`);
+      for (const row of shadowed.rows) {
+        const state = { id: row.id, phoneNormalized: row.phone, emailNormalized: row.email, tags: row.tags };
+        known.set(row.id, { state, original: state, sortKey: row.sort_key, created: false, dirty: false });
+      }
+      rows = await select.where(
+        and(matching, sql`not exists (select from ${sql.raw(SHADOW)} s where s.id = ${table.id})`),
+      );
+    } else {
+      rows = await select.where(matching).for("update");
+    }
     for (const row of rows) {
       const { sortKey, ...state } = row as Record<string, unknown> & { sortKey: string };
       known.set(String(state.id), {
@@ -360,6 +409,7 @@ class BatchRun {
    */
   private async write(touched: KnownRecord[]): Promise<void> {
     const { kind, tx, companyId } = this;
+    if (this.dryRun) return this.shadow(touched);
     const created = touched.filter((r) => r.created).map((r) => r.state);
     const changed = touched.filter((r) => r.dirty && this.differs(r.original, r.state));
     const updated = changed.map((r) => r.state);
@@ -377,7 +427,6 @@ class BatchRun {
         ),
       );
     }
-    if (this.dryRun) return;
     const activity: NewActivity[] = created.map((state) => ({
       recordType: kind.recordType,
       recordId: state.id,
