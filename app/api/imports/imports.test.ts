@@ -390,7 +390,8 @@ describe(`CSV import API (${testEngine()})`, () => {
           const rest: Record<string, unknown> = { ...row };
           for (const key of ["id", "companyId", "createdAt", "updatedAt", "changeXid", "changeSeq"])
             delete rest[key];
-          return { ...rest, assignedTo: row.assignedTo === owner ? "owner" : row.assignedTo };
+          rest.assignedTo = row.assignedTo === owner ? "owner" : row.assignedTo;
+          return rest;
         })
         .sort((x, y) => String(x.name).localeCompare(String(y.name)));
     const imported = comparable(await leadsOf(a.companyId), owners[0]!);
