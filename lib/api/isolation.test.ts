@@ -119,14 +119,12 @@ beforeAll(async () => {
       rowCount: 1,
       mapping: ["name"],
     });
-    await database.db
-      .insert(importRows)
-      .values({
-        companyId: company.companyId,
-        importId: id,
-        row: 2,
-        values: [`Import row ${company.token}`],
-      });
+    await database.db.insert(importRows).values({
+      companyId: company.companyId,
+      importId: id,
+      row: 2,
+      values: [`Import row ${company.token}`],
+    });
   }
   a.ids.push(importIds.a);
   a.secrets.push(`Import row ${a.token}`);
