@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { inject } from "vitest";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/testing/test-database";
 
@@ -62,7 +63,17 @@ export async function createCliDatabase(): Promise<{
       await database.close();
     }
   };
-  await withDatabase((database) => database.migrate());
+  // The run's migrated snapshot (lib/testing/global-setup.ts), so no test migrates from zero.
+  const snapshot = inject("testDatabaseSnapshot");
+  if (snapshot) {
+    const loaded = await openDatabase(
+      { kind: "pglite-file", dir },
+      { loadDataDir: new Blob([fs.readFileSync(snapshot)]) },
+    );
+    await loaded.close();
+  } else {
+    await withDatabase((database) => database.migrate());
+  }
   return {
     url: `file:${dir}`,
     withDatabase,
