@@ -16,3 +16,4 @@ export * from "./audit";
 export * from "./webhooks";
 export * from "./two-factor";
 export * from "./account-tokens";
+export * from "./imports";
