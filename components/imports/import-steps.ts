@@ -81,9 +81,6 @@ export function rowsText(count: number): string {
   return `${formatNumber(count)} ${count === 1 ? "row" : "rows"}`;
 }
 
-/** The largest file the API takes (1 GiB). */
-export const MAX_UPLOAD_BYTES = 1024 ** 3;
-
 /** "812 bytes", "1.4 MB", "1 GB" (powers of 1024, as file choosers show sizes). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${formatNumber(bytes)} ${bytes === 1 ? "byte" : "bytes"}`;

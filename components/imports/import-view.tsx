@@ -28,11 +28,12 @@ import {
   useUploadImport,
 } from "@/lib/query/imports";
 import { useSession } from "@/lib/query/session";
+import { IMPORT_MAX_BYTES } from "@/lib/schemas/imports";
 import { useUrlState } from "@/lib/query/url-state";
 import { ImportMappingTable, mappingIsValid } from "./import-mapping";
 import { ImportProgress } from "./import-progress";
 import { RefusedRows, ResultNumbers } from "./import-result";
-import { formatBytes, MAX_UPLOAD_BYTES, rowsText, sameMapping, STEPS, stepOf } from "./import-steps";
+import { formatBytes, rowsText, sameMapping, STEPS, stepOf } from "./import-steps";
 
 const TYPE_WORDS: Record<ImportType, { many: string; Many: string }> = {
   leads: { many: "leads", Many: "Leads" },
@@ -179,7 +180,7 @@ function UploadCard({
     if (!chosen) return setProblem(null);
     if (chosen.size === 0)
       return setProblem("This file is empty: choose a CSV file with a header row and data.");
-    if (chosen.size > MAX_UPLOAD_BYTES)
+    if (chosen.size > IMPORT_MAX_BYTES)
       return setProblem(`This file is ${formatBytes(chosen.size)}: the largest file you can import is 1 GB.`);
     setProblem(null);
   };

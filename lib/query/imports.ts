@@ -11,22 +11,19 @@ import { can, sessionCaller } from "@/lib/auth/permissions";
 import { apiFetch } from "@/lib/query/api-client";
 import { downloadCsvFrom } from "@/lib/query/reports";
 import { useSession } from "@/lib/query/session";
-import type { Pagination } from "@/lib/schemas/common";
-import type { UserRole } from "@/lib/values/roles";
-import type { ImportMapping, ImportResponse, ImportType, RowProblem } from "./import-types";
+import type {
+  ImportList,
+  ImportProblemsResponse,
+  ImportResponse,
+  IMPORT_TYPE_VALUES,
+} from "@/lib/schemas/imports";
 
-export type { ImportMapping, ImportResponse, ImportType, RowProblem };
+export type { ImportList, ImportResponse };
+export type ImportType = (typeof IMPORT_TYPE_VALUES)[number];
+/** Per column of the file: the field it fills, or null (ignored). */
+export type ImportMapping = (string | null)[];
 
 export const IMPORT_TYPES: readonly ImportType[] = ["leads", "customers"];
-const IMPORT_ROLES: readonly UserRole[] = ["admin", "manager"];
-
-export interface ImportList {
-  data: ImportResponse[];
-}
-export interface ImportProblemPage {
-  data: RowProblem[];
-  pagination: Pagination;
-}
 
 export const importKeys = {
   all: ["imports"] as const,
@@ -77,7 +74,7 @@ export function useImportProblems(id: string, page: number, limit: number, enabl
   return useQuery({
     queryKey: importKeys.problems(id, page, limit),
     queryFn: ({ signal }) =>
-      apiFetch<ImportProblemPage>(`${importPath(id)}/problems`, { query: { page, limit }, signal }),
+      apiFetch<ImportProblemsResponse>(`${importPath(id)}/problems`, { query: { page, limit }, signal }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -168,13 +165,14 @@ export function downloadRefusedRows(imported: Pick<ImportResponse, "id" | "file_
   return downloadCsvFrom(`${importPath(imported.id)}/problems/export`, {}, `${base}-refused-rows`);
 }
 
-/** What an import of each type needs besides the role (the API checks the same). */
+/** What an import of each type needs besides the page (the API checks the same). */
 const WRITE_ACTION = { leads: "leads:write", customers: "customers:write" } as const;
 
 /** The types the signed-in user may import: admins and managers with the type's write scope. */
 export function useImportTypes(): ImportType[] {
   const { data: session } = useSession();
-  if (!session || !IMPORT_ROLES.includes(session.user.role)) return [];
+  if (!session) return [];
   const caller = sessionCaller(session);
+  if (!can(caller, "imports:use")) return [];
   return IMPORT_TYPES.filter((type) => can(caller, WRITE_ACTION[type]));
 }
