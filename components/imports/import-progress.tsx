@@ -20,12 +20,12 @@ export function ImportProgress({
   const known = progress.total > 0;
   return (
     <div className="space-y-2" data-testid="import-progress">
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 text-sm">
-        <p className="font-medium text-slate-800">{label}…</p>
-        <p className="text-slate-600 tabular-nums" data-testid="import-progress-text">
-          {known
-            ? `${formatNumber(progress.done)} of ${formatNumber(progress.total)} rows (${percent}%)`
-            : "Starting…"}
+      <div className="flex items-baseline justify-between gap-4 text-sm">
+        <p className="text-slate-700 tabular-nums" data-testid="import-progress-text">
+          {known ? `${formatNumber(progress.done)} of ${formatNumber(progress.total)} rows` : "Starting…"}
+        </p>
+        <p className="font-medium text-slate-900 tabular-nums" aria-hidden="true">
+          {known ? `${percent}%` : null}
         </p>
       </div>
       <div

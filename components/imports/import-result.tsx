@@ -9,6 +9,7 @@ import { LoadingBlock } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
 import { formatNumber } from "@/lib/format";
 import { downloadRefusedRows, type ImportResponse, useImportProblems } from "@/lib/query/imports";
+import { IMPORT_PROBLEMS_KEPT } from "@/lib/schemas/imports";
 import { matchedOnText } from "./import-steps";
 
 type Result = NonNullable<ImportResponse["result"]>;
@@ -42,20 +43,20 @@ export function ResultNumbers({ result, done }: { result: Result; done: boolean 
         ]),
   ];
   return (
-    <dl className={cn("grid gap-3", done ? "grid-cols-2" : "grid-cols-1 sm:grid-cols-3")}>
+    <dl className={cn("grid gap-2 sm:gap-3", done ? "grid-cols-2" : "grid-cols-3")}>
       {items.map((item) => (
         <div
           key={item.key}
           data-testid={`result-${item.key}`}
           className={cn(
-            "rounded-lg border px-4 py-3",
+            "min-w-0 rounded-lg border px-3 py-3 sm:px-4",
             item.key === "refused" && item.value > 0
               ? "border-red-200 bg-red-50"
               : "border-slate-200 bg-white",
           )}
         >
           <dt className="text-sm text-slate-600">{item.label}</dt>
-          <dd className={cn("mt-1 text-2xl font-semibold tabular-nums", item.tone)}>
+          <dd className={cn("mt-1 text-xl font-semibold tabular-nums sm:text-2xl", item.tone)}>
             {formatNumber(item.value)}
           </dd>
           {"note" in item && item.note ? (
@@ -111,6 +112,12 @@ export function RefusedRows({ imported }: { imported: ImportResponse }) {
           Download refused rows
         </Button>
       </div>
+      {imported.problem_count > IMPORT_PROBLEMS_KEPT ? (
+        <p className="text-sm text-slate-600">
+          {formatNumber(imported.problem_count)} problems in all: the list and the download hold the first{" "}
+          {formatNumber(IMPORT_PROBLEMS_KEPT)}.
+        </p>
+      ) : null}
       {problems.isPending ? (
         <LoadingBlock label="Loading the refused rows" />
       ) : problems.isError ? (

@@ -201,7 +201,7 @@ function UploadCard({
         description="Comma, semicolon or tab separated, UTF-8 or Windows-1252, with a header row. Up to 1 GB."
       />
       <CardBody>
-        <form onSubmit={submit} aria-label="Upload a CSV file" className="space-y-5" noValidate>
+        <form onSubmit={submit} className="space-y-5" noValidate>
           {types.length > 1 ? (
             <fieldset>
               <legend className="mb-2 text-sm font-medium text-slate-800">The file holds</legend>
