@@ -54,4 +54,5 @@ export const ID_PREFIX = {
   signInChallenge: "chl",
   invite: "inv",
   passwordReset: "pwr",
+  import: "imp",
 } as const;

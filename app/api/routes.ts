@@ -41,6 +41,13 @@ import * as pin from "./pins/[id]/route";
 import * as pins from "./pins/route";
 import * as pipeline from "./pipeline/route";
 import * as lostReasons from "./lost-reasons/route";
+import * as importCancel from "./imports/[id]/cancel/route";
+import * as importDryRun from "./imports/[id]/dry-run/route";
+import * as importProblemsExport from "./imports/[id]/problems/export/route";
+import * as importProblems from "./imports/[id]/problems/route";
+import * as importOne from "./imports/[id]/route";
+import * as importStart from "./imports/[id]/start/route";
+import * as imports from "./imports/route";
 import * as fieldActivityExport from "./reports/field-activity/export/route";
 import * as fieldActivityReport from "./reports/field-activity/route";
 import * as servicePlansExport from "./reports/service-plans/export/route";
@@ -118,6 +125,15 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ["GET", "/reports/serviced-jobs/export", servicedJobsExport],
   ["GET", "/reports/field-activity", fieldActivityReport],
   ["GET", "/reports/field-activity/export", fieldActivityExport],
+  ["POST", "/imports", imports],
+  ["GET", "/imports", imports],
+  ["GET", "/imports/{id}", importOne],
+  ["POST", "/imports/{id}/dry-run", importDryRun],
+  ["GET", "/imports/{id}/problems", importProblems],
+  ["GET", "/imports/{id}/problems/export", importProblemsExport],
+  ["POST", "/imports/{id}/start", importStart],
+  ["POST", "/imports/{id}/cancel", importCancel],
+  ["DELETE", "/imports/{id}", importOne],
   ["POST", "/auth/sign-in", authSignIn],
   ["POST", "/auth/sign-in/two-factor", authSignInTwoFactor],
   ["POST", "/auth/sign-out", authSignOut],

@@ -14,6 +14,13 @@ import {
   ValidationError,
 } from "@/lib/domain/errors";
 import { MailDeliveryError } from "@/lib/mail/mailer";
+import {
+  ImportInProgressError,
+  ImportNotCheckedError,
+  ImportScopeError,
+  ImportTooLargeError,
+  InvalidCsvError,
+} from "@/lib/domain/imports/errors";
 import { FieldScopeError, LeadAlreadyLinkedError } from "@/lib/domain/pins/errors";
 import { ApiError, INTERNAL_ERROR_MESSAGE, type ErrorBody } from "./errors";
 import { jsonResponse } from "./json";
@@ -39,11 +46,17 @@ function toApiError(thrown: unknown): ApiError | undefined {
   const error = thrown instanceof DomainError ? thrown : (fromDatabaseError(thrown) ?? thrown);
   if (error instanceof NotFoundError) return new ApiError(404, undefined, error.message);
   if (error instanceof ValidationError) return validationError(error.details);
-  if (error instanceof FieldScopeError) return ApiError.coded("INSUFFICIENT_SCOPE", error.message);
+  if (error instanceof FieldScopeError || error instanceof ImportScopeError) {
+    return ApiError.coded("INSUFFICIENT_SCOPE", error.message);
+  }
   if (error instanceof ForbiddenError) return ApiError.coded("FORBIDDEN", error.message);
   if (error instanceof StageInUseError) return ApiError.coded("STAGE_IN_USE", error.message);
   if (error instanceof PinTypeInUseError) return ApiError.coded("PIN_TYPE_IN_USE", error.message);
   if (error instanceof LeadAlreadyLinkedError) return ApiError.coded("LEAD_ALREADY_LINKED", error.message);
+  if (error instanceof ImportInProgressError) return ApiError.coded("IMPORT_IN_PROGRESS", error.message);
+  if (error instanceof ImportNotCheckedError) return ApiError.coded("IMPORT_NOT_CHECKED", error.message);
+  if (error instanceof InvalidCsvError) return ApiError.coded("INVALID_CSV", error.message);
+  if (error instanceof ImportTooLargeError) return ApiError.coded("PAYLOAD_TOO_LARGE", error.message);
   if (error instanceof ConflictError) return ApiError.coded("CONFLICT", error.message);
   if (error instanceof InvalidCredentialsError) return ApiError.coded("INVALID_CREDENTIALS", error.message);
   if (error instanceof TooManyAttemptsError) {

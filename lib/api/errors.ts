@@ -25,6 +25,9 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: 503,
   INVALID_CREDENTIALS: 401,
   TOO_MANY_ATTEMPTS: 429,
+  INVALID_CSV: 400,
+  IMPORT_IN_PROGRESS: 409,
+  IMPORT_NOT_CHECKED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -40,7 +43,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERN
     "The request is not allowed for this principal (session-only endpoint, cross-site request, role).",
   INVALID_JSON: "The body is not valid JSON, or not a JSON object.",
   UNSUPPORTED_MEDIA_TYPE: "A request body must be sent as Content-Type: application/json.",
-  PAYLOAD_TOO_LARGE: "The body is larger than 1 MiB.",
+  PAYLOAD_TOO_LARGE: "The body is larger than 1 MiB (a CSV upload: 1 GiB).",
   VALIDATION_ERROR: "A field or query value is invalid; details names every bad field.",
   CONFLICT: "The request conflicts with existing data.",
   STAGE_IN_USE:
@@ -56,6 +59,11 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERN
   INVALID_CREDENTIALS: "Dashboard sign-in: the email and password do not match an active account.",
   TOO_MANY_ATTEMPTS:
     "Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again.",
+  INVALID_CSV: "CSV import: the uploaded file cannot be read as CSV; the message names the row.",
+  IMPORT_IN_PROGRESS:
+    "CSV import: another import of the company is being checked or imported; the message names it. Try again when it ends.",
+  IMPORT_NOT_CHECKED:
+    "CSV import: the import starts only after a dry run (with the current mapping) that refused no row.",
   RECORD_NOT_FOUND: "The id is unknown for this company (404 without error_code).",
   INTERNAL: "An unexpected server error (500 without error_code, message 'Internal server error').",
 };

@@ -18,6 +18,7 @@ export type ApiTag =
   | "Territories"
   | "Users"
   | "Reports"
+  | "Imports"
   | "Dashboard session"
   | "Settings"
   | "Meta";
@@ -62,6 +63,8 @@ export interface RouteDocs {
   description?: string;
   /** The component name of the declared body schema (required when the route has a body). */
   bodyName?: string;
+  /** A request body that is not JSON (a file upload): its media types and what it is. */
+  rawBody?: { contentTypes: readonly string[]; description: string };
   /** Descriptions of the path parameters. */
   paramDescriptions?: Record<string, string>;
   responses: SuccessResponse[];

@@ -33,6 +33,8 @@ interface ActionRule {
   scopes?: readonly Scope[];
   /** Only a dashboard session of one of these roles (a key has no role). */
   roles?: readonly UserRole[];
+  /** With roles: an API key with the scopes may too (the roles bind sessions only). */
+  keys?: boolean;
 }
 
 const ADMIN_ONLY: ActionRule = { roles: ["admin"] };
@@ -65,6 +67,10 @@ export const ACTIONS = {
   "pin_types:manage": ADMIN_ONLY,
   "audit_log:read": ADMIN_ONLY,
   "webhooks:manage": ADMIN_ONLY,
+  // CSV import (extensions.md E9): a manager's work in the dashboard, or a key's that writes the records.
+  "imports:run": { roles: ["admin", "manager"], keys: true },
+  "imports:leads": { scopes: ["leads:write"], roles: ["admin", "manager"], keys: true },
+  "imports:customers": { scopes: ["customers:write"], roles: ["admin", "manager"], keys: true },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof ACTIONS;
@@ -134,9 +140,10 @@ export function rolesOfAction(action: Action): readonly UserRole[] | undefined {
   return ruleOf(action).roles;
 }
 
-/** Whether only a dashboard session may do the action (it names roles, which keys lack). */
+/** Whether only a dashboard session may do the action (it names roles, which keys lack, for keys too). */
 export function isSessionOnly(action: Action): boolean {
-  return ruleOf(action).roles !== undefined;
+  const rule = ruleOf(action);
+  return rule.roles !== undefined && !rule.keys;
 }
 
 /**
@@ -184,6 +191,7 @@ export function refusalOf(
   }
   for (const action of actions) {
     const roles = rolesOfAction(action);
+    if (caller.kind === "api_key" && ruleOf(action).keys) continue;
     if (roles && (caller.kind !== "session" || !roles.includes(caller.role))) {
       return { code: "FORBIDDEN", message: `Only ${roles.join(" or ")} users may do this` };
     }

@@ -363,6 +363,20 @@ function operation(endpoint: EndpointSpec, tag: string): JsonObject {
     summary: endpoint.summary,
     description: [endpoint.description, accessText(endpoint)].filter(Boolean).join("\n\n"),
     parameters,
+    ...(endpoint.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: endpoint.rawBody.description,
+            content: Object.fromEntries(
+              endpoint.rawBody.contentTypes.map((type) => [
+                type,
+                { schema: { type: "string", format: "binary" } },
+              ]),
+            ),
+          },
+        }
+      : {}),
     ...(endpoint.body
       ? {
           requestBody: {

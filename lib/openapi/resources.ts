@@ -1,6 +1,7 @@
 import "server-only";
 import type { ApiTag } from "@/lib/api/route-docs";
 import { customerDetailSchema, customerDryRunResponseSchema, customerSchema } from "@/lib/schemas/customers";
+import { importResponseSchema } from "@/lib/schemas/imports";
 import { convertLeadDryRunResponseSchema } from "@/lib/schemas/lead-convert";
 import { assignableUserSchema } from "@/lib/schemas/lead-owners";
 import { leadDryRunResponseSchema, leadSchema } from "@/lib/schemas/leads";
@@ -94,6 +95,15 @@ export const RESOURCES: Readonly<Record<ApiTag, ResourceTag>> = {
       "Totals and breakdowns over the whole filtered set of plans or jobs, computed by the database, and " +
       "CSV exports of every matching row. They take the filters of the list endpoints, without pagination. " +
       "A date range whose start is after its end is a 400 naming the end.",
+  },
+  Imports: {
+    description:
+      "CSV import of leads or customers (a spreadsheet, another CRM's export): upload the file, map its columns " +
+      "to fields, check it with a dry run (what would be created, updated and refused, row by row), then import " +
+      "it all or nothing. Dry runs and imports run in the background: poll the import for its progress. One " +
+      "import per company is checked or imported at a time. Dashboard admins and managers, or an API key with " +
+      "`leads:write` (leads) or `customers:write` (customers).",
+    components: [named("Import", importResponseSchema)],
   },
   "Dashboard session": {
     description:

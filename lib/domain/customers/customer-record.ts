@@ -111,6 +111,25 @@ export function billingOnUpdate(values: CustomerValues): ColumnValues<typeof cus
   return copy;
 }
 
+/**
+ * billingOnUpdate over a stored row held in memory (the CSV import, which reads the rows it
+ * updates): the billing columns after the update, the same rule.
+ */
+export function billingAfterUpdate(
+  values: CustomerValues,
+  stored: typeof customers.$inferSelect,
+): CustomerValues {
+  const copy: CustomerValues = {};
+  if (values.billingSameAsProperty === false) return copy;
+  const same = values.billingSameAsProperty ?? stored.billingSameAsProperty;
+  if (!same) return copy;
+  for (const part of ADDRESS_PARTS) {
+    const property = `property${part}` as const;
+    copy[`billing${part}`] = values[property] !== undefined ? values[property] : stored[property];
+  }
+  return copy;
+}
+
 /** The columns of what the list answers of a customer. */
 const LISTED_CUSTOMER_KEYS = [
   "id",

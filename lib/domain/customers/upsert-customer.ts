@@ -65,12 +65,16 @@ export async function dryRunUpsertCustomer({
 export type CustomerWriteContext = Pick<DomainContext, "db" | "companyId" | "principal">;
 
 /** What a customer's update activity leaves out: fields no create-or-update sets. */
-const CUSTOMER_ACTIVITY_IGNORED: ReadonlySet<string> = new Set([
+export const CUSTOMER_ACTIVITY_IGNORED: ReadonlySet<string> = new Set([
   "id",
   "created_at",
   "archived",
   "archived_at",
 ]);
+
+/** Why a body that can neither match nor make a customer is refused. */
+export const NEW_CUSTOMER_NEEDS =
+  "a new customer needs a first name, last name, company name, email or phone";
 
 /** The create-or-update of a customer as upsertRecord runs it; refuses a body that cannot create. */
 export function customerUpsertSpec(
@@ -90,7 +94,7 @@ export function customerUpsertSpec(
     !values.companyName &&
     !input.phone
   ) {
-    const message = "a new customer needs a first name, last name, company name, email or phone";
+    const message = NEW_CUSTOMER_NEEDS;
     throw new ValidationError(
       ["first_name", "last_name", "company_name", "email", "phone"].map((field) => ({ field, message })),
     );

@@ -1,24 +1,45 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
-import type { ImportResultCounts } from "@/lib/db/schema";
+import { and, eq, getTableColumns, gt, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import type { Db, DbOrTx } from "@/lib/db/client";
+import { importRows, imports, users, type ImportResultCounts } from "@/lib/db/schema";
+import { addActivity, changedFields, type NewActivity } from "@/lib/domain/activity/activity";
+import { ValidationError } from "@/lib/domain/errors";
+import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
+import type { MatchedOn } from "@/lib/domain/upsert/upsert-record";
+import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
+import { convertRow, type RowProblem } from "@/lib/import/csv/convert";
+import type { ImportMapping } from "@/lib/import/csv/mapping";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import { IMPORT_PROBLEMS_KEPT } from "@/lib/schemas/imports";
+import { claimIdentities, releaseClaims, waitForEarlierWriters } from "./claims";
+import { ImportCancelledError, ImportInProgressError, NoSuchImportError } from "./errors";
+import { importLockKey, sharesOneConnection } from "./locks";
+import { mappingProblems } from "./mapping-check";
+import { recordKind, sameValue, type PreparedRow, type RecordKind, type RecordState } from "./records";
+import { insertRowsSql, updateRowsSql } from "./rows-sql";
 
-/** Per column: a field name or null (ignored); lib/import/csv/mapping.ts's ImportMapping. */
-export type ImportMapping = (string | null)[];
-/** Why a row is refused; lib/import/csv/convert.ts's RowProblem. */
-export interface RowProblem {
-  row: number;
-  column: string | null;
-  field: string | null;
-  reason: string;
-}
+/**
+ * The engine of a CSV import (extensions.md E9): the dry run and the import are the same run, in
+ * one transaction, the dry run rolled back at its end. Rows are handled in file order as if each
+ * were a POST /leads (or /customers) call, a batch at a time: one lookup of the batch's ids, phones
+ * and emails, the matching in memory, then one insert and one update per batch.
+ */
+
+/** Staged rows per batch: each statement stays small, whatever the file. */
+export const IMPORT_BATCH_ROWS = 2_000;
 
 export interface RunImportInput {
   companyId: string;
   importId: string;
   mapping: ImportMapping;
   dryRun: boolean;
-  onProgress?: (done: number, total: number) => void;
+  /** Called after each batch, inside the run (never with the run's transaction). */
+  onProgress?: (done: number, total: number) => void | Promise<void>;
+  /** Aborted: the run stops between batches and rolls back (ImportCancelledError). */
   signal?: AbortSignal;
+  /** Rows per batch (tests cross batch boundaries with small files). */
+  batchRows?: number;
 }
 
 export interface RunImportOutput {
@@ -28,9 +49,337 @@ export interface RunImportOutput {
   problemCount: number;
 }
 
+/** Thrown to roll the run's transaction back once its outcome is known. */
+class RunRollback extends Error {}
+
 /** The engine: dry run (rolled back) or import (committed) of an uploaded import with this mapping. */
 export async function runImport(db: Db, input: RunImportInput): Promise<RunImportOutput> {
-  void db;
-  void input;
-  throw new Error("not implemented yet");
+  const { companyId, importId } = input;
+  const [stored] = await db
+    .select({ type: imports.type, headers: imports.headers, rowCount: imports.rowCount })
+    .from(imports)
+    .where(and(eq(imports.companyId, companyId), eq(imports.id, importId)));
+  if (!stored) throw new NoSuchImportError();
+  const problems = mappingProblems(stored.type, stored.headers, input.mapping);
+  if (problems.length > 0) throw new ValidationError(problems);
+
+  // On PostgreSQL the identities the import may create are claimed (committed) first, so a
+  // concurrent create-or-update of one of them waits for the run instead of making a duplicate.
+  const claims =
+    !input.dryRun && !sharesOneConnection(db)
+      ? await claimIdentities(db, { companyId, importId, type: stored.type, mapping: input.mapping })
+      : undefined;
+  let output: RunImportOutput | undefined;
+  try {
+    await db.transaction(async (tx) => {
+      const [lock] = (
+        await tx.execute<{ locked: boolean }>(
+          sql`select pg_try_advisory_xact_lock(${importLockKey(companyId)}) as locked`,
+        )
+      ).rows;
+      if (!lock?.locked) throw new ImportInProgressError(undefined);
+      if (claims) await waitForEarlierWriters(tx, claims.snapshot);
+      const kind = recordKind(stored.type, await companyRules(tx, companyId, stored.type));
+      const run = new BatchRun(tx, kind, companyId, stored.headers, input.mapping, input.dryRun);
+      const batchRows = input.batchRows ?? IMPORT_BATCH_ROWS;
+      let last = 0;
+      let done = 0;
+      for (;;) {
+        if (input.signal?.aborted) throw new ImportCancelledError();
+        const batch = await tx
+          .select({ row: importRows.row, values: importRows.values })
+          .from(importRows)
+          .where(
+            and(
+              eq(importRows.companyId, companyId),
+              eq(importRows.importId, importId),
+              gt(importRows.row, last),
+            ),
+          )
+          .orderBy(importRows.row)
+          .limit(batchRows);
+        if (batch.length === 0) break;
+        await run.batch(batch);
+        last = batch[batch.length - 1]!.row;
+        done += batch.length;
+        await input.onProgress?.(done, stored.rowCount);
+      }
+      output = run.output();
+      if (input.dryRun || output.result.refused > 0) throw new RunRollback();
+    });
+  } catch (error) {
+    if (!(error instanceof RunRollback)) throw error;
+  } finally {
+    if (claims) await releaseClaims(db, companyId, importId);
+  }
+  return output!;
+}
+
+/** What the lead rules check against: the pipeline (stage by key or label) and the users. */
+async function companyRules(tx: DbOrTx, companyId: string, type: "leads" | "customers") {
+  if (type === "customers") return { pipeline: [], userIds: new Set<string>() };
+  const [pipeline, owners] = await Promise.all([
+    loadPipeline(tx, companyId),
+    tx.select({ id: users.id }).from(users).where(eq(users.companyId, companyId)),
+  ]);
+  return { pipeline, userIds: new Set(owners.map((u) => u.id)) };
+}
+
+/** A record the batch knows: as stored (or created), and as the batch leaves it. */
+interface KnownRecord {
+  state: RecordState;
+  /** Newest first: created_at, then id (records the run creates are the newest). */
+  sortKey: string;
+  /** Inserted by this batch. */
+  created: boolean;
+  /** A stored record this batch changed. */
+  dirty: boolean;
+}
+
+/** The newest of some records, as matching picks it (created_at desc, id desc). */
+function newest(records: Iterable<KnownRecord>): KnownRecord | undefined {
+  let best: KnownRecord | undefined;
+  for (const record of records) {
+    if (
+      !best ||
+      record.sortKey > best.sortKey ||
+      (record.sortKey === best.sortKey && record.state.id > best.state.id)
+    ) {
+      best = record;
+    }
+  }
+  return best;
+}
+
+/** The run's counts and problems across batches, and one batch's work. */
+class BatchRun {
+  private readonly result: ImportResultCounts = {
+    created: 0,
+    updated: 0,
+    refused: 0,
+    matched_on: { id: 0, phone: 0, email: 0 },
+  };
+  private readonly problems: RowProblem[] = [];
+  private problemCount = 0;
+  private createdCount = 0;
+  private readonly columnOf: Map<string, string>;
+  private readonly selected: Record<string, PgColumn>;
+
+  constructor(
+    private readonly tx: DbOrTx,
+    private readonly kind: RecordKind,
+    private readonly companyId: string,
+    private readonly headers: string[],
+    private readonly mapping: ImportMapping,
+    private readonly dryRun: boolean,
+  ) {
+    // The column a field came from, so a refusal names it as the file does.
+    this.columnOf = new Map();
+    mapping.forEach((field, i) => {
+      if (field && !this.columnOf.has(field)) this.columnOf.set(field, headers[i] ?? "");
+    });
+    this.selected = getTableColumns(kind.table) as Record<string, PgColumn>;
+  }
+
+  output(): RunImportOutput {
+    return { result: this.result, problems: this.problems, problemCount: this.problemCount };
+  }
+
+  private refuse(row: number, problems: RowProblem[]) {
+    this.result.refused++;
+    this.problemCount += problems.length;
+    for (const problem of problems) {
+      if (this.problems.length < IMPORT_PROBLEMS_KEPT) this.problems.push(problem);
+    }
+  }
+
+  private fieldProblem(row: number, field: string | null, reason: string): RowProblem {
+    const column = field ? (this.columnOf.get(field) ?? null) : null;
+    return { row, column, field, reason };
+  }
+
+  async batch(staged: { row: number; values: string[] }[]): Promise<void> {
+    const { kind } = this;
+    // Each row converted as POST would validate its body, then prepared as POST would.
+    const prepared: { row: number; ask: PreparedRow }[] = [];
+    for (const record of staged) {
+      const converted = convertRow(kind.type, this.headers, this.mapping, record);
+      if (!converted.ok) {
+        this.refuse(record.row, converted.problems);
+        continue;
+      }
+      const ask = kind.prepare(converted.input);
+      if (Array.isArray(ask)) {
+        this.refuse(
+          record.row,
+          ask.map((r) => this.fieldProblem(record.row, r.field, r.reason)),
+        );
+        continue;
+      }
+      prepared.push({ row: record.row, ask });
+    }
+
+    const known = await this.lookup(prepared.map((p) => p.ask));
+    const byPhone = new Map<string, Set<KnownRecord>>();
+    const byEmail = new Map<string, Set<KnownRecord>>();
+    const index = (record: KnownRecord, add: boolean) => {
+      for (const [map, key] of [
+        [byPhone, record.state.phoneNormalized],
+        [byEmail, record.state.emailNormalized],
+      ] as const) {
+        if (!key) continue;
+        let set = map.get(key);
+        if (!set) map.set(key, (set = new Set()));
+        if (add) set.add(record);
+        else set.delete(record);
+      }
+    };
+    for (const record of known.values()) index(record, true);
+
+    const activity: NewActivity[] = [];
+    const touched: KnownRecord[] = [];
+    for (const { row, ask } of prepared) {
+      let match: { record: KnownRecord; on: MatchedOn } | undefined;
+      if (ask.keys.id !== undefined) {
+        const record = known.get(ask.keys.id);
+        if (!record) {
+          this.refuse(row, [this.fieldProblem(row, "id", `no ${kind.noun} with this id`)]);
+          continue;
+        }
+        match = { record, on: "id" };
+      } else {
+        const phone = ask.keys.phone ? newest(byPhone.get(ask.keys.phone) ?? []) : undefined;
+        const email = !phone && ask.keys.email ? newest(byEmail.get(ask.keys.email) ?? []) : undefined;
+        if (phone) match = { record: phone, on: "phone" };
+        else if (email) match = { record: email, on: "email" };
+      }
+
+      if (!match) {
+        const id = newId(kind.recordType === "lead" ? ID_PREFIX.lead : ID_PREFIX.customer);
+        const state = {
+          ...ask.create,
+          id,
+          companyId: this.companyId,
+          tags: ask.tags,
+        } as unknown as RecordState;
+        const record: KnownRecord = {
+          state,
+          sortKey: `~${String(this.createdCount++).padStart(10, "0")}`,
+          created: true,
+          dirty: false,
+        };
+        known.set(id, record);
+        index(record, true);
+        touched.push(record);
+        this.result.created++;
+        if (!this.dryRun) activity.push({ recordType: kind.recordType, recordId: id, type: "created" });
+        continue;
+      }
+
+      const { record } = match;
+      const after = kind.updated(record.state, ask);
+      if (Array.isArray(after)) {
+        this.refuse(
+          row,
+          after.map((r) => this.fieldProblem(row, r.field, r.reason)),
+        );
+        continue;
+      }
+      this.result.updated++;
+      this.result.matched_on[match.on]++;
+      const changed =
+        kind.columns.some((column) => !sameValue(record.state[column], after[column])) ||
+        !sameValue(record.state.tags, after.tags);
+      // An update that changes nothing writes nothing: importing a file twice changes nothing.
+      if (!changed) continue;
+      if (!this.dryRun) {
+        const changes = changedFields(kind.answer(record.state), kind.answer(after), kind.ignore);
+        if (changes.length > 0) {
+          activity.push({ recordType: kind.recordType, recordId: record.state.id, type: "updated", changes });
+        }
+      }
+      index(record, false);
+      record.state = after;
+      index(record, true);
+      if (!record.created && !record.dirty) {
+        record.dirty = true;
+        touched.push(record);
+      }
+    }
+
+    await this.write(touched, activity);
+  }
+
+  /**
+   * The stored records the batch's ids, phones and emails name, locked until the run ends, in
+   * one statement (the run's transaction sees its earlier batches).
+   */
+  private async lookup(asks: PreparedRow[]): Promise<Map<string, KnownRecord>> {
+    const ids = new Set<string>();
+    const phones = new Set<string>();
+    const emails = new Set<string>();
+    for (const { keys } of asks) {
+      if (keys.id !== undefined) ids.add(keys.id);
+      else {
+        if (keys.phone) phones.add(keys.phone);
+        if (keys.email) emails.add(keys.email);
+      }
+    }
+    const known = new Map<string, KnownRecord>();
+    if (ids.size + phones.size + emails.size === 0) return known;
+    const table = this.kind.table;
+    const textArray = (values: Set<string>) => sql`${sql.param([...values], table.tags)}::text[]`;
+    const rows = await this.tx
+      .select({
+        ...this.selected,
+        sortKey: sql<string>`to_char(${table.createdAt} at time zone 'UTC', 'YYYYMMDDHH24MISSUS')`,
+      })
+      .from(table)
+      .where(
+        and(
+          eq(table.companyId, this.companyId),
+          sql`(${table.id} = any(${textArray(ids)}) or ${table.phoneNormalized} = any(${textArray(
+            phones,
+          )}) or ${table.emailNormalized} = any(${textArray(emails)}))`,
+        ),
+      )
+      .for("update");
+    for (const row of rows) {
+      const { sortKey, ...state } = row as Record<string, unknown> & { sortKey: string };
+      known.set(String(state.id), {
+        state: state as RecordState,
+        sortKey,
+        created: false,
+        dirty: false,
+      });
+    }
+    return known;
+  }
+
+  /** One insert of the batch's new records, one update of the changed ones, their activity and events. */
+  private async write(touched: KnownRecord[], activity: NewActivity[]): Promise<void> {
+    const { kind, tx, companyId } = this;
+    const created = touched.filter((r) => r.created).map((r) => r.state);
+    const updated = touched.filter((r) => r.dirty).map((r) => r.state);
+    if (created.length > 0) {
+      await tx.execute(insertRowsSql(kind.table, ["companyId", "id", ...kind.columns, "tags"], created));
+    }
+    if (updated.length > 0) {
+      const now = new Date();
+      await tx.execute(
+        updateRowsSql(
+          kind.table,
+          companyId,
+          ["id", ...kind.columns, "tags", "updatedAt"],
+          updated.map((state) => ({ ...state, updatedAt: now })),
+        ),
+      );
+    }
+    if (this.dryRun) return;
+    await addActivity(tx, companyId, { kind: "import" }, activity);
+    await emitRecordEvents(tx, companyId, kind.recordType, {
+      created: created.map((s) => s.id),
+      updated: updated.map((s) => s.id),
+    });
+  }
 }

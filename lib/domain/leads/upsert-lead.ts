@@ -13,7 +13,7 @@ import { actorOf } from "@/lib/domain/activity/activity";
 import type { DomainContext } from "@/lib/domain/context";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import type { LeadDryRunResponse, LeadUpsertResponse, UpsertLeadBody } from "@/lib/schemas/leads";
-import { findStage, storedStage } from "@/lib/schemas/pipeline";
+import { findStage, storedStage, type Stage } from "@/lib/schemas/pipeline";
 import { TAGS_MAX } from "@/lib/schemas/upsert-fields";
 import {
   LEAD_FIELDS,
@@ -70,7 +70,7 @@ async function leadUpsertSpec(
   const values = leadColumns(fields, "kept");
   // Without an id, phone or email nothing can match: the call creates, and needs one of these.
   if (keys.id === undefined && !keys.phone && !keys.email && !values.name && !input.phone) {
-    const message = "a new lead needs a name, an email or a phone";
+    const message = NEW_LEAD_NEEDS;
     throw new ValidationError(["name", "email", "phone"].map((field) => ({ field, message })));
   }
   // An owner must be a user of the company (extensions.md E2); a dry run checks it as well.
@@ -100,12 +100,18 @@ async function leadUpsertSpec(
   };
 }
 
+/** Why a body that can neither match nor make a lead is refused. */
+export const NEW_LEAD_NEEDS = "a new lead needs a name, an email or a phone";
+
+async function withStoredStage(ctx: LeadWriteContext, given: LeadFields): Promise<LeadFields> {
+  return withStageOf(await loadPipeline(ctx.db, ctx.companyId), given);
+}
+
 /**
  * The given stage as stored; a move to a stage that is not lost (or a stage cleared) also clears
  * the lost reason, unless the body gives one, so a reopened lead does not keep a stale reason.
  */
-async function withStoredStage(ctx: LeadWriteContext, given: LeadFields): Promise<LeadFields> {
-  const pipeline = await loadPipeline(ctx.db, ctx.companyId);
+export function withStageOf(pipeline: readonly Stage[], given: LeadFields): LeadFields {
   const stage = given.stage ? storedStage(pipeline, given.stage) : given.stage;
   const lost = stage ? findStage(pipeline, stage)?.kind === "lost" : false;
   return { ...given, stage, lost_reason: given.lost_reason !== undefined || lost ? given.lost_reason : null };
@@ -123,7 +129,7 @@ export const LEAD_ACTIVITY_IGNORED: ReadonlySet<string> = new Set([
  * The lead fields of the body, by their record names: the body names the property address
  * `address_*` and the source `source`; an empty name clears it.
  */
-function fieldsOfBody(input: UpsertLeadBody): LeadFields {
+export function fieldsOfBody(input: UpsertLeadBody): LeadFields {
   return {
     name: input.name === undefined ? undefined : input.name || null,
     email: input.email,

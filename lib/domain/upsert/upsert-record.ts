@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from "@/lib/db/client";
 import type { ActivityRecordType } from "@/lib/db/schema";
 import { addActivity, changedFields, type ActivityActor } from "@/lib/domain/activity/activity";
 import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
+import { claimedIdentityWait } from "@/lib/domain/imports/claims";
 import { ValidationError } from "@/lib/domain/errors";
 import { newestFirst } from "@/lib/domain/lists/newest-list";
 import { mergedTags, withoutTags } from "@/lib/domain/normalize";
@@ -284,6 +285,7 @@ async function updateRecord<R>(tx: DbOrTx, spec: UpsertSpec<UpsertTable>, id: st
 /**
  * One advisory lock per normalized identity (phone, then email: a fixed order, so no deadlock),
  * so concurrent calls with the same new identity serialize and the second finds the first's record.
+ * An identity a CSV import claimed also waits for that import (lib/domain/imports/claims.ts).
  */
 export async function lockIdentities(
   tx: DbOrTx,
@@ -296,6 +298,9 @@ export async function lockIdentities(
   if (identities.phone) keys.push(lockKey(`${kind}:phone:${companyId}:${identities.phone}`));
   if (identities.email) keys.push(lockKey(`${kind}:email:${companyId}:${identities.email}`));
   if (keys.length === 0) return;
+  // An identity a running CSV import claimed waits for the import, then matches its record.
+  const importWait = claimedIdentityWait(kind, companyId, identities);
+  if (importWait) keys.push(importWait);
   // The target list is evaluated left to right: phone before email.
   await tx.execute(sql`select ${sql.join(keys, sql`, `)}`);
 }

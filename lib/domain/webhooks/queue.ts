@@ -49,6 +49,12 @@ function jobSender(): PgBoss {
   return sender;
 }
 
+/** Adds jobs of any queue in the caller's transaction: they exist once it commits. */
+export async function addJobs(tx: DbOrTx, jobs: PgBoss.JobInsert[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await jobSender().insert(jobs, { db: drizzleExecutor(tx) });
+}
+
 /** Adds one delivery job per id in the caller's transaction, to start at `startAfter` (or now). */
 export async function addDeliverJobs(
   tx: DbOrTx,
@@ -62,7 +68,7 @@ export async function addDeliverJobs(
     data: { companyId, deliveryId } satisfies DeliverJob,
     ...(startAfter ? { startAfter } : {}),
   }));
-  await jobSender().insert(jobs, { db: drizzleExecutor(tx) });
+  await addJobs(tx, jobs);
 }
 
 /** The connection pg-boss itself uses to fetch, complete and maintain jobs. */

@@ -2,6 +2,7 @@ import "server-only";
 import type PgBoss from "pg-boss";
 import type { Database } from "@/lib/db/client";
 import { deliver, pruneWebhookLog, type DeliverOptions } from "./deliver";
+import { workImportQueues } from "@/lib/domain/imports/job";
 import { bossFor, DELIVER_QUEUE, PRUNE_QUEUE, type DeliverJob } from "./queue";
 
 /** Jobs fetched at once; they are sent in parallel (one worker must reach 200 events/s). */
@@ -45,6 +46,8 @@ export async function startWebhookWorker(database: Database, options: WorkerOpti
   });
   // Daily at 03:17 UTC; pg-boss keeps the schedule in the database (one run across processes).
   await boss.schedule(PRUNE_QUEUE, "17 3 * * *");
+  // The CSV import runs share the worker and its queue connection.
+  await workImportQueues(boss, database.db, { pollingIntervalSeconds: options.pollingIntervalSeconds, log });
   return {
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });

@@ -1,0 +1,107 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import type { Db, DbOrTx } from "@/lib/db/client";
+import { importClaims, type ImportRecordType } from "@/lib/db/schema";
+import type { ImportMapping } from "@/lib/import/csv/mapping";
+import { normalizeEmail, normalizePhone } from "@/lib/values/normalize";
+import { importLockKey } from "./locks";
+import { arrayLiteral } from "./rows-sql";
+
+/*
+ * Identity claims (PostgreSQL): before an import's write transaction, the phones and emails of its
+ * file are committed to import_claims. A create-or-update of a claimed identity waits for the
+ * company's import lock (shared) and then matches, so it finds the record the import made instead
+ * of making a second one. Writers that checked before the claims committed are waited for.
+ */
+
+const CLAIM_BATCH_ROWS = 10_000;
+const DELETE_BATCH_ROWS = 20_000;
+/** Longest the run waits for writers that began before its claims committed. */
+const EARLIER_WRITERS_WAIT_MS = 10_000;
+
+/** Claims the file's phones and emails for the run; answers the snapshot the claims committed at. */
+export async function claimIdentities(
+  db: Db,
+  input: { companyId: string; importId: string; type: ImportRecordType; mapping: ImportMapping },
+): Promise<{ snapshot: string }> {
+  const { companyId, importId, type, mapping } = input;
+  const phoneAt = mapping.indexOf("phone");
+  const emailAt = mapping.indexOf("email");
+  // PostgreSQL arrays count from 1; a missing column reads as null.
+  const cell = (at: number) => (at < 0 ? sql`null::text` : sql`"values"[${at + 1}]`);
+  if (phoneAt >= 0 || emailAt >= 0) {
+    let last = 0;
+    for (;;) {
+      const { rows } = await db.execute<{ row: number; phone: string | null; email: string | null }>(
+        sql`select "row", ${cell(phoneAt)} as phone, ${cell(emailAt)} as email from import_rows
+          where company_id = ${companyId} and import_id = ${importId} and "row" > ${last}
+          order by "row" limit ${CLAIM_BATCH_ROWS}`,
+      );
+      if (rows.length === 0) break;
+      last = Number(rows[rows.length - 1]!.row);
+      const kinds: string[] = [];
+      const values: string[] = [];
+      for (const row of rows) {
+        const phone = normalizePhone(row.phone);
+        const email = normalizeEmail(row.email);
+        if (phone) (kinds.push("phone"), values.push(phone));
+        if (email) (kinds.push("email"), values.push(email));
+      }
+      if (values.length === 0) continue;
+      await db.execute(sql`insert into ${importClaims} (company_id, record_type, kind, value, import_id)
+        select ${companyId}, ${type}, u.kind, u.value, ${importId}
+        from unnest(${arrayLiteral(kinds)}::text[], ${arrayLiteral(values)}::text[]) as u(kind, value)
+        on conflict (company_id, record_type, kind, value) do update set import_id = excluded.import_id`);
+    }
+  }
+  const { rows } = await db.execute<{ snapshot: string }>(
+    sql`select pg_current_snapshot()::text as snapshot`,
+  );
+  return { snapshot: rows[0]!.snapshot };
+}
+
+/**
+ * Waits (bounded) until the write transactions in progress when the claims committed have ended:
+ * one of them may be creating a claimed identity it checked before the claim existed.
+ */
+export async function waitForEarlierWriters(tx: DbOrTx, snapshot: string): Promise<void> {
+  const until = Date.now() + EARLIER_WRITERS_WAIT_MS;
+  for (;;) {
+    const { rows } = await tx.execute<{ running: number }>(
+      sql`select count(*)::int as running from unnest(pg_snapshot_xip(${snapshot}::pg_snapshot)) as x(xid)
+        where pg_xact_status(x.xid) = 'in progress'`,
+    );
+    if (Number(rows[0]?.running ?? 0) === 0 || Date.now() > until) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Drops the run's claims, a slice per statement. */
+export async function releaseClaims(db: Db, companyId: string, importId: string): Promise<void> {
+  for (;;) {
+    const { rows } = await db.execute<{ n: number }>(sql`with gone as (
+        delete from ${importClaims} where ctid in (select ctid from ${importClaims}
+          where company_id = ${companyId} and import_id = ${importId} limit ${DELETE_BATCH_ROWS})
+        returning 1)
+      select count(*)::int as n from gone`);
+    if (Number(rows[0]?.n ?? 0) < DELETE_BATCH_ROWS) return;
+  }
+}
+
+/**
+ * `(…)`: waits for the company's running import when it claimed one of these identities (a
+ * create-or-update's identity lock statement evaluates it); nothing when none is claimed.
+ */
+export function claimedIdentityWait(
+  recordType: string,
+  companyId: string,
+  identities: { phone: string | null; email: string | null },
+): SQL | undefined {
+  const claimed: SQL[] = [];
+  if (identities.phone) claimed.push(sql`(c.kind = 'phone' and c.value = ${identities.phone})`);
+  if (identities.email) claimed.push(sql`(c.kind = 'email' and c.value = ${identities.email})`);
+  if (claimed.length === 0) return undefined;
+  return sql`(select pg_advisory_xact_lock_shared(${importLockKey(companyId)}) from ${importClaims} c
+    where c.company_id = ${companyId} and c.record_type = ${recordType}
+      and (${sql.join(claimed, sql` or `)}) limit 1)`;
+}
