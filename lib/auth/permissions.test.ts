@@ -39,7 +39,7 @@ describe("the permission table", () => {
     expect(can(session("sales_rep"), "territories:write")).toBe(false);
     expect(can(key("pins:write"), "territories:write")).toBe(false);
     // The import page: admins and managers (keys import through the API with a write scope).
-    expect(roles.filter((role) => can(session(role), "imports:use"))).toEqual(["admin", "manager"]);
+    expect(roles.filter((role) => can(session(role), "imports:run"))).toEqual(["admin", "manager"]);
   });
 
   it("lets a key's leads:read read customers, jobs, pin types and the pipeline, not a session's", () => {
@@ -88,7 +88,6 @@ describe("the permission table", () => {
       "territories:write",
       "pins:relink_lead",
       "bulk_changes:undo_any",
-      "imports:use",
       "settings:manage",
       "users:manage",
       "api_keys:manage",

@@ -58,8 +58,6 @@ export const ACTIONS = {
   "pins:relink_lead": { scopes: ["leads:read"], roles: ["admin", "manager"] },
   // Undo someone else's bulk change (its author may always undo their own).
   "bulk_changes:undo_any": { roles: ["admin", "manager"] },
-  // The dashboard's CSV import page (extensions.md E9); an import also needs the type's write scope.
-  "imports:use": { roles: ["admin", "manager"] },
   "settings:manage": ADMIN_ONLY,
   "users:manage": ADMIN_ONLY,
   "api_keys:manage": ADMIN_ONLY,

@@ -165,14 +165,10 @@ export function downloadRefusedRows(imported: Pick<ImportResponse, "id" | "file_
   return downloadCsvFrom(`${importPath(imported.id)}/problems/export`, {}, `${base}-refused-rows`);
 }
 
-/** What an import of each type needs besides the page (the API checks the same). */
-const WRITE_ACTION = { leads: "leads:write", customers: "customers:write" } as const;
-
-/** The types the signed-in user may import: admins and managers with the type's write scope. */
+/** The types the signed-in user may import (admins and managers with the type's write scope). */
 export function useImportTypes(): ImportType[] {
   const { data: session } = useSession();
   if (!session) return [];
   const caller = sessionCaller(session);
-  if (!can(caller, "imports:use")) return [];
-  return IMPORT_TYPES.filter((type) => can(caller, WRITE_ACTION[type]));
+  return IMPORT_TYPES.filter((type) => can(caller, `imports:${type}`));
 }
