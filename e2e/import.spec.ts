@@ -73,7 +73,16 @@ test("an admin maps, checks, fixes and imports a CSV of leads", async ({ page })
   await expect(page.getByRole("heading", { name: "Import", level: 1 })).toBeVisible();
   await expect(page.getByRole("radio", { name: "Leads" })).toBeChecked();
 
-  await page.getByLabel("CSV file", { exact: true }).setInputFiles(file);
+  // A file that is not CSV is refused with the row that breaks it.
+  const broken = path.join(path.dirname(file), "broken.csv");
+  fs.writeFileSync(broken, 'Name,Phone\n"Ada,123\nBo,456\n');
+  const fileInput = page.getByLabel("CSV file", { exact: true });
+  await fileInput.setInputFiles(broken);
+  await page.getByRole("button", { name: "Upload and map columns" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "not valid CSV" })).toContainText("row 2");
+  await expect(fileInput).toHaveAttribute("aria-invalid", "true");
+
+  await fileInput.setInputFiles(file);
   await expect(page.getByTestId("chosen-file")).toContainText(`leads-${id}.csv`);
   await page.getByRole("button", { name: "Upload and map columns" }).click();
 

@@ -293,6 +293,17 @@ function UploadCard({
   );
 }
 
+/** The heading of the panel each status shows first (focus moves there). */
+const HEADING_OF: Record<ImportResponse["status"], string> = {
+  uploaded: "mapping-heading",
+  failed: "mapping-heading",
+  cancelled: "mapping-heading",
+  checking: "running-heading",
+  importing: "running-heading",
+  checked: "result-heading",
+  done: "result-heading",
+};
+
 /** Steps 2 to 4 of an uploaded file: the mapping, the dry run's result, the import. */
 function ImportPanels({ imported, onStartOver }: { imported: ImportResponse; onStartOver: () => void }) {
   // The mapping being edited; null: the import's own (the guess, or the last checked one).
@@ -305,13 +316,21 @@ function ImportPanels({ imported, onStartOver }: { imported: ImportResponse; onS
   const remove = useDeleteImport();
   const words = TYPE_WORDS[imported.type];
 
-  // Focus follows the flow: the result when a dry run ends, the summary when an import does.
-  const resultHeading = useRef<HTMLHeadingElement>(null);
-  const [lastStatus, setLastStatus] = useState(imported.status);
-  if (lastStatus !== imported.status) setLastStatus(imported.status);
+  // Focus follows the flow: to the result when a dry run or the import ends, and to the panel now
+  // shown when the control that had focus went away (the upload form, the cancelled run's button).
+  const lastStatus = useRef<ImportResponse["status"] | null>(null);
   useEffect(() => {
-    if (lastStatus === "checked" || lastStatus === "done") resultHeading.current?.focus();
-  }, [lastStatus]);
+    const before = lastStatus.current;
+    if (before === imported.status) return;
+    lastStatus.current = imported.status;
+    const heading = document.getElementById(HEADING_OF[imported.status]);
+    const lost = !document.activeElement || document.activeElement === document.body;
+    const ended = before !== null && (imported.status === "checked" || imported.status === "done");
+    if (heading && (lost || ended)) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus();
+    }
+  }, [imported.status]);
 
   const check = () => dryRun.mutate({ id: imported.id, mapping }, { onSuccess: () => setDraft(null) });
   const startOver = () => {
@@ -330,12 +349,9 @@ function ImportPanels({ imported, onStartOver }: { imported: ImportResponse; onS
       <FileSummary imported={imported} onStartOver={startOver} busy={remove.isPending} />
 
       {imported.status === "failed" ? (
-        <Notice
-          tone="danger"
-          title={imported.started_at ? "The run stopped with an error" : "The check failed"}
-        >
-          {imported.error ?? "Something went wrong."} Nothing was written. Check the file again, or upload
-          another.
+        <Notice tone="danger" title="The last run stopped with an error">
+          <p>{imported.error ?? "Something went wrong; nothing was written."}</p>
+          <p className="mt-1">Check the file again, or upload another.</p>
         </Notice>
       ) : null}
       {imported.status === "cancelled" ? (
@@ -404,7 +420,6 @@ function ImportPanels({ imported, onStartOver }: { imported: ImportResponse; onS
           <div className="border-b border-slate-100 px-4 py-4 sm:px-5">
             <h2
               id="result-heading"
-              ref={resultHeading}
               tabIndex={-1}
               className="text-base font-semibold text-slate-900 focus:outline-none"
             >
@@ -467,7 +482,6 @@ function ImportPanels({ imported, onStartOver }: { imported: ImportResponse; onS
           <div className="border-b border-slate-100 px-4 py-4 sm:px-5">
             <h2
               id="result-heading"
-              ref={resultHeading}
               tabIndex={-1}
               className="text-base font-semibold text-slate-900 focus:outline-none"
             >
