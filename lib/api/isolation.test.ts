@@ -4,6 +4,8 @@ import { declaredAccess } from "@/lib/api/route-config";
 import { snapshotHash, snapshotTables } from "@/lib/import/snapshot";
 import {
   customers,
+  importRows,
+  imports,
   invites,
   leadBulkOperations,
   leads,
@@ -52,6 +54,9 @@ async function fieldPins(): Promise<void> {
   a.secrets.push(`Pin notes ${a.token}`, `3 ${a.token} Lane`, aClientId);
 }
 
+/** An uploaded CSV import in each company: B must neither see nor run A's. */
+const importIds = { a: "imp_isolation_a", b: "imp_isolation_b" };
+
 const aWebhook = { endpointId: "whe_isolation_a", eventId: "evt_isolation_a", deliveryId: "whd_isolation_a" };
 
 beforeAll(async () => {
@@ -98,6 +103,28 @@ beforeAll(async () => {
     actorId: a.admin.id,
   });
   await fieldPins();
+  for (const [company, id] of [
+    [a, importIds.a],
+    [b, importIds.b],
+  ] as const) {
+    await database.db.insert(imports).values({
+      companyId: company.companyId,
+      id,
+      type: "leads",
+      fileName: `${company.token}.csv`,
+      status: "uploaded",
+      encoding: "utf-8",
+      delimiter: ",",
+      headers: ["Name"],
+      rowCount: 1,
+      mapping: ["name"],
+    });
+    await database.db
+      .insert(importRows)
+      .values({ companyId: company.companyId, importId: id, row: 2, values: [`Import row ${company.token}`] });
+  }
+  a.ids.push(importIds.a);
+  a.secrets.push(`Import row ${a.token}`);
   aSessionId = (
     await createSession(database.db, { companyId: a.companyId, id: a.admin.id }, "A's browser", "192.0.2.1")
   ).sessionId;
@@ -146,6 +173,8 @@ interface MatrixCall {
   params?: Record<string, string | string[]>;
   query?: Record<string, string | undefined>;
   body?: unknown;
+  /** A body sent as is (a CSV upload), instead of `body` as JSON. */
+  rawBody?: string;
   check: Check;
 }
 
@@ -755,6 +784,28 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
     { label: "everything", check: seesB(() => b.userIds[1]!) },
   ],
 
+  "POST /api/imports": () => [
+    {
+      label: "a file with A's lead phone",
+      query: { type: "leads", file_name: "b.csv" },
+      rawBody: `Name,Phone\nCopy,${a.lead.phone}\n`,
+      check: status(201),
+    },
+  ],
+  "GET /api/imports": () => [{ label: "B's imports", check: seesB(() => importIds.b) }],
+  "GET /api/imports/[id]": () => [{ label: "A's import", params: { id: importIds.a }, check: notFound }],
+  "DELETE /api/imports/[id]": () => [{ label: "A's import", params: { id: importIds.a }, check: notFound }],
+  "POST /api/imports/[id]/dry-run": () => [
+    { label: "A's import", params: { id: importIds.a }, body: { mapping: ["name"] }, check: notFound },
+  ],
+  "POST /api/imports/[id]/start": () => [{ label: "A's import", params: { id: importIds.a }, check: notFound }],
+  "POST /api/imports/[id]/cancel": () => [{ label: "A's import", params: { id: importIds.a }, check: notFound }],
+  "GET /api/imports/[id]/problems": () => [
+    { label: "A's import", params: { id: importIds.a }, check: notFound },
+  ],
+  "GET /api/imports/[id]/problems/export": () => [
+    { label: "A's import", params: { id: importIds.a }, check: notFound },
+  ],
   "GET /api/settings/api-keys": () => [{ label: "B's keys", check: seesB(() => b.keyId) }],
   "POST /api/settings/api-keys": () => [
     { label: "a new key", body: { name: "Isolation", scopes: ["leads:read"] }, check: status(201) },
@@ -892,6 +943,7 @@ describe(`tenant isolation matrix (${testEngine()})`, () => {
             params: call.params,
             query: call.query && definedOnly(call.query),
             body: call.body,
+            rawBody: call.rawBody,
             headers: await headersFor(),
           });
           calls++;

@@ -869,6 +869,182 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/imports": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List recent imports
+     * @description The company's 20 newest imports, newest first, of the types the caller may import (a key with only `leads:write` sees the lead imports). An import being checked or imported is among them.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    get: operations["listImports"];
+    put?: never;
+    /**
+     * Upload a CSV file to import
+     * @description The request body is the file itself (not a form), up to 1 GiB, streamed: UTF-8 (with or without a byte order mark) or Windows-1252, separated by commas, semicolons or tabs (detected), with a header row; quoted fields may hold separators and line breaks. Blank lines are skipped.
+     *
+     *     The answer (201) is the import with status `uploaded`, the first rows as `sample` and a guessed `mapping` of the columns to `fields` ("First Name", "E-mail", "Mobile", "Zip Code", "Lead Status"…; a column it cannot place is null). Nothing is written to leads or customers until the import is started after a dry run.
+     *
+     *     A file that cannot be read as CSV (an unclosed quote, no header, a header with an empty or repeated name, more values than headers…) is a 400 `INVALID_CSV` naming the row, and nothing is kept.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    post: operations["uploadImport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/imports/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an import
+     * @description The import with its mapping, its run's `progress` (rows done of the file's) and, once a dry run or the import has ended, its `result`. Poll it while the status is `checking` or `importing`.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    get: operations["getImport"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an import
+     * @description Deletes the import, the file's rows kept for it and its problems; records it imported stay. A 409 `CONFLICT` while it is being checked or imported: cancel it first.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    delete: operations["deleteImport"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/imports/{id}/dry-run": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check an import (dry run)
+     * @description Saves the mapping and checks every row in the background exactly as the import would write it (status `checking`, then `checked`), writing nothing: each row as one `POST /leads` (or `/customers`) call in file order. Present cells overwrite, empty cells are kept, tags merge, a stage is found by key or label, `assigned_to` must be a user of the company, an unknown `id` is refused; a row matching a record an earlier row created updates it.
+     *
+     *     The `result` counts rows that would create, update (and what they matched on: id, phone, email) and be refused; `GET …/problems` lists the refused rows with their column and reason.
+     *
+     *     A mapping with one entry per column, each a field of `fields` or null: a wrong one is a 400 naming `mapping[i]`. Another import of the company being checked or imported: 409 `IMPORT_IN_PROGRESS`.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    post: operations["dryRunImport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/imports/{id}/problems": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an import's problems
+     * @description Why the last dry run (or import) refused rows, by row: the spreadsheet row (the header is row 1), the column and field when the problem is one cell's, and the reason. The first 10,000 are kept; the import's `problem_count` says how many there were.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    get: operations["listImportProblems"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/imports/{id}/problems/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the refused rows
+     * @description The rows the last run refused, as uploaded (the file's header row, then those rows in file order), with two columns added: `row` (the spreadsheet row) and `problems` ("Email: not an email; Phone: …"). Fix them in a spreadsheet and upload them again. CSV, RFC 4180, CRLF, UTF-8.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    get: operations["exportImportProblems"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/imports/{id}/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start an import
+     * @description Imports the file with the mapping of its last dry run, in the background (status `importing`, then `done`), in one transaction: all rows or none. Each record created or changed gets its activity entry (actor `import`) and its webhook events. A row refused by then (data changed since the dry run) refuses the import: status `failed`, nothing written. Importing the same file again changes nothing.
+     *
+     *     Only after a dry run that refused no row: otherwise 409 `IMPORT_NOT_CHECKED`. Another import of the company being checked or imported: 409 `IMPORT_IN_PROGRESS`.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    post: operations["startImport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/imports/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an import
+     * @description Stops the dry run or import between two batches of rows and rolls it back: nothing is written, the status becomes `cancelled`. The answer is the import as it is then: poll it until it says `cancelled` if it still says `checking` or `importing`. An import not running is answered as it is.
+     *
+     *     **Access:** an API key or a dashboard session. No scope needed: any valid credentials. **Roles:** admin, manager.
+     */
+    post: operations["cancelImport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/auth/sign-in": {
     parameters: {
       query?: never;
@@ -2803,6 +2979,106 @@ export interface components {
         visits: components["schemas"]["PinVisit"][];
       };
     };
+    /** @description An uploaded CSV file and its dry run or import. */
+    Import: {
+      id: string;
+      /**
+       * @description What each row of the file is: a lead or a customer.
+       * @enum {string}
+       */
+      type: "leads" | "customers";
+      file_name: string;
+      /**
+       * @description uploaded → (dry run) checking → checked → (start) importing → done; failed (see error) or cancelled.
+       * @enum {string}
+       */
+      status: "uploaded" | "checking" | "checked" | "importing" | "done" | "failed" | "cancelled";
+      /**
+       * @description The file's text encoding, as detected.
+       * @enum {string}
+       */
+      encoding: "utf-8" | "windows-1252";
+      /**
+       * @description The file's delimiter, as detected.
+       * @enum {string}
+       */
+      delimiter: "," | ";" | "\t";
+      /** @description The header row's column names. */
+      headers: string[];
+      /** @description The first 5 records, as uploaded. */
+      sample: string[][];
+      /** @description Records in the file (the header not counted). */
+      row_count: number;
+      /** @description Per column of the file, in order: the field it fills, or null to ignore the column. */
+      mapping: (string | null)[];
+      /** @description What a column of this type of import can fill. */
+      fields: {
+        field: string;
+        label: string;
+      }[];
+      /** @description The running (or last) run's progress, in rows. */
+      progress: {
+        /** @description Rows done. */
+        done: number;
+        /** @description Rows to do. */
+        total: number;
+      };
+      result: {
+        /** @description Rows that create a record. */
+        created: number;
+        /** @description Rows that update a record (one stored before or created by an earlier row). */
+        updated: number;
+        /** @description Rows refused: any refused row refuses the import. */
+        refused: number;
+        /** @description What the updates matched on (contract section 6). */
+        matched_on: {
+          /** @description Updates matched by id. */
+          id: number;
+          /** @description Updates matched by phone. */
+          phone: number;
+          /** @description Updates matched by email. */
+          email: number;
+        };
+      } | null;
+      /** @description Problems the last run found (GET …/problems lists the first 10,000). */
+      problem_count: number;
+      /** @description Why the import failed; null unless status is failed. */
+      error: string | null;
+      /** @description Who uploaded the file; null for an API key or the command line. */
+      created_by: {
+        id: string;
+        name: string;
+      } | null;
+      created_at: string;
+      /** @description When the last run started. */
+      started_at: string | null;
+      /** @description When the last run ended. */
+      finished_at: string | null;
+    };
+    /** @description The mapping to check the file with; the import then uses it. */
+    ImportDryRunBody: {
+      /** @description Per column of the file, in order: the field it fills, or null to ignore the column. */
+      mapping: (string | null)[];
+    };
+    /** @description The company's 20 newest imports, newest first. */
+    ImportList: {
+      data: components["schemas"]["Import"][];
+    };
+    /** @description A page of the last run's problems. */
+    ImportProblems: {
+      /** @description By row. */
+      data: {
+        /** @description The spreadsheet row: the header is row 1, the first record row 2. */
+        row: number;
+        /** @description The column's header, when the problem is one column's. */
+        column: string | null;
+        /** @description The field the column fills, when known. */
+        field: string | null;
+        /** @description What is wrong, e.g. “not an email”. */
+        reason: string;
+      }[];
+      pagination: components["schemas"]["Pagination"];
+    };
     /** @description The company's open invites, newest first. */
     InviteList: {
       data: {
@@ -4627,7 +4903,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5037,7 +5313,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5447,7 +5723,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5864,7 +6140,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6370,7 +6646,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6766,7 +7042,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7152,7 +7428,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7857,7 +8133,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8357,7 +8633,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9397,6 +9673,1159 @@ export interface operations {
       };
     };
   };
+  listImports: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The imports. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ImportList"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  uploadImport: {
+    parameters: {
+      query: {
+        /** @description What each row of the file is: a lead or a customer. */
+        type: "leads" | "customers";
+        /** @description The uploaded file's name, shown in the import's history. */
+        file_name?: string;
+      };
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The CSV file's bytes. */
+    requestBody: {
+      content: {
+        "text/csv": string;
+        "application/octet-stream": string;
+      };
+    };
+    responses: {
+      /** @description The uploaded import. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Import"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       *
+       *     INVALID_CSV: CSV import: the uploaded file cannot be read as CSV; the message names the row.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  getImport: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The import's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The import. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Import"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  deleteImport: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The import's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; no body. */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description CONFLICT: The request conflicts with existing data. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  dryRunImport: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The import's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description The mapping to check the file with; the import then uses it. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImportDryRunBody"];
+      };
+    };
+    responses: {
+      /** @description The dry run is queued. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Import"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     INVALID_JSON: The body is not valid JSON, or not a JSON object.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description IMPORT_IN_PROGRESS: CSV import: another import of the company is being checked or imported; the message names it. Try again when it ends. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: A request body must be sent as Content-Type: application/json. */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  listImportProblems: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1-based (default 1, at most 9223372036854775807). */
+        page?: number;
+        /** @description Results per page, 1 to 1000 (default 50). */
+        limit?: number;
+      };
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The import's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of problems. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ImportProblems"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  exportImportProblems: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The import's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          /** @description attachment; filename="<file>-refused-rows.csv". */
+          "Content-Disposition"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  startImport: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The import's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The import is queued. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Import"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description IMPORT_IN_PROGRESS: CSV import: another import of the company is being checked or imported; the message names it. Try again when it ends.
+       *
+       *     IMPORT_NOT_CHECKED: CSV import: the import starts only after a dry run (with the current mapping) that refused no row.
+       */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  cancelImport: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The interface version. Its only allowed value is 1.1.0; anything else, or no header, is a 400 UNSUPPORTED_API_VERSION.
+         * @example 1.1.0
+         */
+        "service-api-version": components["parameters"]["ServiceApiVersion"];
+      };
+      path: {
+        /** @description The import's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The import. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Import"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_API_VERSION: The service-api-version header is missing or not 1.1.0.
+       *
+       *     VALIDATION_ERROR: A field or query value is invalid; details names every bad field.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description AUTHENTICATION_REQUIRED: No x-api-key header and no dashboard session.
+       *
+       *     INVALID_API_KEY: The API key is unknown, revoked or expired.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description FORBIDDEN: The request is not allowed for this principal (session-only endpoint, cross-site request, role). */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: The key's daily request limit is used up; it resets at 00:00 UTC. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Internal error (no error_code): An unexpected server error (500 without error_code, message 'Internal server error'). */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The database is unreachable or did not answer in time, or the mail server did not take an email; retry later. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
   signIn: {
     parameters: {
       query?: never;
@@ -9465,7 +10894,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9577,7 +11006,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10602,7 +12031,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10748,7 +12177,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10898,7 +12327,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11019,7 +12448,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11097,7 +12526,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11196,7 +12625,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11410,7 +12839,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11806,7 +13235,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12783,7 +14212,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13152,7 +14581,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13393,7 +14822,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13644,7 +15073,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14277,7 +15706,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14756,7 +16185,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB. */
+      /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];

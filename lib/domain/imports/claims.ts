@@ -39,14 +39,17 @@ export async function claimIdentities(
       );
       if (rows.length === 0) break;
       last = Number(rows[rows.length - 1]!.row);
-      const kinds: string[] = [];
-      const values: string[] = [];
+      // Once each: one statement may not claim the same identity twice.
+      const phones = new Set<string>();
+      const emails = new Set<string>();
       for (const row of rows) {
         const phone = normalizePhone(row.phone);
         const email = normalizeEmail(row.email);
-        if (phone) (kinds.push("phone"), values.push(phone));
-        if (email) (kinds.push("email"), values.push(email));
+        if (phone) phones.add(phone);
+        if (email) emails.add(email);
       }
+      const kinds = [...[...phones].map(() => "phone"), ...[...emails].map(() => "email")];
+      const values = [...phones, ...emails];
       if (values.length === 0) continue;
       await db.execute(sql`insert into ${importClaims} (company_id, record_type, kind, value, import_id)
         select ${companyId}, ${type}, u.kind, u.value, ${importId}
@@ -68,7 +71,7 @@ export async function waitForEarlierWriters(tx: DbOrTx, snapshot: string): Promi
   const until = Date.now() + EARLIER_WRITERS_WAIT_MS;
   for (;;) {
     const { rows } = await tx.execute<{ running: number }>(
-      sql`select count(*)::int as running from unnest(pg_snapshot_xip(${snapshot}::pg_snapshot)) as x(xid)
+      sql`select count(*)::int as running from pg_snapshot_xip(${snapshot}::pg_snapshot) as x(xid)
         where pg_xact_status(x.xid) = 'in progress'`,
     );
     if (Number(rows[0]?.running ?? 0) === 0 || Date.now() > until) return;

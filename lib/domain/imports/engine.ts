@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, getTableColumns, gt, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { importRows, imports, users, type ImportResultCounts } from "@/lib/db/schema";
@@ -17,7 +17,7 @@ import { ImportCancelledError, ImportInProgressError, NoSuchImportError } from "
 import { importLockKey, sharesOneConnection } from "./locks";
 import { mappingProblems } from "./mapping-check";
 import { recordKind, sameValue, type PreparedRow, type RecordKind, type RecordState } from "./records";
-import { insertRowsSql, updateRowsSql } from "./rows-sql";
+import { arrayLiteral, insertRowsSql, updateRowsSql } from "./rows-sql";
 
 /**
  * The engine of a CSV import (extensions.md E9): the dry run and the import are the same run, in
@@ -48,6 +48,9 @@ export interface RunImportOutput {
   problems: RowProblem[];
   problemCount: number;
 }
+
+/** The dry run's table of what it would write (temporary: dropped with its transaction). */
+const SHADOW = "import_dry_run_shadow";
 
 /** Thrown to roll the run's transaction back once its outcome is known. */
 class RunRollback extends Error {}
@@ -81,6 +84,7 @@ export async function runImport(db: Db, input: RunImportInput): Promise<RunImpor
       if (claims) await waitForEarlierWriters(tx, claims.snapshot);
       const kind = recordKind(stored.type, await companyRules(tx, companyId, stored.type));
       const run = new BatchRun(tx, kind, companyId, stored.headers, input.mapping, input.dryRun);
+      await run.setUp();
       const batchRows = input.batchRows ?? IMPORT_BATCH_ROWS;
       let last = 0;
       let done = 0;
@@ -128,6 +132,8 @@ async function companyRules(tx: DbOrTx, companyId: string, type: "leads" | "cust
 /** A record the batch knows: as stored (or created), and as the batch leaves it. */
 interface KnownRecord {
   state: RecordState;
+  /** As stored before this batch (a created record: as created). */
+  original: RecordState;
   /** Newest first: created_at, then id (records the run creates are the newest). */
   sortKey: string;
   /** Inserted by this batch. */
@@ -179,6 +185,33 @@ class BatchRun {
       if (field && !this.columnOf.has(field)) this.columnOf.set(field, headers[i] ?? "");
     });
     this.selected = getTableColumns(kind.table) as Record<string, PgColumn>;
+  }
+
+  /**
+   * A dry run writes no record: what it would create or change goes to a temporary table of
+   * identities and tags (no triggers, no list counts), which later batches match against.
+   */
+  async setUp(): Promise<void> {
+    if (!this.dryRun) return;
+    await this.tx.execute(
+      sql.raw(`create temporary table ${SHADOW} (id text primary key, phone text,
+      email text, sort_key text not null, tags text[] not null) on commit drop`),
+    );
+    await this.tx.execute(sql.raw(`create index on ${SHADOW} (phone)`));
+    await this.tx.execute(sql.raw(`create index on ${SHADOW} (email)`));
+  }
+
+  /** The dry run's write: the touched records' identities and tags into the shadow table. */
+  private async shadow(touched: KnownRecord[]): Promise<void> {
+    if (touched.length === 0) return;
+    const states = touched.map((r) => r.state);
+    const column = (values: unknown[]) => arrayLiteral(values);
+    await this.tx.execute(sql`insert into ${sql.raw(SHADOW)} (id, phone, email, sort_key, tags)
+      select u.id, u.phone, u.email, u.sort_key, u.tags::text[]
+      from unnest(${column(states.map((s) => s.id))}::text[], ${column(states.map((s) => s.phoneNormalized))}::text[],
+        ${column(states.map((s) => s.emailNormalized))}::text[], ${column(touched.map((r) => r.sortKey))}::text[],
+        ${column(states.map((s) => s.tags))}::text[]) as u(id, phone, email, sort_key, tags)
+      on conflict (id) do update set phone = excluded.phone, email = excluded.email, tags = excluded.tags`);
   }
 
   output(): RunImportOutput {
@@ -236,7 +269,6 @@ class BatchRun {
     };
     for (const record of known.values()) index(record, true);
 
-    const activity: NewActivity[] = [];
     const touched: KnownRecord[] = [];
     for (const { row, ask } of prepared) {
       let match: { record: KnownRecord; on: MatchedOn } | undefined;
@@ -264,6 +296,7 @@ class BatchRun {
         } as unknown as RecordState;
         const record: KnownRecord = {
           state,
+          original: state,
           sortKey: `~${String(this.createdCount++).padStart(10, "0")}`,
           created: true,
           dirty: false,
@@ -272,7 +305,6 @@ class BatchRun {
         index(record, true);
         touched.push(record);
         this.result.created++;
-        if (!this.dryRun) activity.push({ recordType: kind.recordType, recordId: id, type: "created" });
         continue;
       }
 
@@ -287,17 +319,7 @@ class BatchRun {
       }
       this.result.updated++;
       this.result.matched_on[match.on]++;
-      const changed =
-        kind.columns.some((column) => !sameValue(record.state[column], after[column])) ||
-        !sameValue(record.state.tags, after.tags);
-      // An update that changes nothing writes nothing: importing a file twice changes nothing.
-      if (!changed) continue;
-      if (!this.dryRun) {
-        const changes = changedFields(kind.answer(record.state), kind.answer(after), kind.ignore);
-        if (changes.length > 0) {
-          activity.push({ recordType: kind.recordType, recordId: record.state.id, type: "updated", changes });
-        }
-      }
+      if (!this.differs(record.state, after)) continue;
       index(record, false);
       record.state = after;
       index(record, true);
@@ -307,7 +329,12 @@ class BatchRun {
       }
     }
 
-    await this.write(touched, activity);
+    await this.write(touched);
+  }
+
+  /** Whether a record's columns (tags included) differ between two states. */
+  private differs(a: RecordState, b: RecordState): boolean {
+    return this.kind.columns.some((column) => !sameValue(a[column], b[column])) || !sameValue(a.tags, b.tags);
   }
 
   /**
@@ -329,25 +356,44 @@ class BatchRun {
     if (ids.size + phones.size + emails.size === 0) return known;
     const table = this.kind.table;
     const textArray = (values: Set<string>) => sql`${sql.param([...values], table.tags)}::text[]`;
-    const rows = await this.tx
+    const named = (id: SQL, phone: SQL, email: SQL) =>
+      sql`(${id} = any(${textArray(ids)}) or ${phone} = any(${textArray(phones)}) or ${email} = any(${textArray(emails)}))`;
+    const select = this.tx
       .select({
         ...this.selected,
         sortKey: sql<string>`to_char(${table.createdAt} at time zone 'UTC', 'YYYYMMDDHH24MISSUS')`,
       })
-      .from(table)
-      .where(
-        and(
-          eq(table.companyId, this.companyId),
-          sql`(${table.id} = any(${textArray(ids)}) or ${table.phoneNormalized} = any(${textArray(
-            phones,
-          )}) or ${table.emailNormalized} = any(${textArray(emails)}))`,
-        ),
-      )
-      .for("update");
+      .from(table);
+    const matching = and(
+      eq(table.companyId, this.companyId),
+      named(sql`${table.id}`, sql`${table.phoneNormalized}`, sql`${table.emailNormalized}`),
+    );
+    let rows: Record<string, unknown>[];
+    if (this.dryRun) {
+      // A record the dry run touched is as its shadow says; the stored row is what it was before.
+      const shadowed = await this.tx.execute<{
+        id: string;
+        phone: string | null;
+        email: string | null;
+        sort_key: string;
+        tags: string[];
+      }>(sql`select id, phone, email, sort_key, tags from ${sql.raw(SHADOW)}
+        where ${named(sql`id`, sql`phone`, sql`email`)}`);
+      for (const row of shadowed.rows) {
+        const state = { id: row.id, phoneNormalized: row.phone, emailNormalized: row.email, tags: row.tags };
+        known.set(row.id, { state, original: state, sortKey: row.sort_key, created: false, dirty: false });
+      }
+      rows = await select.where(
+        and(matching, sql`not exists (select from ${sql.raw(SHADOW)} s where s.id = ${table.id})`),
+      );
+    } else {
+      rows = await select.where(matching).for("update");
+    }
     for (const row of rows) {
       const { sortKey, ...state } = row as Record<string, unknown> & { sortKey: string };
       known.set(String(state.id), {
         state: state as RecordState,
+        original: state as RecordState,
         sortKey,
         created: false,
         dirty: false,
@@ -356,11 +402,17 @@ class BatchRun {
     return known;
   }
 
-  /** One insert of the batch's new records, one update of the changed ones, their activity and events. */
-  private async write(touched: KnownRecord[], activity: NewActivity[]): Promise<void> {
+  /**
+   * One insert of the batch's new records, one update of the changed ones, their activity (one
+   * entry per record: created, or updated with the batch's net changes) and their events. A record
+   * the batch changed and changed back is not written: importing a file twice changes nothing.
+   */
+  private async write(touched: KnownRecord[]): Promise<void> {
     const { kind, tx, companyId } = this;
+    if (this.dryRun) return this.shadow(touched);
     const created = touched.filter((r) => r.created).map((r) => r.state);
-    const updated = touched.filter((r) => r.dirty).map((r) => r.state);
+    const changed = touched.filter((r) => r.dirty && this.differs(r.original, r.state));
+    const updated = changed.map((r) => r.state);
     if (created.length > 0) {
       await tx.execute(insertRowsSql(kind.table, ["companyId", "id", ...kind.columns, "tags"], created));
     }
@@ -375,7 +427,17 @@ class BatchRun {
         ),
       );
     }
-    if (this.dryRun) return;
+    const activity: NewActivity[] = created.map((state) => ({
+      recordType: kind.recordType,
+      recordId: state.id,
+      type: "created",
+    }));
+    for (const record of changed) {
+      const changes = changedFields(kind.answer(record.original), kind.answer(record.state), kind.ignore);
+      if (changes.length > 0) {
+        activity.push({ recordType: kind.recordType, recordId: record.state.id, type: "updated", changes });
+      }
+    }
     await addActivity(tx, companyId, { kind: "import" }, activity);
     await emitRecordEvents(tx, companyId, kind.recordType, {
       created: created.map((s) => s.id),
