@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { expectAccessible, expectNoPageScrollX, signIn, unique } from "./helpers";
+import { expectAccessible, expectNoPageScrollX, signIn, signOut, unique } from "./helpers";
 
 /*
  * CSV import in the dashboard (issue #53, extensions.md E9): an admin uploads a real file of leads,
@@ -212,4 +212,25 @@ test("a big file's run survives a reload and is cancelled with nothing written",
   });
   await page.goto(`/leads?search=${encodeURIComponent(`Bulk ${id}`)}`);
   await expect(page.getByTestId("table-total")).toHaveText("0 leads");
+});
+
+test("only admins and managers see the import: the nav, the tables' links and the page", async ({ page }) => {
+  await signIn(page, "manager", { next: "/customers" });
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await expect(page).toHaveURL(/\/import\?type=customers$/);
+  await expect(page.getByRole("radio", { name: "Customers" })).toBeChecked();
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Import" }),
+  ).toHaveAttribute("aria-current", "page");
+  await signOut(page);
+
+  await signIn(page, "sales_rep", { next: "/leads" });
+  await expect(page.getByRole("link", { name: "Import CSV" })).toHaveCount(0);
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Import" }),
+  ).toHaveCount(0);
+  await page.goto("/import");
+  await expect(
+    page.getByText("Your role cannot use Import; only administrators and managers can"),
+  ).toBeVisible();
 });
