@@ -19,6 +19,7 @@ type Operation = JsonObject & {
   >;
   parameters: JsonObject[];
   security: Record<string, string[]>[];
+  requestBody?: { content: Record<string, JsonObject> };
 };
 
 function operations(doc = getOpenApiDocument()) {
@@ -203,7 +204,7 @@ describe("OpenAPI document", () => {
       if (op.parameters.some((p) => p.$ref === "#/components/parameters/ServiceApiVersion")) {
         expect(errors, key).toContain("UNSUPPORTED_API_VERSION");
       }
-      if (op.requestBody) {
+      if (op.requestBody?.content["application/json"]) {
         expect(errors, key).toEqual(
           expect.arrayContaining([
             "INVALID_JSON",
@@ -289,7 +290,9 @@ describe("OpenAPI document", () => {
       if (method !== "GET") expect(sample?.source, key).toContain(`-X ${method}`);
       if (op["x-auth"] === "both") expect(sample?.source, key).toContain("x-api-key: $FIELDCRM_API_KEY");
       if (op["x-auth"] !== "none") expect(sample?.source, key).toContain("service-api-version: 1.1.0");
-      if (op.requestBody) expect(sample?.source, key).toContain("content-type: application/json");
+      for (const type of Object.keys(op.requestBody?.content ?? {}).slice(0, 1)) {
+        expect(sample?.source, key).toContain(`content-type: ${type}`);
+      }
     }
   });
 

@@ -519,6 +519,10 @@ export function curlExample(
   const auth = endpoint.auth ?? "both";
   if (auth === "both") lines.push(`-H "x-api-key: $FIELDCRM_API_KEY"`);
   if (auth === "session") lines.push(`-b "${SESSION_COOKIE}=$FIELDCRM_SESSION"`);
+  if (endpoint.rawBody) {
+    lines.push(`-H "content-type: ${endpoint.rawBody.contentTypes[0]}"`);
+    lines.push(`--data-binary "@${example?.query?.file_name ?? "file"}"`);
+  }
   if (endpoint.body) {
     lines.push(`-H "content-type: application/json"`);
     lines.push(`-d '${JSON.stringify(example?.body ?? {}).replace(/'/g, "'\\''")}'`);

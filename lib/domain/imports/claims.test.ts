@@ -1,0 +1,110 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { importClaims, imports, leads } from "@/lib/db/schema";
+import { upsertLead } from "@/lib/domain/leads/upsert-lead";
+import { ID_PREFIX, newId } from "@/lib/ids";
+import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
+import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { importLockKey } from "./locks";
+
+const database = setupTestDatabase();
+
+describe(`identity claims of a running import (${testEngine()})`, () => {
+  it("makes a create-or-update of a claimed phone wait for the import, then update its record", async () => {
+    const company = await createCompany(database.db);
+    const companyId = company.id;
+    const importId = newId(ID_PREFIX.import);
+    await database.db.insert(imports).values({
+      companyId,
+      id: importId,
+      type: "leads",
+      fileName: "x.csv",
+      status: "importing",
+      encoding: "utf-8",
+      delimiter: ",",
+      headers: ["Phone"],
+      mapping: ["phone"],
+    });
+    await database.db
+      .insert(importClaims)
+      .values({ companyId, recordType: "leads", kind: "phone", value: "5550001234", importId });
+    const importedId = newId(ID_PREFIX.lead);
+    const ctx = { db: database.db, companyId, principal: testKeyPrincipal(companyId) };
+    const call = () => upsertLead({ ctx, input: { name: "From the API", phone: "555-000-1234" } });
+
+    let answer: Awaited<ReturnType<typeof call>>;
+    if (testEngine() === "postgres") {
+      // The import's transaction holds the lock and has inserted the record, not committed yet.
+      let inserted!: () => void;
+      const ready = new Promise<void>((resolve) => (inserted = resolve));
+      let apiDone = false;
+      const run = database.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(companyId)})`);
+        await tx
+          .insert(leads)
+          .values({
+            companyId,
+            id: importedId,
+            name: "Imported",
+            phone: "5550001234",
+            phoneNormalized: "5550001234",
+          });
+        inserted();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // The API call is still waiting for the import.
+        expect(apiDone).toBe(false);
+      });
+      await ready;
+      const api = call().then((result) => {
+        apiDone = true;
+        return result;
+      });
+      await run;
+      answer = await api;
+    } else {
+      // One connection: a call cannot run beside the import's transaction; after it, it matches.
+      await database.db
+        .insert(leads)
+        .values({
+          companyId,
+          id: importedId,
+          name: "Imported",
+          phone: "5550001234",
+          phoneNormalized: "5550001234",
+        });
+      answer = await call();
+    }
+    expect(answer.created).toBe(false);
+    expect(answer.lead).toMatchObject({ id: importedId, name: "From the API", matched_on: "phone" });
+    const stored = await database.db
+      .select({ id: leads.id })
+      .from(leads)
+      .where(eq(leads.companyId, companyId));
+    expect(stored).toEqual([{ id: importedId }]);
+  });
+
+  it("leaves an identity nobody claimed alone: no wait while the company's import runs", async () => {
+    const company = await createCompany(database.db);
+    const companyId = company.id;
+    const ctx = { db: database.db, companyId, principal: testKeyPrincipal(companyId) };
+    if (testEngine() === "postgres") {
+      let locked!: () => void;
+      const ready = new Promise<void>((resolve) => (locked = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const run = database.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(companyId)})`);
+        locked();
+        await released;
+      });
+      await ready;
+      const answer = await upsertLead({ ctx, input: { name: "Free", phone: "555-000-9999" } });
+      expect(answer.created).toBe(true);
+      release();
+      await run;
+    } else {
+      const answer = await upsertLead({ ctx, input: { name: "Free", phone: "555-000-9999" } });
+      expect(answer.created).toBe(true);
+    }
+  });
+});
