@@ -201,6 +201,10 @@ test("a big file's run survives a reload and is cancelled with nothing written",
   await page.goto("/import");
   await expect(running).toBeVisible();
   await expect(page).toHaveURL(/[?&]id=imp_/);
+  // Rows are counted once the run has claimed the file's phones and emails.
+  await expect(running.getByTestId("import-progress-text")).toHaveText(/^[\d,]+ of 40,000 rows$/, {
+    timeout: 60_000,
+  });
   await shots(page, "progress");
 
   // Cancelled: nothing of the file is written.

@@ -22,7 +22,11 @@ export function ImportProgress({
     <div className="space-y-2" data-testid="import-progress">
       <div className="flex items-baseline justify-between gap-4 text-sm">
         <p className="text-slate-700 tabular-nums" data-testid="import-progress-text">
-          {known ? `${formatNumber(progress.done)} of ${formatNumber(progress.total)} rows` : "Starting…"}
+          {!known
+            ? "Starting…"
+            : progress.done === 0
+              ? `Starting on ${formatNumber(progress.total)} rows…`
+              : `${formatNumber(progress.done)} of ${formatNumber(progress.total)} rows`}
         </p>
         <p className="font-medium text-slate-900 tabular-nums" aria-hidden="true">
           {known ? `${percent}%` : null}

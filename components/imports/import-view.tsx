@@ -328,6 +328,8 @@ function ImportPanels({ imported, onStartOver }: { imported: ImportResponse; onS
     const ended = before !== null && (imported.status === "checked" || imported.status === "done");
     if (heading && (lost || ended)) {
       heading.setAttribute("tabindex", "-1");
+      // Moved there for screen readers and the keyboard; no ring, as the user did not tab there.
+      heading.classList.add("focus:outline-none");
       heading.focus();
     }
   }, [imported.status]);
