@@ -40,15 +40,13 @@ describe(`identity claims of a running import (${testEngine()})`, () => {
       let apiDone = false;
       const run = database.db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(companyId)})`);
-        await tx
-          .insert(leads)
-          .values({
-            companyId,
-            id: importedId,
-            name: "Imported",
-            phone: "5550001234",
-            phoneNormalized: "5550001234",
-          });
+        await tx.insert(leads).values({
+          companyId,
+          id: importedId,
+          name: "Imported",
+          phone: "5550001234",
+          phoneNormalized: "5550001234",
+        });
         inserted();
         await new Promise((resolve) => setTimeout(resolve, 500));
         // The API call is still waiting for the import.
@@ -63,15 +61,13 @@ describe(`identity claims of a running import (${testEngine()})`, () => {
       answer = await api;
     } else {
       // One connection: a call cannot run beside the import's transaction; after it, it matches.
-      await database.db
-        .insert(leads)
-        .values({
-          companyId,
-          id: importedId,
-          name: "Imported",
-          phone: "5550001234",
-          phoneNormalized: "5550001234",
-        });
+      await database.db.insert(leads).values({
+        companyId,
+        id: importedId,
+        name: "Imported",
+        phone: "5550001234",
+        phoneNormalized: "5550001234",
+      });
       answer = await call();
     }
     expect(answer.created).toBe(false);

@@ -86,27 +86,36 @@ export async function runImport(db: Db, input: RunImportInput): Promise<RunImpor
       const run = new BatchRun(tx, kind, companyId, stored.headers, input.mapping, input.dryRun);
       await run.setUp();
       const batchRows = input.batchRows ?? IMPORT_BATCH_ROWS;
-      let last = 0;
-      let done = 0;
-      for (;;) {
-        if (input.signal?.aborted) throw new ImportCancelledError();
-        const batch = await tx
+      const staged = (after: number) =>
+        tx
           .select({ row: importRows.row, values: importRows.values })
           .from(importRows)
           .where(
             and(
               eq(importRows.companyId, companyId),
               eq(importRows.importId, importId),
-              gt(importRows.row, last),
+              gt(importRows.row, after),
             ),
           )
           .orderBy(importRows.row)
           .limit(batchRows);
+      // The next batch is read and converted while the previous one is written.
+      let next = staged(0);
+      let writing: Promise<number> | undefined;
+      let done = 0;
+      for (;;) {
+        const batch = await next;
+        if (batch.length > 0) next = staged(batch[batch.length - 1]!.row);
+        const prepared = run.prepare(batch);
+        if (writing) {
+          done += await writing;
+          await input.onProgress?.(done, stored.rowCount);
+        }
         if (batch.length === 0) break;
-        await run.batch(batch);
-        last = batch[batch.length - 1]!.row;
-        done += batch.length;
-        await input.onProgress?.(done, stored.rowCount);
+        if (input.signal?.aborted) throw new ImportCancelledError();
+        writing = run.apply(prepared).then(() => batch.length);
+        // Awaited at the next batch or the end; this keeps a failure from counting as unhandled meanwhile.
+        writing.catch(() => {});
       }
       output = run.output();
       if (input.dryRun || output.result.refused > 0) throw new RunRollback();
@@ -128,6 +137,9 @@ async function companyRules(tx: DbOrTx, companyId: string, type: "leads" | "cust
   ]);
   return { pipeline, userIds: new Set(owners.map((u) => u.id)) };
 }
+
+/** A batch's rows in file order: prepared, or refused with their problems. */
+type PreparedBatch = ({ row: number; ask: PreparedRow } | { row: number; problems: RowProblem[] })[];
 
 /** A record the batch knows: as stored (or created), and as the batch leaves it. */
 interface KnownRecord {
@@ -218,7 +230,7 @@ class BatchRun {
     return { result: this.result, problems: this.problems, problemCount: this.problemCount };
   }
 
-  private refuse(row: number, problems: RowProblem[]) {
+  private refuse(_row: number, problems: RowProblem[]) {
     this.result.refused++;
     this.problemCount += problems.length;
     for (const problem of problems) {
@@ -231,27 +243,37 @@ class BatchRun {
     return { row, column, field, reason };
   }
 
-  async batch(staged: { row: number; values: string[] }[]): Promise<void> {
+  /**
+   * A batch's rows converted as POST would validate their bodies, then prepared as POST would:
+   * in memory only, so it runs while the database writes the previous batch.
+   */
+  prepare(staged: { row: number; values: string[] }[]): PreparedBatch {
     const { kind } = this;
-    // Each row converted as POST would validate its body, then prepared as POST would.
-    const prepared: { row: number; ask: PreparedRow }[] = [];
+    const rows: PreparedBatch = [];
     for (const record of staged) {
       const converted = convertRow(kind.type, this.headers, this.mapping, record);
       if (!converted.ok) {
-        this.refuse(record.row, converted.problems);
+        rows.push({ row: record.row, problems: converted.problems });
         continue;
       }
       const ask = kind.prepare(converted.input);
       if (Array.isArray(ask)) {
-        this.refuse(
-          record.row,
-          ask.map((r) => this.fieldProblem(record.row, r.field, r.reason)),
-        );
+        rows.push({
+          row: record.row,
+          problems: ask.map((r) => this.fieldProblem(record.row, r.field, r.reason)),
+        });
         continue;
       }
-      prepared.push({ row: record.row, ask });
+      rows.push({ row: record.row, ask });
     }
+    return rows;
+  }
 
+  /** A prepared batch matched and written, its refusals counted in row order. */
+  async apply(batch: PreparedBatch): Promise<void> {
+    const { kind } = this;
+    const prepared: { row: number; ask: PreparedRow }[] = [];
+    for (const entry of batch) if ("ask" in entry) prepared.push(entry);
     const known = await this.lookup(prepared.map((p) => p.ask));
     const byPhone = new Map<string, Set<KnownRecord>>();
     const byEmail = new Map<string, Set<KnownRecord>>();
@@ -270,7 +292,12 @@ class BatchRun {
     for (const record of known.values()) index(record, true);
 
     const touched: KnownRecord[] = [];
-    for (const { row, ask } of prepared) {
+    for (const entry of batch) {
+      if (!("ask" in entry)) {
+        this.refuse(entry.row, entry.problems);
+        continue;
+      }
+      const { row, ask } = entry;
       let match: { record: KnownRecord; on: MatchedOn } | undefined;
       if (ask.keys.id !== undefined) {
         const record = known.get(ask.keys.id);
