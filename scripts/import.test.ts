@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { companies } from "@/lib/db/schema";
 import { testEngine } from "@/lib/testing/test-database";
 import { createCliDatabase, runScript } from "./cli-testing";
 
@@ -17,6 +18,13 @@ afterAll(async () => {
   await cli?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+async function count(query: ReturnType<typeof sql>): Promise<number> {
+  const rows = await cli.withDatabase((database) =>
+    database.db.execute<{ n: number }>(query).then((result) => result.rows),
+  );
+  return Number(rows[0]!.n);
+}
 
 function file(name: string, content: unknown): string {
   const target = path.join(dir, name);
@@ -75,10 +83,30 @@ describe(`npm run db:import on ${testEngine()}`, { timeout: 180_000 }, () => {
     [[], /Usage: npm run db:import -- <file.json>/],
     [["a.json", "b.json"], /Usage/],
     [["/nonexistent/file.json"], /Cannot read \/nonexistent\/file.json: ENOENT/],
+    [["a.csv", "--type", "leads"], /A CSV import needs --company <id>/],
+    [["a.csv", "--company", "co_x", "--type", "jobs"], /needs --type leads or --type customers/],
+    [["a.json", "--company", "co_x"], /--company and --map are for CSV files/],
+    [["a.csv", "--company", "co_x", "--type", "leads", "--force"], /Unknown option '--force'/],
+    [
+      ["/nonexistent/a.csv", "--company", "co_x", "--type", "leads"],
+      /Cannot read \/nonexistent\/a.csv: ENOENT/,
+    ],
   ])("refuses arguments %j with exit status 1", async (args, message) => {
     const result = await runScript("import", args, cli.url);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(message);
+  });
+
+  it("a JSON dry run checks and counts as the import would, and writes nothing", async () => {
+    const target = file("dry.json", {
+      companies: [{ id: "co_dry", name: "Dry Co" }],
+      leads: [{ id: "lead_dry", company_id: "co_dry", name: "Dee" }],
+    });
+    const result = await runScript("import", [target, "--dry-run"], cli.url);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("nothing was written; it would write:");
+    expect(result.stdout).toMatch(/leads: 1 \(1 new, 0 updated, 0 unchanged\)/);
+    expect(await count(sql`select count(*)::int as n from companies where id = 'co_dry'`)).toBe(0);
   });
 
   it("refuses a file that is not JSON, saying where", async () => {
@@ -168,5 +196,99 @@ describe(`npm run db:import on ${testEngine()}`, { timeout: 180_000 }, () => {
         .then((result) => result.rows),
     );
     expect(Number(rows[0]!.n)).toBe(0);
+  });
+});
+
+describe(`npm run db:import of a CSV file on ${testEngine()}`, { timeout: 180_000 }, () => {
+  beforeAll(async () => {
+    await cli.withDatabase((database) =>
+      database.db
+        .insert(companies)
+        .values({ id: "co_csv", name: "CSV Co" })
+        .then(() => undefined),
+    );
+  });
+  const leads = sql`select count(*)::int as n from leads where company_id = 'co_csv'`;
+  const csv = ["--company", "co_csv", "--type", "leads"];
+
+  it("a dry run lists each refused row's problems, exits 1 and writes nothing", async () => {
+    const target = file(
+      "bad.csv",
+      'First Name,Last Name,E-mail,Estimated Value\r\nAna,Silva,ana@csv.example,"$1,200.50"\r\n' +
+        "Bo,,not-an-email,\r\nCy,,cy@csv.example,lots\r\n",
+    );
+    const result = await runScript("import", [target, ...csv, "--dry-run"], cli.url);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split("\n")).toEqual([
+      "row 3, E-mail: must be a valid email address",
+      "row 4, Estimated Value: must be an amount such as 1200.50 or $1,200.50",
+      "Error: 2 rows refused (listed above); nothing was written.",
+      "",
+    ]);
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("would create 1, update 0, refuse 2");
+    expect(await count(leads)).toBe(0);
+    // The staged upload is gone too.
+    expect(await count(sql`select count(*)::int as n from imports where company_id = 'co_csv'`)).toBe(0);
+  });
+
+  it("imports a file; the second import of it matches every row and changes nothing", async () => {
+    const target = file(
+      "good.csv",
+      '\uFEFFName;Mobile;Email;Tags\nAna Silva;(555) 010-2000;ana@csv.example;"a; b"\nBo;;bo@csv.example;\n',
+    );
+    const first = await runScript("import", [target, ...csv], cli.url);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      'Columns: "Name" → name, "Mobile" → phone, "Email" → email, "Tags" → tags',
+    );
+    expect(first.stdout.trim().split("\n").at(-1)).toBe("created 2, updated 0");
+    const activity = sql`select count(*)::int as n from record_activity where company_id = 'co_csv'`;
+    const entries = await count(activity);
+    expect(entries).toBe(2);
+
+    const second = await runScript("import", [target, ...csv], cli.url);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("(updates matched on id 0, phone 1, email 1)");
+    expect(second.stdout.trim().split("\n").at(-1)).toBe("created 0, updated 2");
+    expect(await count(leads)).toBe(2);
+    expect(await count(activity)).toBe(entries);
+    const rows = await cli.withDatabase((database) =>
+      database.db
+        .execute<{ name: string; tags: string[] }>(
+          sql`select name, tags from leads where company_id = 'co_csv' order by name`,
+        )
+        .then((result) => result.rows),
+    );
+    expect(rows).toEqual([
+      { name: "Ana Silva", tags: ["a", "b"] },
+      { name: "Bo", tags: [] },
+    ]);
+  });
+
+  it("--map maps and ignores named columns; a bad --map is refused", async () => {
+    const target = file("map.csv", "Who,Contact,Owner\nDee,dee@csv.example,a note\n");
+    const result = await runScript(
+      "import",
+      [target, ...csv, "--dry-run", "--map", "Who=name,Contact=email,Owner="],
+      cli.url,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Columns: "Who" → name, "Contact" → email');
+    expect(result.stdout).toContain('Ignored: "Owner"');
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("would create 1, update 0, refuse 0");
+    expect(await count(sql`select count(*)::int as n from leads where email = 'dee@csv.example'`)).toBe(0);
+
+    const bad = await runScript("import", [target, ...csv, "--map", "Who=nickname"], cli.url);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--map: "nickname" is not a field of leads; the fields are name,');
+  });
+
+  it("refuses a file that is not valid CSV, naming the row", async () => {
+    const target = file("broken.csv", 'Name,Notes\nAna,ok\nBo,"never closed\n');
+    const result = await runScript("import", [target, ...csv], cli.url);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'broken.csv: The file is not valid CSV: row 3: a quoted value is never closed: a " is missing its closing "',
+    );
   });
 });

@@ -23,7 +23,12 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
+  /** Check and write as the import would, then roll everything back: the counts say what it would do. */
+  dryRun?: boolean;
 }
+
+/** Ends a dry run's transaction once its counts are known. */
+class DryRunRollback extends Error {}
 
 export interface ImportResult {
   counts: ImportCounts;
@@ -54,44 +59,49 @@ export async function importDocument(
   const { records, problems: shapeProblems, recordCount: total } = readSections(input);
   options.onProgress?.({ phase: "checking", done: 0, total });
   let result: ImportResult | undefined;
-  await db.transaction(async (tx) => {
-    const ids = prepareIds();
-    const writer = new DocumentWriter(tx, ids, (done) =>
-      options.onProgress?.({ phase: "writing", done, total }),
-    );
-    const checker = new DocumentChecker(tx, ids, () => writer.settle());
-    const problems = [...shapeProblems];
-    let recordCount = 0;
-    for (const section of SECTION_NAMES) {
-      const given = records[section] ?? [];
-      const step = SLICED.has(section) ? RECORDS_PER_SLICE : given.length;
-      for (let start = 0; start < given.length; start += step) {
-        const parsed = parseRecords(section, given, start, Math.min(start + step, given.length));
-        ids.register(section, parsed.entries);
-        recordCount += parsed.recordCount;
-        // One by one: a refused file may list more problems than a call takes arguments.
-        for (const problem of parsed.problems) problems.push(problem);
-        for (const problem of await checker.check(parsed)) problems.push(problem);
-        if (problems.length === 0) await writer.write(section, parsed.entries);
-      }
-    }
-    if (problems.length > 0) {
-      await writer.settle();
-      throw new ImportRefusedError(
-        sortProblems(problems, [
-          "companies",
-          "users",
-          "api_keys",
-          "pin_types",
-          "pins",
-          "customers",
-          "leads",
-          "service_plans",
-          "jobs",
-        ]),
+  await db
+    .transaction(async (tx) => {
+      const ids = prepareIds();
+      const writer = new DocumentWriter(tx, ids, (done) =>
+        options.onProgress?.({ phase: "writing", done, total }),
       );
-    }
-    result = { counts: await writer.finish(), records: recordCount };
-  });
+      const checker = new DocumentChecker(tx, ids, () => writer.settle());
+      const problems = [...shapeProblems];
+      let recordCount = 0;
+      for (const section of SECTION_NAMES) {
+        const given = records[section] ?? [];
+        const step = SLICED.has(section) ? RECORDS_PER_SLICE : given.length;
+        for (let start = 0; start < given.length; start += step) {
+          const parsed = parseRecords(section, given, start, Math.min(start + step, given.length));
+          ids.register(section, parsed.entries);
+          recordCount += parsed.recordCount;
+          // One by one: a refused file may list more problems than a call takes arguments.
+          for (const problem of parsed.problems) problems.push(problem);
+          for (const problem of await checker.check(parsed)) problems.push(problem);
+          if (problems.length === 0) await writer.write(section, parsed.entries);
+        }
+      }
+      if (problems.length > 0) {
+        await writer.settle();
+        throw new ImportRefusedError(
+          sortProblems(problems, [
+            "companies",
+            "users",
+            "api_keys",
+            "pin_types",
+            "pins",
+            "customers",
+            "leads",
+            "service_plans",
+            "jobs",
+          ]),
+        );
+      }
+      result = { counts: await writer.finish(), records: recordCount };
+      if (options.dryRun) throw new DryRunRollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof DryRunRollback)) throw error;
+    });
   return result!;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { SingleBar } from "cli-progress";
 /** Files at least this large show a progress bar. */
 export const PROGRESS_THRESHOLD = 5000;
 
@@ -10,8 +11,8 @@ export interface ProgressBar {
 }
 
 /**
- * A progress bar on stderr (so stdout keeps only the result). On a terminal it redraws one line;
- * elsewhere (CI logs, pipes) it prints a line every 10%.
+ * A progress bar on stderr (so stdout keeps only the result). On a terminal cli-progress redraws
+ * one line; elsewhere (CI logs, pipes) it prints a line every 10%.
  */
 export function createProgressBar(
   stream: NodeJS.WriteStream,
@@ -19,10 +20,8 @@ export function createProgressBar(
   label: string,
   width = 30,
 ): ProgressBar {
-  let lastDraw = 0;
   let lastTenth = -1;
   let finished = false;
-  let lastDone = 0;
   const started = Date.now();
   const render = (done: number) => {
     const ratio = total > 0 ? Math.min(1, done / total) : 1;
@@ -32,34 +31,62 @@ export function createProgressBar(
       .toString()
       .padStart(3)}% ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} ${seconds}s`;
   };
+  if (stream.isTTY) return terminalBar(stream, total, render);
   return {
     update(done) {
       if (finished) return;
-      lastDone = done;
-      if (stream.isTTY) {
-        const now = Date.now();
-        if (now - lastDraw < 100 && done < total) return;
-        lastDraw = now;
-        stream.write(`\r${render(done)}`);
-      } else {
-        const tenth = total > 0 ? Math.floor((done / total) * 10) : 10;
-        if (tenth === lastTenth) return;
-        lastTenth = tenth;
-        stream.write(`${render(done)}\n`);
-      }
+      const tenth = total > 0 ? Math.floor((done / total) * 10) : 10;
+      if (tenth === lastTenth) return;
+      lastTenth = tenth;
+      stream.write(`${render(done)}\n`);
     },
     finish() {
       if (finished) return;
       finished = true;
-      if (stream.isTTY) stream.write(`\r${render(total)}\n`);
-      else if (lastTenth < 10) stream.write(`${render(total)}\n`);
+      if (lastTenth < 10) stream.write(`${render(total)}\n`);
     },
     stop(note) {
       if (finished) return;
       finished = true;
-      // Elsewhere each drawing has its own line: one more says how it stopped.
-      if (stream.isTTY) stream.write(`\r${render(lastDone)} ${note}\n`);
-      else stream.write(`${label} ${note}\n`);
+      // Each drawing has its own line: one more says how it stopped.
+      stream.write(`${label} ${note}\n`);
+    },
+  };
+}
+
+/** The bar on a terminal: one line, redrawn; stopped, it keeps its last drawing and a note. */
+function terminalBar(
+  stream: NodeJS.WriteStream,
+  total: number,
+  render: (done: number) => string,
+): ProgressBar {
+  let note = "";
+  let finished = false;
+  const bar = new SingleBar({
+    stream,
+    format: (_options, params) => `${render(params.value)}${note}`,
+    // The process ends right after the bar; a hidden cursor or a SIGINT handler would outlive it.
+    hideCursor: false,
+    gracefulExit: false,
+    clearOnComplete: false,
+    linewrap: false,
+  });
+  bar.start(total, 0);
+  return {
+    update(done) {
+      if (!finished) bar.update(done);
+    },
+    finish() {
+      if (finished) return;
+      finished = true;
+      bar.update(total);
+      bar.stop();
+    },
+    stop(text) {
+      if (finished) return;
+      finished = true;
+      note = ` ${text}`;
+      bar.stop();
     },
   };
 }

@@ -61,7 +61,7 @@ const NEEDS: Record<ImportType, { fields: readonly string[]; reason: string }> =
 };
 
 interface Plan {
-  headers: string[];
+  headers: readonly string[];
   columns: { index: number; field: string; kind: Kind }[];
   /** The column a field's value came from, to name it in a problem. */
   columnOf: Map<string, number>;
@@ -70,7 +70,7 @@ interface Plan {
 // The engine converts every row of a file with one mapping: its plan is made once.
 const plans = new WeakMap<ImportMapping, Plan>();
 
-function planOf(type: ImportType, headers: string[], mapping: ImportMapping): Plan {
+function planOf(type: ImportType, headers: readonly string[], mapping: ImportMapping): Plan {
   const cached = plans.get(mapping);
   if (cached && cached.headers === headers) return cached;
   const kinds = KINDS[type];
@@ -99,25 +99,25 @@ function planOf(type: ImportType, headers: string[], mapping: ImportMapping): Pl
 /** One record into the create-or-update body, validated with the schema POST /leads (or /customers) uses. */
 export function convertRow(
   type: "leads",
-  headers: string[],
+  headers: readonly string[],
   mapping: ImportMapping,
   record: CsvRecord,
 ): ConvertedRow<UpsertLeadBody>;
 export function convertRow(
   type: "customers",
-  headers: string[],
+  headers: readonly string[],
   mapping: ImportMapping,
   record: CsvRecord,
 ): ConvertedRow<UpsertCustomerBody>;
 export function convertRow(
   type: ImportType,
-  headers: string[],
+  headers: readonly string[],
   mapping: ImportMapping,
   record: CsvRecord,
 ): ConvertedRow<UpsertLeadBody | UpsertCustomerBody>;
 export function convertRow(
   type: ImportType,
-  headers: string[],
+  headers: readonly string[],
   mapping: ImportMapping,
   record: CsvRecord,
 ): ConvertedRow<UpsertLeadBody | UpsertCustomerBody> {
@@ -212,7 +212,7 @@ export function convertRow(
 }
 
 /** The row's own problems first, then the columns' from left to right. */
-function byColumn(problems: RowProblem[], headers: string[]): RowProblem[] {
+function byColumn(problems: RowProblem[], headers: readonly string[]): RowProblem[] {
   const position = (p: RowProblem) => (p.column === null ? -1 : headers.indexOf(p.column));
   return problems.sort((a, b) => position(a) - position(b));
 }

@@ -5,6 +5,7 @@ export {
   type CsvDelimiter,
   type CsvEncoding,
   type CsvRecord,
+  type CsvSource,
   type OpenedCsv,
 } from "./read";
 export {

@@ -391,7 +391,7 @@ function guessField(type: ImportType, header: string): string | null {
 }
 
 /** The mapping guessed from the headers; a field goes to its first column only. */
-export function guessMapping(type: ImportType, headers: string[]): ImportMapping {
+export function guessMapping(type: ImportType, headers: readonly string[]): ImportMapping {
   const used = new Set<string>();
   return headers.map((header) => {
     const field = guessField(type, header);
@@ -409,7 +409,7 @@ function fieldNames(type: ImportType): string[] {
  * `--map "Column=field,Other=field,Skip="`: the guess, with the named columns mapped as told (an
  * empty field ignores the column). A field given to a column is taken from any column guessed for it.
  */
-export function parseMapOption(type: ImportType, headers: string[], option: string): ImportMapping {
+export function parseMapOption(type: ImportType, headers: readonly string[], option: string): ImportMapping {
   const mapping = guessMapping(type, headers);
   const told = new Set<number>();
   for (const part of option.split(",")) {
@@ -433,7 +433,7 @@ export function parseMapOption(type: ImportType, headers: string[], option: stri
   return mapping;
 }
 
-function findColumn(headers: string[], name: string): number {
+function findColumn(headers: readonly string[], name: string): number {
   const exact = headers.indexOf(name);
   if (exact >= 0) return exact;
   const key = normalizeHeader(name);

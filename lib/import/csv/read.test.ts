@@ -127,6 +127,11 @@ describe("openCsv", () => {
     expect((await formatError(utf16)).reason).toMatch(/UTF-16/);
   });
 
+  it("refuses an Excel workbook, saying how to save it as CSV", async () => {
+    const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 1)]);
+    expect((await formatError(xlsx)).reason).toMatch(/workbook, not a CSV file: save it as CSV/);
+  });
+
   it("reads a header without rows", async () => {
     const { headers, rows } = await read(utf8("Name,Email"));
     expect(headers).toEqual(["Name", "Email"]);

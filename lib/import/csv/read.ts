@@ -54,16 +54,17 @@ const DELIMITERS: readonly { byte: number; delimiter: CsvDelimiter }[] = [
   { byte: 0x09, delimiter: "\t" },
 ];
 
+/** What openCsv reads: a Node Readable, a web ReadableStream, or chunks in any (async) iterable. */
+export type CsvSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | ReadableStream<Uint8Array>;
+
 /** Streams bytes (a Node Readable, a web ReadableStream or any AsyncIterable<Uint8Array>) into records; never holds the file. */
-export async function openCsv(
-  source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
-): Promise<OpenedCsv> {
+export async function openCsv(source: CsvSource): Promise<OpenedCsv> {
   const chunks = chunksOf(source);
   const { prefix, ended } = await readPrefix(chunks);
 
-  if (prefix[0] === 0xff && prefix[1] === 0xfe) throw new CsvFormatError(1, UTF16_REASON);
-  if (prefix[0] === 0xfe && prefix[1] === 0xff) throw new CsvFormatError(1, UTF16_REASON);
-  const bom = UTF8_BOM.every((byte, i) => prefix[i] === byte);
+  const refused = notCsv(prefix);
+  if (refused) throw new CsvFormatError(1, refused);
+  const bom = startsWith(prefix, UTF8_BOM);
   const head = bom ? prefix.subarray(UTF8_BOM.length) : prefix;
   const utf8 = bom || isUtf8Prefix(head, ended);
   const encoding: CsvEncoding = utf8 ? "utf-8" : "windows-1252";
@@ -114,24 +115,39 @@ export async function openCsv(
   return { headers, encoding, delimiter, records: records() };
 }
 
-const UTF16_REASON = "the file is in UTF-16: save it as CSV UTF-8 (or Windows-1252) and upload it again";
+const startsWith = (bytes: Buffer, signature: readonly number[]) =>
+  signature.every((byte, i) => bytes[i] === byte);
+
+/** Why the start of the file shows it is no CSV text: a workbook, or UTF-16. */
+function notCsv(prefix: Buffer): string | null {
+  // .xlsx is a zip archive, .xls an OLE compound file.
+  if (startsWith(prefix, [0x50, 0x4b, 0x03, 0x04]) || startsWith(prefix, [0xd0, 0xcf, 0x11, 0xe0]))
+    return "this is a spreadsheet workbook, not a CSV file: save it as CSV (File > Save As > CSV UTF-8) and upload that";
+  if (startsWith(prefix, [0xff, 0xfe]) || startsWith(prefix, [0xfe, 0xff]))
+    return "the file is in UTF-16: save it as CSV UTF-8 (or Windows-1252) and upload it again";
+  return null;
+}
 
 /** Byte chunks of any of the accepted sources. */
-async function* chunksOf(
-  source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
-): AsyncGenerator<Uint8Array> {
-  if (Symbol.asyncIterator in source) {
-    yield* source as AsyncIterable<Uint8Array>;
+async function* chunksOf(source: CsvSource): AsyncGenerator<Uint8Array> {
+  if (Symbol.asyncIterator in source || Symbol.iterator in source) {
+    yield* source as AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
     return;
   }
   const reader = (source as ReadableStream<Uint8Array>).getReader();
+  let done = false;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
+      const step = await reader.read();
+      if (step.done) {
+        done = true;
+        return;
+      }
+      yield step.value;
     }
   } finally {
+    // A reader that stopped early (a refused file) tells the stream: an upload stops there.
+    if (!done) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
