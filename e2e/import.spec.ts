@@ -165,6 +165,27 @@ test("an admin maps, checks, fixes and imports a CSV of leads", async ({ page })
   await expect(page.getByTestId("table-total")).toHaveText("1–5 of 5 leads");
 });
 
+test("only admins and managers see the import: the nav, the tables' links and the page", async ({ page }) => {
+  await signIn(page, "manager", { next: "/customers" });
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await expect(page).toHaveURL(/\/import\?type=customers$/);
+  await expect(page.getByRole("radio", { name: "Customers" })).toBeChecked();
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Import" }),
+  ).toHaveAttribute("aria-current", "page");
+  await signOut(page);
+
+  await signIn(page, "sales_rep", { next: "/leads" });
+  await expect(page.getByRole("link", { name: "Import CSV" })).toHaveCount(0);
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Import" }),
+  ).toHaveCount(0);
+  await page.goto("/import");
+  await expect(
+    page.getByText("Your role cannot use Import; only administrators and managers can"),
+  ).toBeVisible();
+});
+
 test("a big file's run survives a reload and is cancelled with nothing written", async ({ page }) => {
   const id = unique();
   // Big enough that the import is still running after a reload and the screenshots.
@@ -219,25 +240,4 @@ test("a big file's run survives a reload and is cancelled with nothing written",
   await expectAccessible(page);
   await page.goto(`/leads?search=${encodeURIComponent(`Bulk ${id}`)}`);
   await expect(page.getByTestId("table-total")).toHaveText("0 leads");
-});
-
-test("only admins and managers see the import: the nav, the tables' links and the page", async ({ page }) => {
-  await signIn(page, "manager", { next: "/customers" });
-  await page.getByRole("link", { name: "Import CSV" }).click();
-  await expect(page).toHaveURL(/\/import\?type=customers$/);
-  await expect(page.getByRole("radio", { name: "Customers" })).toBeChecked();
-  await expect(
-    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Import" }),
-  ).toHaveAttribute("aria-current", "page");
-  await signOut(page);
-
-  await signIn(page, "sales_rep", { next: "/leads" });
-  await expect(page.getByRole("link", { name: "Import CSV" })).toHaveCount(0);
-  await expect(
-    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Import" }),
-  ).toHaveCount(0);
-  await page.goto("/import");
-  await expect(
-    page.getByText("Your role cannot use Import; only administrators and managers can"),
-  ).toBeVisible();
 });
