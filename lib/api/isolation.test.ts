@@ -119,9 +119,12 @@ beforeAll(async () => {
       rowCount: 1,
       mapping: ["name"],
     });
-    await database.db
-      .insert(importRows)
-      .values({ companyId: company.companyId, importId: id, row: 2, values: [`Import row ${company.token}`] });
+    await database.db.insert(importRows).values({
+      companyId: company.companyId,
+      importId: id,
+      row: 2,
+      values: [`Import row ${company.token}`],
+    });
   }
   a.ids.push(importIds.a);
   a.secrets.push(`Import row ${a.token}`);
@@ -798,8 +801,12 @@ const MATRIX: Record<string, () => MatrixCall[]> = {
   "POST /api/imports/[id]/dry-run": () => [
     { label: "A's import", params: { id: importIds.a }, body: { mapping: ["name"] }, check: notFound },
   ],
-  "POST /api/imports/[id]/start": () => [{ label: "A's import", params: { id: importIds.a }, check: notFound }],
-  "POST /api/imports/[id]/cancel": () => [{ label: "A's import", params: { id: importIds.a }, check: notFound }],
+  "POST /api/imports/[id]/start": () => [
+    { label: "A's import", params: { id: importIds.a }, check: notFound },
+  ],
+  "POST /api/imports/[id]/cancel": () => [
+    { label: "A's import", params: { id: importIds.a }, check: notFound },
+  ],
   "GET /api/imports/[id]/problems": () => [
     { label: "A's import", params: { id: importIds.a }, check: notFound },
   ],

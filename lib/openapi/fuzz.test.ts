@@ -517,6 +517,13 @@ const RULES_BEYOND_SCHEMA: Record<string, RuleBeyondSchema[]> = {
       described: /one of `code` and `password`, not both/,
     },
   ],
+  // The upload's body is the file: one that is not CSV (or none) is refused naming the row.
+  uploadImport: [{ field: "", message: /not valid CSV/, described: /`INVALID_CSV` naming the row/ }],
+  // The mapping against the uploaded file's columns and the fields of its type.
+  dryRunImport: [
+    { field: "mapping[]", message: /no field|already filled/, described: /400 naming\s+`mapping\[i\]`/ },
+    { field: "mapping", message: /./, described: /400 naming\s+`mapping\[i\]`/ },
+  ],
   // Across the items of a list.
   replacePipeline: [
     { field: "stages", message: /at least one open stage/, described: /at least one stage is `open`/ },

@@ -18,6 +18,7 @@ import {
 } from "@/lib/db/schema";
 import { createImport, runImport, runImportJob } from "@/lib/domain/imports";
 import { ImportCancelledError } from "@/lib/domain/imports/errors";
+import { upsertCustomer } from "@/lib/domain/customers/upsert-customer";
 import { upsertLead } from "@/lib/domain/leads/upsert-lead";
 import { convertRow } from "@/lib/import/csv/convert";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -97,8 +98,13 @@ async function runQueued(companyId: string, id: string, options: { batchRows?: n
 }
 
 /** Dry run (with this mapping), then the import; answers the import at the end. */
-async function importFile(t: Awaited<ReturnType<typeof tenant>>, csv: string, mapping: (string | null)[]) {
-  const uploaded = await upload(t.auth, csv);
+async function importFile(
+  t: Awaited<ReturnType<typeof tenant>>,
+  csv: string,
+  mapping: (string | null)[],
+  type: "leads" | "customers" = "leads",
+) {
+  const uploaded = await upload(t.auth, csv, `type=${type}&file_name=${type}.csv`);
   expect(uploaded.status, uploaded.text).toBe(201);
   const id = uploaded.body.id;
   expect((await dryRun(t.auth, id, mapping)).status).toBe(202);
@@ -399,6 +405,73 @@ describe(`CSV import API (${testEngine()})`, () => {
     expect(imported).toEqual(oneByOne);
     // Stored (updated twice), Zed (created, then updated by email) and Quinn.
     expect(imported.map((l) => l.name)).toEqual(["Quinn", "Stored", "Zed Two"]);
+  });
+
+  it("stores customers exactly as upsertCustomer one by one does, billing copies included", async () => {
+    const pair = [await tenant(), await tenant()] as const;
+    for (const t of pair) {
+      await database.db.insert(customers).values({
+        companyId: t.companyId,
+        id: newId(ID_PREFIX.customer),
+        firstName: "Stored",
+        phone: "555-777-0000",
+        phoneNormalized: "5557770000",
+        billingSameAsProperty: true,
+        propertyStreet1: "1 Old Rd",
+        billingStreet1: "1 Old Rd",
+        tags: ["s"],
+      });
+    }
+    const header = "First Name,Last Name,Email,Phone,Street,Billing Street,Same,Status,Tags";
+    const rows = [
+      "Cat,Cole,cat@example.test,555-777-0001,9 Elm,,yes,,a",
+      ",,,(555) 777-0000,2 New Rd,,,inactive,b",
+      ",,,5557770000,,7 Bill St,no,,",
+      "Cat,,CAT@example.test,,10 Elm,,,,c",
+      "Dan,,,,,,,,",
+    ];
+    const mapping = [
+      "first_name",
+      "last_name",
+      "email",
+      "phone",
+      "property_street1",
+      "billing_street1",
+      "billing_same_as_property",
+      "status",
+      "tags",
+    ];
+    const done = await importFile(pair[0], [header, ...rows].join("\n"), mapping, "customers");
+    expect(done.status, done.error ?? "").toBe("done");
+    const headers = header.split(",");
+    for (const [i, line] of rows.entries()) {
+      const converted = convertRow("customers", headers, mapping, { row: i + 2, values: line.split(",") });
+      if (!converted.ok) throw new Error(JSON.stringify(converted.problems));
+      await upsertCustomer({
+        ctx: {
+          db: database.db,
+          companyId: pair[1].companyId,
+          principal: { kind: "api_key", companyId: pair[1].companyId, keyId: "key_x", scopes: [] },
+        },
+        input: converted.input,
+      });
+    }
+    const comparable = async (companyId: string) =>
+      (await database.db.select().from(customers).where(eq(customers.companyId, companyId)))
+        .map((row) => {
+          const rest: Record<string, unknown> = { ...row };
+          for (const key of ["id", "companyId", "createdAt", "updatedAt", "changeXid", "changeSeq"])
+            delete rest[key];
+          return rest;
+        })
+        .sort((x, y) => String(x.firstName).localeCompare(String(y.firstName)));
+    const imported = await comparable(pair[0].companyId);
+    expect(imported).toEqual(await comparable(pair[1].companyId));
+    expect(imported.map((c) => [c.firstName, c.billingStreet1])).toEqual([
+      ["Cat", "10 Elm"],
+      ["Dan", null],
+      ["Stored", "7 Bill St"],
+    ]);
   });
 
   it("crosses batch boundaries: a few thousand rows, duplicates far apart", async () => {

@@ -2,8 +2,8 @@ import "server-only";
 import { and, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/lib/db/client";
-import { importRows, imports, users, type ImportResultCounts } from "@/lib/db/schema";
-import { addActivity, changedFields, type NewActivity } from "@/lib/domain/activity/activity";
+import { importRows, imports, recordActivity, users, type ImportResultCounts } from "@/lib/db/schema";
+import { changedFields, type NewActivity } from "@/lib/domain/activity/activity";
 import { ValidationError } from "@/lib/domain/errors";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import type { MatchedOn } from "@/lib/domain/upsert/upsert-record";
@@ -465,7 +465,24 @@ class BatchRun {
         activity.push({ recordType: kind.recordType, recordId: record.state.id, type: "updated", changes });
       }
     }
-    await addActivity(tx, companyId, { kind: "import" }, activity);
+    if (activity.length > 0) {
+      // One statement of array parameters (addActivity binds each value: thousands per batch).
+      const rows = activity.map((entry) => ({
+        companyId,
+        recordType: entry.recordType,
+        recordId: entry.recordId,
+        type: entry.type,
+        actorKind: "import",
+        changes: JSON.stringify(entry.changes ?? []),
+      }));
+      await tx.execute(
+        insertRowsSql(
+          recordActivity,
+          ["companyId", "recordType", "recordId", "type", "actorKind", "changes"],
+          rows,
+        ),
+      );
+    }
     await emitRecordEvents(tx, companyId, kind.recordType, {
       created: created.map((s) => s.id),
       updated: updated.map((s) => s.id),
