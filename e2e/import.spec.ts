@@ -186,10 +186,20 @@ test("only admins and managers see the import: the nav, the tables' links and th
   ).toBeVisible();
 });
 
-test("a big file's run survives a reload and is cancelled with nothing written", async ({ page }) => {
+/*
+ * The embedded engine has one connection: while a run's transaction is open every request waits
+ * for it (README, CSV imports), so there a reload is answered once the run has ended and no cancel
+ * can reach it. On PostgreSQL the page comes back to the running import and cancels it.
+ */
+const EMBEDDED = !process.env.TEST_DATABASE_URL;
+
+test("a run survives a reload (on PostgreSQL resumed, then cancelled with nothing written)", async ({
+  page,
+}) => {
   const id = unique();
-  // Big enough that the import is still running after a reload and the screenshots.
-  const count = 40_000;
+  // On PostgreSQL big enough that the import still runs after a reload and the screenshots.
+  const count = EMBEDDED ? 2_000 : 40_000;
+  const counted = count.toLocaleString("en-US");
   // Numbers of this run only (no demo lead has a 628 number).
   const firstExchange = 200 + Math.floor(Math.random() * 190) * 4;
   const rows = [["Name", "Phone"]];
@@ -208,12 +218,22 @@ test("a big file's run survives a reload and is cancelled with nothing written",
   await page.getByRole("button", { name: "Check file" }).click();
   const result = page.getByRole("region", { name: "What the import would do" });
   await expect(result).toBeVisible({ timeout: 120_000 });
-  await expect(result.getByTestId("result-created")).toContainText("40,000");
+  await expect(result.getByTestId("result-created")).toContainText(counted);
 
   // Started, then the page is reloaded: the run is shown again with its progress.
-  await result.getByRole("button", { name: "Import 40,000 rows" }).click();
+  await result.getByRole("button", { name: `Import ${counted} rows` }).click();
   const running = page.getByRole("region", { name: "Importing leads" });
   await expect(running).toBeVisible();
+  if (EMBEDDED) {
+    // Answered once the run has committed: the page shows the same import, done.
+    await page.reload({ timeout: 120_000 });
+    const done = page.getByRole("region", { name: "Import done" });
+    await expect(done).toBeVisible();
+    await expect(done.getByTestId("result-created")).toContainText(counted);
+    await page.goto("/import");
+    await expect(page.getByLabel("CSV file", { exact: true })).toBeVisible();
+    return;
+  }
   await page.reload();
   await expect(running).toBeVisible();
   await expect(running.getByRole("progressbar", { name: "Importing leads" })).toBeVisible();
