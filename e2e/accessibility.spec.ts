@@ -24,6 +24,7 @@ const PAGES: { path: string; role: DemoRole; ready: (page: Page) => Promise<void
     ready: tableRows("Reps"),
   },
   { path: "/map", role: "technician", ready: heading() },
+  { path: "/import", role: "manager", ready: uploadForm() },
   { path: "/settings", role: "admin", ready: heading() },
   { path: "/settings/profile", role: "sales_rep", ready: heading() },
 ];
@@ -31,6 +32,13 @@ const PAGES: { path: string; role: DemoRole; ready: (page: Page) => Promise<void
 function tableRows(name: string) {
   return async (page: Page) => {
     await expect(page.getByRole("table", { name }).getByRole("row").nth(1)).toBeVisible();
+  };
+}
+
+/** The import page once it knows no import is running: its upload form. */
+function uploadForm() {
+  return async (page: Page) => {
+    await expect(page.getByLabel("CSV file", { exact: true })).toBeVisible();
   };
 }
 

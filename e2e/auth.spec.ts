@@ -84,6 +84,7 @@ test("signing out ends the session", async ({ page }) => {
     "Jobs",
     "Knock to cash",
     "Map",
+    "Import",
   ]);
   const before = (await page.context().cookies()).find((c) => c.name === "fcrm_session");
   expect(before).toBeDefined();
@@ -124,6 +125,7 @@ test("the shell works on a phone and by keyboard", async ({ page }) => {
     "Jobs",
     "Knock to cash",
     "Map",
+    "Import",
     "Settings",
   ]);
   await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ColumnDef, SortingState } from "@tanstack/react-table";
+import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
@@ -14,7 +15,17 @@ import {
 } from "@/components/data-table/table-filters";
 import { type CardLayout, DEFAULT_PAGE_SIZES } from "@/components/data-table/types";
 import { PageHeader } from "@/components/shell/page-header";
-import { Button, Checkbox, Dialog, EmptyState, Notice, Select, type SelectOption } from "@/components/ui";
+import {
+  Button,
+  buttonClasses,
+  Checkbox,
+  Dialog,
+  EmptyState,
+  Notice,
+  Select,
+  type SelectOption,
+} from "@/components/ui";
+import { useImportTypes } from "@/lib/query/imports";
 import { parseTagList } from "@/lib/values/normalize";
 import { type SetUrlStateOptions, parseBoolParam, parseIntParam, useUrlState } from "@/lib/query/url-state";
 import { MAX_PAGE_SIZE } from "@/lib/schemas/common";
@@ -166,6 +177,13 @@ export function RecordList<T extends { id: string }, Result>({
     sortDescFirst: defaultSorting.some((s) => s.id === column.id && s.desc) ? true : column.sortDescFirst,
   }));
   const newButton = <Button onClick={() => setCreating(true)}>New {words.one}</Button>;
+  // Admins and managers bring a spreadsheet of these in on the import page.
+  const canImport = useImportTypes().includes(words.many);
+  const importLink = canImport ? (
+    <Link href={`/import?type=${words.many}`} className={buttonClasses("secondary")}>
+      Import CSV
+    </Link>
+  ) : null;
 
   // The filters behind the phone's "Filters" button (the search box stays in view).
   const collapsedActive =
@@ -221,9 +239,10 @@ export function RecordList<T extends { id: string }, Result>({
         title={words.Many}
         description={description}
         actions={
-          headerActions || canWrite ? (
+          headerActions || canWrite || importLink ? (
             <>
               {headerActions}
+              {importLink}
               {canWrite ? newButton : null}
             </>
           ) : null

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ROLE_SCOPES } from "@/lib/auth/permissions";
 import type { UserRole } from "@/lib/values/roles";
-import { homePathFor, MY_LEADS_PATH } from "./nav-items";
+import { homePathFor, MY_LEADS_PATH, navItemsFor } from "./nav-items";
 
 const access = (role: UserRole) => ({
   user: { role },
@@ -16,5 +16,15 @@ describe("homePathFor", () => {
     expect(homePathFor(access("admin"))).toBe("/leads");
     expect(homePathFor(access("manager"))).toBe("/leads");
     expect(homePathFor(access("technician"))).toBe("/map");
+  });
+});
+
+describe("navItemsFor", () => {
+  it("shows Import to admins and managers only", () => {
+    const hasImport = (role: UserRole) => navItemsFor(access(role)).some((item) => item.href === "/import");
+    expect(hasImport("admin")).toBe(true);
+    expect(hasImport("manager")).toBe(true);
+    expect(hasImport("sales_rep")).toBe(false);
+    expect(hasImport("technician")).toBe(false);
   });
 });

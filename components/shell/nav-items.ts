@@ -1,7 +1,7 @@
 import { can, sessionCaller, type Action } from "@/lib/auth/permissions";
 import type { SessionInfo } from "@/lib/schemas/session";
 
-export type NavIcon = "leads" | "customers" | "plans" | "jobs" | "map" | "funnel" | "settings";
+export type NavIcon = "leads" | "customers" | "plans" | "jobs" | "map" | "funnel" | "import" | "settings";
 
 export interface NavItem {
   href: string;
@@ -19,6 +19,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/reports/jobs", label: "Jobs", icon: "jobs", action: "jobs:read" },
   { href: "/reports/field-activity", label: "Knock to cash", icon: "funnel", action: "reports:read" },
   { href: "/map", label: "Map", icon: "map", action: "pins:read" },
+  { href: "/import", label: "Import", icon: "import", action: "imports:run" },
   { href: "/settings", label: "Settings", icon: "settings", action: "settings:manage" },
 ];
 

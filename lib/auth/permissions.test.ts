@@ -38,6 +38,8 @@ describe("the permission table", () => {
     expect(can(session("manager"), "territories:write")).toBe(true);
     expect(can(session("sales_rep"), "territories:write")).toBe(false);
     expect(can(key("pins:write"), "territories:write")).toBe(false);
+    // The import page: admins and managers (keys import through the API with a write scope).
+    expect(roles.filter((role) => can(session(role), "imports:run"))).toEqual(["admin", "manager"]);
   });
 
   it("lets a key's leads:read read customers, jobs, pin types and the pipeline, not a session's", () => {

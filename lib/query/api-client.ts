@@ -44,6 +44,8 @@ export interface ApiFetchOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** Sent as is instead of a JSON body (a File streams from disk: the browser never reads it whole). */
+  file?: { data: Blob; type: string };
   signal?: AbortSignal;
 }
 
@@ -51,12 +53,14 @@ export interface ApiFetchOptions {
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
   const headers: Record<string, string> = { "service-api-version": API_VERSION, accept: "application/json" };
   if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (options.file) headers["content-type"] = options.file.type;
+  const sent = options.file?.data ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
   let response: Response;
   try {
     response = await fetch(`/api${path}${buildQuery(options.query)}`, {
-      method: options.method ?? (options.body !== undefined ? "POST" : "GET"),
+      method: options.method ?? (sent !== undefined ? "POST" : "GET"),
       headers,
-      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+      body: sent,
       credentials: "same-origin",
       signal: options.signal,
     });
