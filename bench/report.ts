@@ -1,5 +1,6 @@
 import type { CaseKind } from "./cases";
 import type { GenerateResult } from "./data/generate";
+import type { CsvImportMeasure } from "./csv-import-bench";
 import type { LoadResult } from "./load";
 import type { ScaleName } from "./scales";
 
@@ -26,6 +27,8 @@ export interface BenchRun {
   engines: EngineRun[];
   /** Import of 1M leads through lib/import (large scale only). */
   importRun?: ImportMeasure;
+  /** The same number of leads from a CSV file through lib/domain/imports (issue #53). */
+  csvImportRun?: CsvImportMeasure;
 }
 
 export interface Machine {
@@ -88,7 +91,11 @@ const ratio = (a: number | undefined, b: number | undefined) =>
   a === undefined || b === undefined || b === 0 ? undefined : a / b;
 
 /** The issue's targets (issue #6 item 5), checked against one engine's results. */
-export function checkTargets(engine: EngineRun, importRun?: ImportMeasure): TargetCheck[] {
+export function checkTargets(
+  engine: EngineRun,
+  importRun?: ImportMeasure,
+  csvImportRun?: CsvImportMeasure,
+): TargetCheck[] {
   const checks: TargetCheck[] = [];
   for (const c of engine.cases) {
     if (c.broken || !c.ours) {
@@ -123,6 +130,34 @@ export function checkTargets(engine: EngineRun, importRun?: ImportMeasure): Targ
       target: "≤ 120 s",
       value: `${r1(importRun.seconds)} s`,
       met: importRun.seconds <= 120,
+    });
+  if (csvImportRun && !csvImportRun.note?.startsWith("failed"))
+    checks.push(...csvChecks(csvImportRun, importRun));
+  return checks;
+}
+
+/** Issue #53: the dry run ≤ 60 s, the import ≤ 2× the JSON import's, memory growth ≤ 300 MB in either. */
+function csvChecks(csv: CsvImportMeasure, json?: ImportMeasure): TargetCheck[] {
+  const caseId = "import-csv-leads";
+  const checks: TargetCheck[] = [
+    { caseId, target: "dry run ≤ 60 s", value: `${r1(csv.dryRun.seconds)} s`, met: csv.dryRun.seconds <= 60 },
+  ];
+  if (json && json.seconds > 0)
+    checks.push({
+      caseId,
+      target: "import ≤ 2 × the JSON import's",
+      value: `${(csv.import.seconds / json.seconds).toFixed(2)} ×`,
+      met: csv.import.seconds <= 2 * json.seconds,
+    });
+  for (const [phase, { memory }] of [
+    ["dry run", csv.dryRun],
+    ["import", csv.import],
+  ] as const)
+    checks.push({
+      caseId,
+      target: `${phase}: memory growth ≤ 300 MB`,
+      value: `${r1(memory.rssMb)} MB`,
+      met: memory.rssMb <= 300,
     });
   return checks;
 }
@@ -230,12 +265,21 @@ export function markdownRun(run: BenchRun, chartFile?: string): string {
       "",
     );
   }
+  if (run.csvImportRun) {
+    const c = run.csvImportRun;
+    lines.push(
+      c.note?.startsWith("failed")
+        ? `CSV import (lib/domain/imports): ${c.note}.`
+        : `CSV import through lib/domain/imports, ${c.leads.toLocaleString("en-US")} leads (${r1(c.fileMb)} MB): staged in ${r1(c.stage.seconds)} s, dry run ${r1(c.dryRun.seconds)} s (RSS +${r1(c.dryRun.memory.rssMb)} MB), import ${r1(c.import.seconds)} s (RSS +${r1(c.import.memory.rssMb)} MB): created ${c.import.created.toLocaleString("en-US")}, updated ${c.import.updated.toLocaleString("en-US")}${c.note ? `; ${c.note}` : ""}.`,
+      "",
+    );
+  }
   const primary = run.engines.find((e) => e.engine === "postgres") ?? run.engines[0];
   if (primary)
     lines.push(
       `Targets (issue #6), ${primary.engine}:`,
       "",
-      markdownTargets(checkTargets(primary, run.importRun)),
+      markdownTargets(checkTargets(primary, run.importRun, run.csvImportRun)),
       "",
     );
   return lines.join("\n");

@@ -3,7 +3,7 @@
 //
 //   npm run bench -- --scale tiny|small|large [--engine postgres|pglite|both] [--duration s]
 //                    [--connections n] [--requests n] [--no-build] [--cases id,id] [--skip-import]
-//                    [--import-leads n] [--no-explain] [--label name] [--workers n] [--npm-start]
+//                    [--import-leads n] [--csv-leads n] [--skip-csv] [--no-explain] [--label name] [--workers n] [--npm-start]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +17,7 @@ import { generate, largeTenant } from "./data/generate";
 import { openRawDb, prepareTarget, type BenchTarget } from "./db";
 import { explainCase, type CaseExplain } from "./explain";
 import { newRunTag, startRun } from "./fixtures";
+import { measureCsvImport, type CsvImportMeasure } from "./csv-import-bench";
 import { measureImport } from "./import-bench";
 import { RequestCounter, failedLoads, headersFor, loadCase, summarize, type RawLoad } from "./load";
 import { databaseVersion, uptime } from "./machine";
@@ -58,6 +59,8 @@ export interface Options {
   distDir: string;
   only?: string[];
   importLeads: number;
+  /** Leads of the CSV import measurement (issue #53); 0: none. */
+  csvLeads: number;
   explain: boolean;
   /** Where results go: bench/results (small, large) or bench/.cache/results (tiny). */
   outDir: string;
@@ -84,6 +87,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
       cases: { type: "string" },
       "skip-import": { type: "boolean", default: false },
       "import-leads": { type: "string" },
+      "csv-leads": { type: "string" },
+      "skip-csv": { type: "boolean", default: false },
       "no-explain": { type: "boolean", default: false },
       label: { type: "string" },
       workers: { type: "string" },
@@ -134,6 +139,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     importLeads: values["skip-import"]
       ? 0
       : number("import-leads", values["import-leads"], scale === "large" ? SCALES.large.large.leads : 0),
+    csvLeads:
+      values["skip-import"] || values["skip-csv"]
+        ? 0
+        : number("csv-leads", values["csv-leads"], scale === "large" ? SCALES.large.large.leads : 0),
     explain: !values["no-explain"],
     outDir: tiny ? path.join(ROOT, "bench", ".cache", "results") : path.join(ROOT, "bench", "results"),
     writeResultsMd: !tiny,
@@ -273,7 +282,7 @@ async function runEngine(
   target: BenchTarget,
   ports: { ours: number; baseline: number },
   runTag: string,
-): Promise<EngineOutcome & { importRun?: ImportMeasure }> {
+): Promise<EngineOutcome & { importRun?: ImportMeasure; csvImportRun?: CsvImportMeasure }> {
   log(`${engine}: ${target.label}`);
   const raw = await openRawDb(target.target);
   let version = "";
@@ -434,6 +443,32 @@ async function runEngine(
     }
   }
 
+  let csvImportRun: CsvImportMeasure | undefined;
+  if (options.csvLeads > 0) {
+    const again = await openRawDb(target.target);
+    try {
+      log(`CSV import of ${options.csvLeads.toLocaleString("en-US")} leads through lib/domain/imports…`);
+      csvImportRun = await measureCsvImport(again.database.db, again, options.csvLeads);
+      log(
+        `CSV import: dry run ${csvImportRun.dryRun.seconds} s, import ${csvImportRun.import.seconds} s, RSS +${csvImportRun.dryRun.memory.rssMb} / +${csvImportRun.import.memory.rssMb} MB`,
+      );
+    } catch (error) {
+      const failed = { seconds: 0, memory: { rssMb: 0, heapMb: 0 } };
+      const counts = { created: 0, updated: 0, refused: 0 };
+      csvImportRun = {
+        leads: 0,
+        fileMb: 0,
+        stage: failed,
+        dryRun: { ...failed, ...counts },
+        import: { ...failed, ...counts },
+        note: `failed: ${error instanceof Error ? error.message : String(error)}`,
+      };
+      log(`CSV import ${csvImportRun.note}`);
+    } finally {
+      await again.close();
+    }
+  }
+
   const plans = [...explains.entries()]
     .map(([id, e]) =>
       [
@@ -447,6 +482,7 @@ async function runEngine(
     version,
     plans,
     importRun,
+    csvImportRun,
   };
 }
 
@@ -469,7 +505,7 @@ export async function main(argv: string[]): Promise<number> {
   await ensureBuild(options.distDir, { skip: !options.build, log });
   const buildStale = buildState(options.distDir).stale;
   const runTag = newRunTag();
-  const outcomes: (EngineOutcome & { importRun?: ImportMeasure })[] = [];
+  const outcomes: (EngineOutcome & { importRun?: ImportMeasure; csvImportRun?: CsvImportMeasure })[] = [];
   for (const [i, engine] of options.engines.entries()) {
     const target = await prepareTarget({
       scale: options.scale,
@@ -521,6 +557,9 @@ export async function main(argv: string[]): Promise<number> {
     engines: outcomes.map((o) => o.run),
     ...(outcomes.find((o) => o.importRun)?.importRun
       ? { importRun: outcomes.find((o) => o.importRun)?.importRun }
+      : {}),
+    ...(outcomes.find((o) => o.csvImportRun)?.csvImportRun
+      ? { csvImportRun: outcomes.find((o) => o.csvImportRun)?.csvImportRun }
       : {}),
   };
 

@@ -245,6 +245,7 @@ class SectionUpsert<S extends SectionName> {
    * fields are not listed, since the statement does not read the rows it replaces. An update that
    * flips `archived` is an archive or unarchive, as the archive endpoints record it: the table read
    * beside the upsert shows the row as it was, all parts of one statement sharing one snapshot.
+   * Only updated rows are looked up, by key: a join would read the whole table once per batch.
    */
   private logged(): SQL {
     const recordType = this.spec.activity;
@@ -257,12 +258,12 @@ class SectionUpsert<S extends SectionName> {
       insert into ${recordActivity} ("company_id", "record_type", "record_id", "type", "actor_kind")
       select w.company_id, ${recordType}, w.id,
         case when w.inserted then 'created'
-          when before."archived" is distinct from w.archived
+          when (select before."archived" from ${table} before
+              where before."company_id" = w.company_id and before."id" = w.id) is distinct from w.archived
             then case when w.archived then 'archived' else 'unarchived' end
           else 'updated' end,
         'import'
-      from written w
-      left join ${table} before on before."company_id" = w.company_id and before."id" = w.id)${withInserted}`;
+      from written w)${withInserted}`;
   }
 
   /**
