@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { API_KEY_PREFIX, apiKeyDisplayPrefix, hashPassword, verifyPassword } from "@/lib/auth/secrets";
+import { arrayElement } from "@/lib/db/array-literal";
 import { type Tx } from "@/lib/db/client";
 import {
   apiKeys,
@@ -59,31 +60,6 @@ export interface WriteProgress {
 interface UpsertRow {
   values: Record<string, unknown>;
   soft?: readonly string[];
-}
-
-const NEEDS_ESCAPE = /[\\"]/;
-const ESCAPED = /[\\"]/g;
-
-/** Text quoted for a PostgreSQL array literal. */
-function quoted(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? `"${text.replace(ESCAPED, "\\$&")}"` : `"${text}"`;
-}
-
-/** An element of a PostgreSQL array literal: always quoted, NULL for null. */
-function arrayElement(value: unknown): string {
-  if (value === null || value === undefined) return "NULL";
-  if (typeof value === "string") return quoted(value);
-  if (typeof value === "number") return `"${value}"`;
-  if (typeof value === "boolean") return value ? '"t"' : '"f"';
-  if (value instanceof Date) return `"${value.toISOString()}"`;
-  if (Array.isArray(value)) return quoted(arrayLiteral(value));
-  return quoted(String(value));
-}
-
-function arrayLiteral(values: readonly unknown[]): string {
-  let out = "{";
-  for (let i = 0; i < values.length; i++) out += (i === 0 ? "" : ",") + arrayElement(values[i]);
-  return `${out}}`;
 }
 
 function columnLiteral(rows: readonly Record<string, unknown>[], key: string): string {

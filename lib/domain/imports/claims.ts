@@ -5,7 +5,7 @@ import { importClaims, type ImportRecordType } from "@/lib/db/schema";
 import type { ImportMapping } from "@/lib/import/csv/mapping";
 import { normalizeEmail, normalizePhone } from "@/lib/values/normalize";
 import { importLockKey } from "./locks";
-import { arrayLiteral } from "./rows-sql";
+import { arrayLiteral } from "@/lib/db/array-literal";
 
 /*
  * Identity claims (PostgreSQL): before an import's write transaction, the phones and emails of its

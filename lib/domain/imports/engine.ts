@@ -17,7 +17,8 @@ import { ImportCancelledError, ImportInProgressError, NoSuchImportError } from "
 import { importLockKey, sharesOneConnection } from "./locks";
 import { mappingProblems } from "./mapping-check";
 import { recordKind, sameValue, type PreparedRow, type RecordKind, type RecordState } from "./records";
-import { arrayLiteral, insertRowsSql, updateRowsSql } from "./rows-sql";
+import { arrayLiteral } from "@/lib/db/array-literal";
+import { insertRowsSql, updateRowsSql } from "./rows-sql";
 
 /**
  * The engine of a CSV import (extensions.md E9): the dry run and the import are the same run, in
