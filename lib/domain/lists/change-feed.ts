@@ -13,8 +13,8 @@ import type { Pagination } from "@/lib/schemas/common";
  * drizzle/0036_change_feed.sql). Timestamps and sequences are taken before commit, so a walk ordered
  * by them alone would pass a change whose transaction commits later. A walk is ordered by
  * (transaction id, sequence, id) instead and hands out only rows whose transaction is older than
- * its snapshot's xmin: every such transaction has ended, and any transaction still open, or yet to
- * write, has an id at or above that xmin, so its rows come after everything handed out so far.
+ * its snapshot's horizon (HORIZON): every such transaction has ended, and any transaction still
+ * open, or yet to write, has an id at or above it, so its rows come after everything handed out.
  */
 
 /** The lists that walk their changes; a cursor belongs to one of them. */
@@ -45,7 +45,7 @@ const cursorSchema = z.object({
   f: z.string(),
   /** updated_since, ISO 8601, or null. */
   s: z.string().nullable(),
-  /** The xmin of the walk's first page: rows of transactions from then on are in the walk whatever their time. */
+  /** The horizon of the walk's first page: rows of transactions from then on are in the walk whatever their time. */
   h: z.string().regex(/^\d{1,20}$/),
   /** The last handed-out row: transaction id, sequence, id. */
   x: z.string().regex(/^\d{1,20}$/),
@@ -161,8 +161,16 @@ function decodeCursor(text: string): Cursor {
   return cursor.data;
 }
 
-/** The snapshot's xmin: transactions below it have ended; one at or above it may still be open. */
-const HORIZON = sql`pg_snapshot_xmin(pg_current_snapshot())`;
+/**
+ * The oldest transaction still open in the snapshot that could have written this database's rows:
+ * below it every such transaction has ended. Transaction ids are the whole server's, so one that
+ * pg_stat_activity shows in another database is passed over (another database's long transaction
+ * must not hold the walk back); one it does not show, ended or not, still counts. None: xmax.
+ */
+const HORIZON = sql`coalesce((select x.xid from pg_snapshot_xip(pg_current_snapshot()) as x(xid)
+    where not exists (select from pg_stat_activity a where a.datname <> current_database()
+      and a.backend_xid::text::bigint = x.xid::text::bigint % 4294967296)
+    order by x.xid limit 1), pg_snapshot_xmax(pg_current_snapshot()))`;
 
 /**
  * The walk's condition on top of the list's filters: past the cursor's row, and changed since
@@ -190,7 +198,7 @@ export function walkOrder(columns: FeedColumns): SQL[] {
   return [sql`${columns.changeXid} asc`, sql`${columns.changeSeq} asc`, sql`${columns.id} asc`];
 }
 
-/** What a walk's page selects beside each record: its place, whether it may be handed out, the xmin. */
+/** What a walk's page selects beside each record: its place, whether it may be handed out, the horizon. */
 export function walkFields(columns: FeedColumns) {
   return {
     feedXid: sql<string>`${columns.changeXid}::text`,
@@ -218,7 +226,7 @@ export interface WalkRow {
 
 /**
  * How many rows a walk's page reads: one more than it hands out, so it knows whether more follow.
- * Rows held back (their transaction not yet older than the xmin) come last in walk order, so the
+ * Rows held back (their transaction not yet older than the horizon) come last in walk order, so the
  * rows handed out are always the ones before them.
  */
 export const walkReadLimit = (limit: number) => limit + 1;
