@@ -7,6 +7,7 @@ import { changedFields, type NewActivity } from "@/lib/domain/activity/activity"
 import { ValidationError } from "@/lib/domain/errors";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import type { MatchedOn } from "@/lib/domain/upsert/upsert-record";
+import { textArrayParam } from "@/lib/domain/lists/sql-fragments";
 import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import { convertRow, type RowProblem } from "@/lib/import/csv/convert";
 import type { ImportMapping } from "@/lib/import/csv/mapping";
@@ -383,7 +384,7 @@ class BatchRun {
     const known = new Map<string, KnownRecord>();
     if (ids.size + phones.size + emails.size === 0) return known;
     const table = this.kind.table;
-    const textArray = (values: Set<string>) => sql`${sql.param([...values], table.tags)}::text[]`;
+    const textArray = (values: Set<string>) => textArrayParam([...values]);
     const named = (id: SQL, phone: SQL, email: SQL) =>
       sql`(${id} = any(${textArray(ids)}) or ${phone} = any(${textArray(phones)}) or ${email} = any(${textArray(emails)}))`;
     const select = this.tx
