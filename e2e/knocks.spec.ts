@@ -541,7 +541,8 @@ test("the navigation's Map entry counts the changes waiting on the device, at 14
   await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
-  // Three changes wait (another page than the map: nothing sends them here).
+  // Three changes wait that the API refuses: a page other than the map sends them in the
+  // background and keeps what is refused for the map to show, so the count stays.
   await page.goto("/leads");
   await seedKnocks(page, rep.id, [
     { client_id: `e2e-${unique()}`, location: [30.27, -97.74], pin_type_id: "pt_x", logged_at: at(3) },
@@ -601,4 +602,50 @@ test("the navigation's Map entry counts the changes waiting on the device, at 14
   await page.reload();
   await expect(page.getByRole("button", { name: "Open menu", exact: true })).toBeVisible();
   await expect(page.getByTestId("menu-pending")).toHaveCount(0);
+});
+
+test("changes made offline are sent from any page when the app opens; a refusal waits for the map", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, "sales_rep");
+  const rep = demoUser("sales_rep");
+  const types = await pinTypes(page);
+  const notes = `Sent from the leads page ${unique()}`;
+  // The tab was closed with two knocks queued; the rep opens the app on the leads list.
+  await page.goto("/leads");
+  await seedKnocks(page, rep.id, [
+    {
+      client_id: `e2e-${unique()}`,
+      location: [30.27, -97.74],
+      pin_type_id: types[0]!.id,
+      notes,
+      logged_at: new Date(Date.now() - 120_000).toISOString(),
+    },
+    {
+      client_id: `e2e-${unique()}`,
+      location: [30.28, -97.74],
+      pin_type_id: "no-such-type",
+      logged_at: new Date(Date.now() - 60_000).toISOString(),
+    },
+  ]);
+  await page.reload();
+  const mapLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Map/ });
+  // The good knock is sent once; the refused one still waits on the device.
+  await expect.poll(async () => (await pinsWithNotes(page, rep.id, notes)).length).toBe(1);
+  await expect(mapLink.getByTestId("nav-pending")).toHaveText("1");
+  expect((await storedKnocks(page, rep.id)).map((k) => k.notes)).toEqual([undefined]);
+  // Another "online" sends nothing twice.
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect(mapLink.getByTestId("nav-pending")).toHaveText("1");
+  expect(await pinsWithNotes(page, rep.id, notes)).toHaveLength(1);
+
+  // The map says why the other one was not sent, and it leaves the queue.
+  await mapLink.click();
+  await mapLoaded(page);
+  await expect(toasts(page).getByText("Knock not sent")).toBeVisible();
+  await expect(mapLink.getByTestId("nav-pending")).toHaveCount(0);
+  expect(await storedKnocks(page, rep.id)).toEqual([]);
 });

@@ -5,8 +5,8 @@ import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { formatNumber } from "@/lib/format";
-import { usePendingCount } from "@/lib/query/pin-outbox";
-import { useSession } from "@/lib/query/session";
+import { useOutboxSender, usePendingCount } from "@/lib/query/pin-outbox";
+import { useCan, useSession } from "@/lib/query/session";
 import { Icon, Logo } from "./icons";
 import { isActivePath, navItemsFor } from "./nav-items";
 import { UserMenu } from "./user-menu";
@@ -27,6 +27,9 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const pendingCount = usePendingCount(session?.user.id);
   const pendingLabel = `${formatNumber(pendingCount)} ${pendingCount === 1 ? "change" : "changes"} waiting to be sent`;
   const showPending = pendingCount > 0 && items.some((item) => item.href === PENDING_HREF);
+  const canKnock = useCan("pins:write");
+  // The map sends (and shows refusals) itself; every other page sends in the background.
+  useOutboxSender(session?.user.id, canKnock && !isActivePath(PENDING_HREF, pathname));
 
   // Close the phone menu after navigating (the adjust-state-on-prop-change pattern, no effect).
   const [lastPath, setLastPath] = useState(pathname);

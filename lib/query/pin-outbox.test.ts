@@ -299,6 +299,45 @@ describe("sending the queue several at a time", () => {
     expect(pendingOf("u1").map((c) => c.pin_type_id)).toEqual(["pt_b", "pt_c"]);
   });
 
+  it("a sender with no place to show a refusal sends the rest and keeps the refused change", async () => {
+    device();
+    enqueue("u1", outcome("pin_gone", "pt_b", minute(1)));
+    enqueue("u1", knock(minute(2)));
+    enqueue("u1", knock(minute(3)));
+    const api = fakeApi();
+    const send = (body: SavePinBody) =>
+      body.id === "pin_gone"
+        ? Promise.reject(new ApiClientError(404, "Pin not found", "NOT_FOUND"))
+        : api.send(body);
+    const refused: string[] = [];
+    await flushPending("u1", { send, keepRefused: true, onRefused: (c) => refused.push(c.client_id) });
+    // Sent once, not in a loop; the knocks went, the refusal waits for the map.
+    expect(api.pins.size).toBe(2);
+    expect(refused).toEqual([]);
+    expect(pendingOf("u1").map((c) => c.pin_type_id)).toEqual(["pt_b"]);
+
+    // The map's sender then shows it and drops it.
+    await flushPending("u1", { send, onRefused: (c) => refused.push(c.client_id) });
+    expect(refused).toEqual([outcome("pin_gone", "pt_b", minute(1)).client_id]);
+    expect(pendingOf("u1")).toEqual([]);
+  });
+
+  it("a send asked for during a background round runs with the asker's options", async () => {
+    device();
+    enqueue("u1", outcome("pin_gone", "pt_b", minute(1)));
+    const refused: string[] = [];
+    let again: Promise<void> | undefined;
+    const send = (body: SavePinBody) => {
+      // The map opens while the background sender's round is out.
+      again ??= flushPending("u1", { send, onRefused: (c) => refused.push(c.client_id) });
+      return Promise.reject(new ApiClientError(404, `Pin ${body.id} not found`, "NOT_FOUND"));
+    };
+    await flushPending("u1", { send, keepRefused: true });
+    await again;
+    expect(refused).toHaveLength(1);
+    expect(pendingOf("u1")).toEqual([]);
+  });
+
   it("after a tab closed mid-batch, sends what was left and each change still makes one pin or visit", async () => {
     // Timers stand still: the closed tab's pending batch is never written.
     vi.useFakeTimers();

@@ -1,7 +1,7 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { ApiClientError } from "@/lib/query/api-client";
 import {
   pinDetailKey,
@@ -132,7 +132,8 @@ export function newClientId(): string {
 }
 
 const sending = new Set<string>();
-const askedAgain = new Set<string>();
+// A send asked for during a round, with the options of the latest ask.
+const askedAgain = new Map<string, FlushOptions>();
 
 /** Changes sent at once: a browser opens about six connections to one server. */
 export const SEND_CONCURRENCY = 6;
@@ -151,6 +152,11 @@ export interface FlushOptions {
   /** The changes the API accepted, a batch at a time, once they have left the queue. */
   onSent?: (sent: readonly SentChange[]) => void;
   onRefused?: (change: PendingChange, reason: string) => void;
+  /**
+   * Leave refused changes queued (for a sender that can show them, the map's) instead of
+   * dropping them: a page with no place for the refusal must not lose it.
+   */
+  keepRefused?: boolean;
   concurrency?: number;
   batchSize?: number;
   batchMs?: number;
@@ -169,15 +175,17 @@ export async function flushPending(userId: string, options: FlushOptions): Promi
   if (sending.has(userId)) {
     // The connection came back (or "Send now") while a round that may fail is still out: one
     // more round runs after it, so that signal is not lost.
-    askedAgain.add(userId);
+    askedAgain.set(userId, options);
     return;
   }
   sending.add(userId);
   try {
-    do {
+    let current: FlushOptions | undefined = options;
+    while (current) {
       askedAgain.delete(userId);
-      await sendAll(userId, options);
-    } while (askedAgain.has(userId) && navigator.onLine);
+      await sendAll(userId, current);
+      current = navigator.onLine ? askedAgain.get(userId) : undefined;
+    }
   } finally {
     sending.delete(userId);
     askedAgain.delete(userId);
@@ -186,8 +194,11 @@ export async function flushPending(userId: string, options: FlushOptions): Promi
 
 /** Sends rounds until the queue is empty or a round fails; changes queued meanwhile go next. */
 async function sendAll(userId: string, options: FlushOptions): Promise<void> {
-  for (let list = read(userId); list.length > 0; list = read(userId)) {
-    if (!(await sendRound(userId, list, options))) return;
+  // Refused changes this sender keeps: sent once per flush, not in a loop.
+  const kept = new Set<string>();
+  const unsent = () => read(userId).filter((c) => !kept.has(c.client_id));
+  for (let list = unsent(); list.length > 0; list = unsent()) {
+    if (!(await sendRound(userId, list, options, kept))) return;
   }
 }
 
@@ -199,10 +210,12 @@ async function sendRound(
     send,
     onSent,
     onRefused,
+    keepRefused = false,
     concurrency = SEND_CONCURRENCY,
     batchSize = BATCH_SIZE,
     batchMs = BATCH_MS,
   }: FlushOptions,
+  kept: Set<string>,
 ): Promise<boolean> {
   let stopped = false;
   let answered = new Set<string>();
@@ -251,6 +264,10 @@ async function sendRound(
             stopped = true;
             return;
           }
+          if (keepRefused) {
+            kept.add(change.client_id);
+            continue;
+          }
           refused.push({ change, reason: refusalReason(error) });
           answered.add(change.client_id);
         }
@@ -277,6 +294,50 @@ export function enqueue(userId: string, change: PendingChange): void {
 
 /** The user's queued changes, as stored. */
 export const pendingOf = (userId: string): readonly PendingChange[] => read(userId);
+
+/** One cache update (and one render of the map) per batch of sent changes, not per change. */
+function cacheSent(client: QueryClient, sent: readonly SentChange[]) {
+  putPinsInCaches(
+    client,
+    sent.map((s) => s.pin),
+  );
+  for (const { change, pin } of sent) {
+    if (isOutcome(change)) void client.invalidateQueries({ queryKey: pinDetailKey(pin.id) });
+  }
+}
+
+/** Sends on load and whenever the connection returns. */
+function useSendWhenOnline(flush: (() => Promise<void>) | null) {
+  useEffect(() => {
+    if (!flush) return;
+    void flush();
+    const online = () => void flush();
+    window.addEventListener("online", online);
+    return () => window.removeEventListener("online", online);
+  }, [flush]);
+}
+
+/**
+ * Sends the user's queue from any page but the map (which runs `useKnockOutbox`), so changes made
+ * offline reach the server when the app is opened anywhere. A refusal stays queued: the map shows
+ * it, with "Log again".
+ */
+export function useOutboxSender(userId: string | undefined, enabled: boolean) {
+  const client = useQueryClient();
+  const flush = useMemo(
+    () =>
+      userId && enabled
+        ? () =>
+            flushPending(userId, {
+              send: postPin,
+              onSent: (sent) => cacheSent(client, sent),
+              keepRefused: true,
+            })
+        : null,
+    [userId, enabled, client],
+  );
+  useSendWhenOnline(flush);
+}
 
 /**
  * The user's pending knocks and outcome changes, and sending them: on load, when the connection
@@ -308,26 +369,12 @@ export function useKnockOutbox(
     if (!userId) return;
     await flushPending(userId, {
       send: postPin,
-      // One cache update (and one render of the map) per batch, not per change.
-      onSent: (sent) => {
-        putPinsInCaches(
-          client,
-          sent.map((s) => s.pin),
-        );
-        for (const { change, pin } of sent) {
-          if (isOutcome(change)) void client.invalidateQueries({ queryKey: pinDetailKey(pin.id) });
-        }
-      },
+      onSent: (sent) => cacheSent(client, sent),
       onRefused: (change, reason) => refused.current?.(change, reason),
     });
   }, [userId, client]);
 
-  useEffect(() => {
-    void flush();
-    const online = () => void flush();
-    window.addEventListener("online", online);
-    return () => window.removeEventListener("online", online);
-  }, [flush]);
+  useSendWhenOnline(flush);
 
   return { pending, add, flush };
 }
