@@ -198,12 +198,14 @@ export function walkOrder(columns: FeedColumns): SQL[] {
   return [sql`${columns.changeXid} asc`, sql`${columns.changeSeq} asc`, sql`${columns.id} asc`];
 }
 
-/** What a walk's page selects beside each record: its place, whether it may be handed out, the horizon. */
+/**
+ * What a walk's page selects beside each record: its place and the statement's horizon (once per
+ * statement; whether a row may be handed out is decided from the two in walkPage).
+ */
 export function walkFields(columns: FeedColumns) {
   return {
     feedXid: sql<string>`${columns.changeXid}::text`,
     feedSeq: sql<string>`${columns.changeSeq}::text`,
-    feedReady: sql<boolean>`${columns.changeXid} < ${HORIZON}`,
     feedHorizon: sql<string>`${HORIZON}::text`,
   };
 }
@@ -212,7 +214,7 @@ export function walkFields(columns: FeedColumns) {
 export function walkSelectList(columns: FeedColumns): SQL {
   const fields = walkFields(columns);
   return sql`${fields.feedXid} as feed_xid, ${fields.feedSeq} as feed_seq,
-    ${fields.feedReady} as feed_ready, ${fields.feedHorizon} as feed_horizon`;
+    ${fields.feedHorizon} as feed_horizon`;
 }
 
 /** A walk's page row: the record's id and its place, as walkFields selects them. */
@@ -220,9 +222,11 @@ export interface WalkRow {
   id: string;
   feedXid: string;
   feedSeq: string;
-  feedReady: boolean;
   feedHorizon: string;
 }
+
+/** Whether a row's transaction ended before the horizon (xid8 as text: a decimal integer). */
+const isReady = (row: WalkRow) => BigInt(row.feedXid) < BigInt(row.feedHorizon);
 
 /**
  * How many rows a walk's page reads: one more than it hands out, so it knows whether more follow.
@@ -242,7 +246,7 @@ export function walkPage<R extends WalkRow>(
 ): { rows: R[]; pagination: Pagination } {
   const ready: R[] = [];
   for (const row of rows) {
-    if (!row.feedReady || ready.length === limit) break;
+    if (!isReady(row) || ready.length === limit) break;
     ready.push(row);
   }
   const more = rows.length > ready.length;

@@ -85,8 +85,8 @@ async function walkPins(
   const { where } = await pinListWhere(ctx, { ...input, updated_since: undefined });
   const feed = sql.raw("page");
   const rows = await ctx.db
-    .execute<PinRow & { feed_xid: string; feed_seq: string; feed_ready: boolean; feed_horizon: string }>(
-      sql`select ${pinColumns("page")}, page.feed_xid, page.feed_seq, page.feed_ready, page.feed_horizon
+    .execute<PinRow & { feed_xid: string; feed_seq: string; feed_horizon: string }>(
+      sql`select ${pinColumns("page")}, page.feed_xid, page.feed_seq, page.feed_horizon
       from (
         select p.*, ${walkSelectList(PIN_FEED)} from pins p
         where ${where} and ${walkCondition(PIN_FEED, walk)}
@@ -110,7 +110,6 @@ async function walkPins(
       ...row,
       feedXid: row.feed_xid,
       feedSeq: row.feed_seq,
-      feedReady: row.feed_ready,
       feedHorizon: row.feed_horizon,
     })),
     walk,
