@@ -112,11 +112,20 @@ export async function emitRecordEvents(
     const data = known.has(id) ? known.get(id) : read?.get(id);
     if (data === undefined) continue;
     const type = created.has(id) ? createdType : updatedType;
-    const event = { id: newId(ID_PREFIX.webhookEvent), type, record_id: id, payload: { type, timestamp, data } };
+    const event = {
+      id: newId(ID_PREFIX.webhookEvent),
+      type,
+      record_id: id,
+      payload: { type, timestamp, data },
+    };
     events.push(event);
     for (const endpoint of endpoints) {
       if (endpoint.events.includes(type)) {
-        deliveries.push({ id: newId(ID_PREFIX.webhookDelivery), event_id: event.id, endpoint_id: endpoint.id });
+        deliveries.push({
+          id: newId(ID_PREFIX.webhookDelivery),
+          event_id: event.id,
+          endpoint_id: endpoint.id,
+        });
       }
     }
   }
