@@ -18,7 +18,7 @@ import { openDatabase, type Database, type Db, type Engine } from "@/lib/db/clie
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { upsertLead } from "@/lib/domain/leads";
 import { newWebhookSecret } from "@/lib/domain/webhooks/endpoints";
-import { insertEvents } from "@/lib/domain/webhooks/emit";
+import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
 import type { DatabaseTarget } from "@/lib/env";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
@@ -591,16 +591,9 @@ async function queueBacklog(database: Database, companyId: string, total: number
   let queued = 1;
   while (queued < total) {
     const n = Math.min(BATCH, total - queued);
-    const events = Array.from({ length: n }, (_, i) => {
-      const id = `lead_backlog_${String(queued + i).padStart(7, "0")}`;
-      const type = "lead.created";
-      return {
-        type,
-        record_id: id,
-        payload: { type, timestamp: new Date().toISOString(), data: { ...data, id } },
-      };
-    });
-    await db.transaction((tx) => insertEvents(tx, companyId, "lead", events));
+    const ids = Array.from({ length: n }, (_, i) => `lead_backlog_${String(queued + i).padStart(7, "0")}`);
+    const records = new Map(ids.map((id) => [id, { ...data, id }]));
+    await db.transaction((tx) => emitRecordEvents(tx, companyId, "lead", { created: ids, records }));
     queued += n;
   }
   const [count] = await db

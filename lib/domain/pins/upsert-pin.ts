@@ -91,15 +91,16 @@ async function createPin(
     )
     select ${pinColumns("p")} from p ${pinJoins("p")}`);
   // The pin and its event (outbox) commit together.
-  const { rows } = await ctx.db.transaction(async (tx) => {
+  const pin = await ctx.db.transaction(async (tx) => {
     if (leadId !== null) await checkLeadLink(tx, ctx, { pinCreator: by, from: null, to: leadId, actor: by });
-    const inserted = await insert(tx);
-    if (inserted.rows[0])
-      await emitRecordEvents(tx, ctx.companyId, "pin", { created: [inserted.rows[0].id] });
-    return inserted;
+    const row = (await insert(tx)).rows[0];
+    if (!row) return undefined;
+    const record = toPin(row);
+    const records = new Map([[record.id, record]]);
+    await emitRecordEvents(tx, ctx.companyId, "pin", { created: [record.id], records });
+    return record;
   });
-  const row = rows[0];
-  if (row) return { created: true, pin: toPin(row) };
+  if (pin) return { created: true, pin };
   // Another call with the same client_id created it meanwhile (and has committed).
   const raced = await pinByClientId(ctx, input.client_id!);
   if (!raced) throw new Error("A pin's create inserted nothing and its client_id is unknown");
@@ -183,8 +184,9 @@ async function updatePin(ctx: PinWriteContext, id: string, input: UpsertPinBody)
         returning p.*
       )${visit}
       select ${pinColumns("w")} from w ${pinJoins("w")}`);
-    await emitRecordEvents(tx, ctx.companyId, "pin", { updated: [id] });
-    return toPin(updated.rows[0]!);
+    const pin = toPin(updated.rows[0]!);
+    await emitRecordEvents(tx, ctx.companyId, "pin", { updated: [id], records: new Map([[id, pin]]) });
+    return pin;
   });
 }
 

@@ -65,7 +65,10 @@ export interface UpsertSpec<T extends UpsertTable> {
 export interface UpsertActivity {
   recordType: ActivityRecordType;
   actor: ActivityActor;
-  /** The record's API answer of a row of spec.fields: an update's changes are those of the answer. */
+  /**
+   * The record as GET answers it, of a row of spec.fields: an update's changes are those of the
+   * answer, and the record's webhook event carries it.
+   */
   answer: (row: never) => object;
   /** Answer fields an update's changes leave out (set by every write, or not the caller's). */
   ignore: ReadonlySet<string>;
@@ -109,20 +112,23 @@ export async function upsertRecordIn<R>(
   const { recordType, actor, ignore } = spec.activity;
   const answer = spec.activity.answer as (row: R) => Record<string, unknown>;
   const record = outcome.row as { id: string };
+  const after = answer(outcome.row);
+  // The event's payload is the written row as GET answers it: no second read.
+  const records = new Map([[record.id, after]]);
   if (!before) {
     await addActivity(tx, spec.companyId, actor, [{ recordType, recordId: record.id, type: "created" }]);
     // A caller that changes the record again (a conversion) emits the event itself, once.
     if (options.events !== false)
-      await emitRecordEvents(tx, spec.companyId, recordType, { created: [record.id] });
+      await emitRecordEvents(tx, spec.companyId, recordType, { created: [record.id], records });
   } else {
-    const changes = changedFields(answer(before), answer(outcome.row), ignore);
+    const changes = changedFields(answer(before), after, ignore);
     // An update that changed nothing leaves no entry.
     if (changes.length > 0) {
       await addActivity(tx, spec.companyId, actor, [
         { recordType, recordId: record.id, type: "updated", changes },
       ]);
       if (options.events !== false) {
-        await emitRecordEvents(tx, spec.companyId, recordType, { updated: [record.id] });
+        await emitRecordEvents(tx, spec.companyId, recordType, { updated: [record.id], records });
       }
     }
   }

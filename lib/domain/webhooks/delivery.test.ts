@@ -9,8 +9,7 @@ import { auditEntries, expectNoSecretsIn } from "@/lib/testing/audit";
 import { createCompany } from "@/lib/testing/factories";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { deliver, pruneWebhookLog } from "./deliver";
-import { enqueueDeliveries } from "./enqueue";
-import { DELIVER_QUEUE } from "./queue";
+import { addDeliverJobs, DELIVER_QUEUE } from "./queue";
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_SECONDS } from "./schedule";
 import { sendWebhook } from "./send";
 import { signedHeaders } from "./signing";
@@ -185,7 +184,7 @@ describe(`delivery through the queue on ${testEngine()}`, () => {
     });
     const committed = await database.db.transaction(async (tx) => {
       const made = await makeDelivery(tx, company.id, endpointId, { id: "lead_committed" });
-      await enqueueDeliveries(tx, company.id, [made.deliveryId]);
+      await addDeliverJobs(tx, company.id, [made.deliveryId]);
       return made;
     });
     let rolledBack = "";
@@ -193,7 +192,7 @@ describe(`delivery through the queue on ${testEngine()}`, () => {
       database.db.transaction(async (tx) => {
         const made = await makeDelivery(tx, company.id, endpointId, { id: "lead_rolled_back" });
         rolledBack = made.deliveryId;
-        await enqueueDeliveries(tx, company.id, [made.deliveryId]);
+        await addDeliverJobs(tx, company.id, [made.deliveryId]);
         throw new Error("the change fails after its event");
       }),
     ).rejects.toThrow("the change fails");
@@ -308,7 +307,7 @@ describe(`delivery through the queue on ${testEngine()}`, () => {
       const made = [];
       for (let i = 0; i < 40; i++) made.push(await makeDelivery(tx, company.id, endpointId, { n: i }));
       // Duplicate jobs too: the claim must still send each delivery once.
-      await enqueueDeliveries(
+      await addDeliverJobs(
         tx,
         company.id,
         [...made, ...made].map((m) => m.deliveryId),

@@ -14,6 +14,7 @@ import { POST as convertRoute } from "@/app/api/leads/[id]/convert/route";
 import { POST as bulkLeadsRoute } from "@/app/api/leads/bulk/route";
 import { POST as undoLeadsRoute } from "@/app/api/leads/bulk/[id]/undo/route";
 import { POST as upsertPinRoute } from "@/app/api/pins/route";
+import { GET as getPinRoute } from "@/app/api/pins/[id]/route";
 import { webhookEndpoints, type WebhookEventType } from "@/lib/db/schema";
 import { importDocument } from "@/lib/import";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -21,6 +22,7 @@ import { WEBHOOK_EVENT_TYPES } from "@/lib/values/enums";
 import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib/testing/factories";
 import { insertPinType } from "@/lib/testing/plan-job-fixtures";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
+import { addDeliverJobs, DELIVER_QUEUE } from "./queue";
 
 /*
  * extensions.md E8: every writer of a lead, customer or pin writes one outbox event per record it
@@ -146,6 +148,39 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
         send(upsertCustomerRoute, "/customers", t.key, { id: customer, last_name: "Cole" }),
       ),
     ).toEqual([]);
+  });
+
+  it("one job per delivery, the very row pg-boss's own insert writes", async () => {
+    const t = await tenant();
+    await addEndpoint(t.companyId);
+    await addEndpoint(t.companyId, ["lead.created"]);
+    const [event] = await emitted(t.companyId, () => send(upsertLeadRoute, "/leads", t.key, { name: "Jo" }));
+    const { rows: deliveries } = await database.db.execute<{ id: string }>(
+      sql`select id from webhook_deliveries where company_id = ${t.companyId} and event_id = ${event!.id}`,
+    );
+    expect(deliveries).toHaveLength(2);
+    const jobs = async (deliveryId: string) =>
+      (
+        await database.db.execute<{ job: Body; kept: unknown }>(
+          sql`select to_jsonb(j) - 'id' - 'created_on' - 'start_after' - 'keep_until' as job,
+              (keep_until - start_after)::text as kept
+            from pgboss.job j where name = ${DELIVER_QUEUE} and data->>'deliveryId' = ${deliveryId}
+            order by created_on`,
+        )
+      ).rows;
+    for (const { id } of deliveries) {
+      const written = await jobs(id);
+      expect(written).toHaveLength(1);
+      expect(written[0]!.job).toMatchObject({
+        state: "created",
+        data: { companyId: t.companyId, deliveryId: id },
+      });
+      // A job for the same delivery through pg-boss's insert: every column alike but id and times.
+      await database.db.transaction((tx) => addDeliverJobs(tx, t.companyId, [id]));
+      const both = await jobs(id);
+      expect(both).toHaveLength(2);
+      expect(both[1]).toEqual(both[0]);
+    }
   });
 
   it("nothing is written without an enabled endpoint subscribed to the type", async () => {
@@ -276,8 +311,15 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
     const created = await emitted(t.companyId, async () => {
       pin = (await send(upsertPinRoute, "/pins", t.key, body)).id as string;
     });
+    // The pin as GET answers it, its visits aside.
+    const pinRecord = async () => {
+      const { visits, ...record } = await get(getPinRoute, `/pins/${pin}`, t.key, pin);
+      expect(visits).toBeInstanceOf(Array);
+      return record;
+    };
     expect(summary(created)).toEqual([`pin.created ${pin}`]);
     expect(created[0]!.payload.data).toMatchObject({ id: pin, pin_type: { id: notHome.id } });
+    expect(created[0]!.payload.data).toEqual(await pinRecord());
     expect(await emitted(t.companyId, () => send(upsertPinRoute, "/pins", t.key, body))).toEqual([]);
     expect(
       summary(
@@ -289,6 +331,7 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
     );
     expect(summary(outcome)).toEqual([`pin.updated ${pin}`]);
     expect(outcome[0]!.payload.data).toMatchObject({ pin_type: { id: sold.id } });
+    expect(outcome[0]!.payload.data).toEqual(await pinRecord());
     expect(
       await emitted(t.companyId, () => send(upsertPinRoute, "/pins", t.key, { id: pin, notes: "Dog" })),
     ).toEqual([]);

@@ -9,8 +9,9 @@ import {
 } from "@/lib/domain/customers/customer-record";
 import { textArrayParam } from "@/lib/domain/lists/sql-fragments";
 import { LEAD_FIELDS, toLead, type LeadRecordRow } from "@/lib/domain/leads/lead-record";
+import { ID_PREFIX, newId } from "@/lib/ids";
 import { pinColumns, pinJoins, toPin, type PinRow } from "@/lib/domain/pins/pin-record";
-import { enqueueDeliveries } from "./enqueue";
+import { deliverJobsInsert } from "./queue";
 
 /*
  * The outbox's writer (extensions.md E8): every writer of a lead, customer or pin calls
@@ -21,10 +22,15 @@ import { enqueueDeliveries } from "./enqueue";
 /** The records that have events. */
 export type EventRecordType = "lead" | "customer" | "pin";
 
-/** What a writer changed: records it created and records it updated (an id in both is created). */
+/**
+ * What a writer changed: records it created and records it updated (an id in both is created).
+ * A writer that holds a changed record as GET answers it passes it in `records`, by id: it is
+ * then not read again.
+ */
 export interface RecordChanges {
   created?: readonly string[];
   updated?: readonly string[];
+  records?: ReadonlyMap<string, unknown>;
 }
 
 /** The records as GET answers them, read in the transaction (so with the change). */
@@ -60,25 +66,22 @@ async function readRecords(
   }
 }
 
-/** The event types of these changes that an enabled endpoint of the company subscribes to. */
-async function subscribedTypes(
+/** The company's enabled endpoints subscribed to any of these event types, with their types. */
+async function subscribers(
   tx: DbOrTx,
   companyId: string,
   types: readonly WebhookEventType[],
-): Promise<Set<WebhookEventType>> {
+): Promise<{ id: string; events: WebhookEventType[] }[]> {
   const rows = await tx
-    .select({ events: webhookEndpoints.events })
+    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.enabled, true)));
-  const subscribed = new Set<WebhookEventType>();
-  for (const row of rows) for (const type of row.events) if (types.includes(type)) subscribed.add(type);
-  return subscribed;
+  return rows.filter((row) => row.events.some((type) => types.includes(type)));
 }
 
 /**
  * Writes one event per changed record (payload: the record as GET answers it) and one delivery
- * per subscribed enabled endpoint, in two set-based statements, then queues the deliveries.
- * Answers the events' ids.
+ * per subscribed enabled endpoint, and queues the deliveries. Answers the events' ids.
  */
 export async function emitRecordEvents(
   tx: DbOrTx,
@@ -92,47 +95,85 @@ export async function emitRecordEvents(
   const createdType = `${recordType}.created` as WebhookEventType;
   const updatedType = `${recordType}.updated` as WebhookEventType;
   const wanted = [...(created.size > 0 ? [createdType] : []), ...(updated.size > 0 ? [updatedType] : [])];
-  const subscribed = await subscribedTypes(tx, companyId, wanted);
-  if (subscribed.size === 0) return [];
+  const endpoints = await subscribers(tx, companyId, wanted);
+  if (endpoints.length === 0) return [];
+  const subscribed = new Set(endpoints.flatMap((endpoint) => endpoint.events));
   const ids = [
     ...(subscribed.has(createdType) ? created : []),
     ...(subscribed.has(updatedType) ? updated : []),
   ];
-  const records = await readRecords(tx, companyId, recordType, ids);
+  const known = changes.records ?? new Map<string, unknown>();
+  const missing = ids.filter((id) => !known.has(id));
+  const read = missing.length > 0 ? await readRecords(tx, companyId, recordType, missing) : undefined;
   const timestamp = new Date().toISOString();
-  const events = ids.flatMap((id) => {
-    const data = records.get(id);
-    if (data === undefined) return [];
+  const events: OutboxEvent[] = [];
+  const deliveries: OutboxDelivery[] = [];
+  for (const id of ids) {
+    const data = known.has(id) ? known.get(id) : read?.get(id);
+    if (data === undefined) continue;
     const type = created.has(id) ? createdType : updatedType;
-    return [{ type, record_id: id, payload: { type, timestamp, data } }];
-  });
-  return insertEvents(tx, companyId, recordType, events);
+    const event = {
+      id: newId(ID_PREFIX.webhookEvent),
+      type,
+      record_id: id,
+      payload: { type, timestamp, data },
+    };
+    events.push(event);
+    for (const endpoint of endpoints) {
+      if (endpoint.events.includes(type)) {
+        deliveries.push({
+          id: newId(ID_PREFIX.webhookDelivery),
+          event_id: event.id,
+          endpoint_id: endpoint.id,
+        });
+      }
+    }
+  }
+  await insertOutbox(tx, companyId, recordType, events, deliveries);
+  return events.map((event) => event.id);
 }
 
-/** Outbox rows and their deliveries, in one statement; then the deliveries are queued. */
-export async function insertEvents(
+interface OutboxEvent {
+  id: string;
+  type: WebhookEventType;
+  record_id: string;
+  payload: unknown;
+}
+
+interface OutboxDelivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+}
+
+/**
+ * The events, their deliveries and the deliveries' jobs in one statement (the ids are made here,
+ * so the jobs are known before it runs). A delivery whose endpoint was deleted or disabled since
+ * the endpoints were read is left out (its job finds no delivery and is skipped).
+ */
+async function insertOutbox(
   tx: DbOrTx,
   companyId: string,
-  recordType: string,
-  events: readonly { type: string; record_id: string; payload: unknown }[],
-  onlyEndpointId?: string,
-): Promise<string[]> {
-  if (events.length === 0) return [];
-  const endpoint = onlyEndpointId === undefined ? sql`e.type = any(w.events)` : sql`w.id = ${onlyEndpointId}`;
-  const { rows } = await tx.execute<{ event_id: string; delivery_ids: string[] | null }>(sql`
+  recordType: EventRecordType,
+  events: readonly OutboxEvent[],
+  deliveries: readonly OutboxDelivery[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const jobs = await deliverJobsInsert(
+    companyId,
+    deliveries.map((delivery) => delivery.id),
+  );
+  await tx.execute(sql`
     with e as (
-      insert into webhook_events (company_id, type, record_type, record_id, payload)
-      select ${companyId}, x.type, ${recordType}, x.record_id, x.payload
-      from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as x(type text, record_id text, payload jsonb)
-      returning id, type
+      insert into webhook_events (company_id, id, type, record_type, record_id, payload)
+      select ${companyId}, x.id, x.type, ${recordType}, x.record_id, x.payload
+      from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+        as x(id text, type text, record_id text, payload jsonb)
     ), d as (
-      insert into webhook_deliveries (company_id, event_id, endpoint_id)
-      select ${companyId}, e.id, w.id from e
-      join webhook_endpoints w on w.company_id = ${companyId} and w.enabled and ${endpoint}
-      returning id, event_id
-    )
-    select e.id as event_id, (select array_agg(d.id) from d where d.event_id = e.id) as delivery_ids from e`);
-  const deliveryIds = rows.flatMap((row) => row.delivery_ids ?? []);
-  if (deliveryIds.length > 0) await enqueueDeliveries(tx, companyId, deliveryIds);
-  return rows.map((row) => row.event_id);
+      insert into webhook_deliveries (company_id, id, event_id, endpoint_id)
+      select ${companyId}, x.id, x.event_id, w.id
+      from jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as x(id text, event_id text, endpoint_id text)
+      join webhook_endpoints w on w.company_id = ${companyId} and w.id = x.endpoint_id and w.enabled
+    ), j as (${jobs})
+    select 1`);
 }

@@ -19,6 +19,14 @@ export interface DeliverJob {
 
 type Executor = PgBoss.Db;
 
+/** pg-boss's `$1`-style SQL text with each `$n` bound as a Drizzle parameter. */
+function boundSql(text: string, values: unknown[]): SQL {
+  const chunks = text
+    .split(/\$(\d+)/)
+    .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`));
+  return sql.join(chunks, sql.raw(""));
+}
+
 /**
  * pg-boss speaks `$1`-style SQL; Drizzle's execute binds its own parameters, so each `$n` becomes
  * a bound parameter: the job is then added in the caller's transaction on either engine.
@@ -26,12 +34,7 @@ type Executor = PgBoss.Db;
 export function drizzleExecutor(tx: DbOrTx): Executor {
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      const parts = text.split(/\$(\d+)/);
-      const chunks: SQL[] = [];
-      parts.forEach((part, i) => {
-        chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`);
-      });
-      const result = await tx.execute(sql.join(chunks, sql.raw("")));
+      const result = await tx.execute(boundSql(text, values));
       return { rows: result.rows as never[] } as never;
     },
   };
@@ -55,6 +58,13 @@ export async function addJobs(tx: DbOrTx, jobs: PgBoss.JobInsert[]): Promise<voi
   await jobSender().insert(jobs, { db: drizzleExecutor(tx) });
 }
 
+const deliverJobs = (companyId: string, deliveryIds: readonly string[], startAfter?: Date) =>
+  deliveryIds.map((deliveryId) => ({
+    name: DELIVER_QUEUE,
+    data: { companyId, deliveryId } satisfies DeliverJob,
+    ...(startAfter ? { startAfter } : {}),
+  }));
+
 /** Adds one delivery job per id in the caller's transaction, to start at `startAfter` (or now). */
 export async function addDeliverJobs(
   tx: DbOrTx,
@@ -63,12 +73,26 @@ export async function addDeliverJobs(
   startAfter?: Date,
 ): Promise<void> {
   if (deliveryIds.length === 0) return;
-  const jobs = deliveryIds.map((deliveryId) => ({
-    name: DELIVER_QUEUE,
-    data: { companyId, deliveryId } satisfies DeliverJob,
-    ...(startAfter ? { startAfter } : {}),
-  }));
-  await addJobs(tx, jobs);
+  await addJobs(tx, deliverJobs(companyId, deliveryIds, startAfter));
+}
+
+/**
+ * pg-boss's own insert of one delivery job per id, as SQL that is not run: a caller's statement
+ * takes it as a CTE (`j as (...)`), so the jobs are written with that statement's rows, in one
+ * round trip. It is the very statement addDeliverJobs runs, caught from pg-boss's `insert`.
+ */
+export async function deliverJobsInsert(companyId: string, deliveryIds: readonly string[]): Promise<SQL> {
+  const statements: SQL[] = [];
+  await jobSender().insert(deliverJobs(companyId, deliveryIds), {
+    db: {
+      async executeSql(text: string, values: unknown[] = []) {
+        statements.push(boundSql(text, values));
+        return { rows: [] };
+      },
+    },
+  });
+  if (statements.length !== 1) throw new Error("pg-boss's job insert is not one statement");
+  return statements[0]!;
 }
 
 /** The connection pg-boss itself uses to fetch, complete and maintain jobs. */
