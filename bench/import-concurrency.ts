@@ -54,6 +54,8 @@ const UPDATE_TARGETS = 200;
 /** The data row whose phone the one in-file write sends (not a duplicate row). */
 const IN_FILE_ROW = 1;
 const POLL_MS = 250;
+/** Requests of each kind before the baseline (at least 5 s of them). */
+const WARM_UP_REQUESTS = 200;
 
 export interface Options {
   rows: number;
@@ -492,8 +494,10 @@ async function main(): Promise<void> {
       }
     };
 
-    log("warm-up (not counted)");
-    await phase("warm-up", false, () => sleep(3000));
+    // A fresh server compiles its routes and opens its pool on the first requests.
+    const warmUpSeconds = Math.max(5, Math.ceil(WARM_UP_REQUESTS / opts.rate));
+    log(`warm-up, ${warmUpSeconds} s (not counted)`);
+    await phase("warm-up", false, () => sleep(warmUpSeconds * 1000));
     phases.pop();
 
     await phase("baseline (no import)", false, () => sleep(opts.duration * 1000));
