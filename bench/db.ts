@@ -52,6 +52,21 @@ async function adminQuery(serverUrl: string, text: string): Promise<pg.QueryResu
   }
 }
 
+/** A new empty database on a PostgreSQL server (named after the process), and its removal. */
+export async function freshDatabase(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  await adminQuery(serverUrl, `create database "${name}"`);
+  return {
+    url: withDatabase(serverUrl, name),
+    drop: async () => {
+      await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
+    },
+  };
+}
+
 /**
  * Picks a run's database: BENCH_DATABASE_URL; at tiny scale with TEST_DATABASE_URL a fresh one;
  * else a kept `fcrm_bench_<scale>`. PGlite: a temp directory, kept except for tiny.
@@ -89,18 +104,13 @@ export async function prepareTarget(options: TargetOptions): Promise<BenchTarget
     };
   }
   if (options.scale === "tiny" && options.testServerUrl) {
-    const server = options.testServerUrl;
-    const name = `fcrm_bench_tiny_${process.pid}_${Date.now().toString(36)}`;
-    await adminQuery(server, `create database "${name}"`);
-    const url = withDatabase(server, name);
+    const { url, drop } = await freshDatabase(options.testServerUrl, "fcrm_bench_tiny");
     return {
       engine: "postgres",
       target: { kind: "postgres", url },
       databaseUrl: url,
       label: `PostgreSQL (${redact(url)}, fresh)`,
-      dispose: async () => {
-        await adminQuery(server, `drop database if exists "${name}" with (force)`);
-      },
+      dispose: drop,
     };
   }
   const server =

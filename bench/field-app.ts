@@ -26,7 +26,7 @@ import playwrightConfig from "../playwright.config";
 import { chromiumOfThisMachine } from "../scripts/chromium";
 import { DEFAULT_SERVER_URL, openRawDb, prepareTarget } from "./db";
 import { median } from "./load";
-import { databaseVersion, uptime } from "./machine";
+import { databaseVersion, printTable, uptime } from "./machine";
 import { ROOT, ensureBuild, freePort, startOurs, waitUntilUp, type RunningServer } from "./server";
 
 const log = (message: string) => console.log(`[field-app] ${message}`);
@@ -233,18 +233,6 @@ const timing = (runs: number[]): Timing => ({
   max: Math.max(...runs),
   runs,
 });
-
-/** A table for the terminal: the first column left-aligned, the rest right-aligned. */
-function printTable(rows: (string | number)[][]): void {
-  const cells = rows.map((row) =>
-    row.map((cell) => (typeof cell === "number" ? cell.toLocaleString("en-US") : cell)),
-  );
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  for (const row of cells)
-    console.log(
-      row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "),
-    );
-}
 
 async function measure(
   page: Page,

@@ -49,20 +49,12 @@ export async function cleanUpEarlierRuns(db: RawDb, companyId: string): Promise<
 }
 
 /** An all-scopes key whose daily limit never interferes with a load. */
-export async function createBenchKey(db: RawDb, companyId: string): Promise<string> {
+export async function createBenchKey(db: RawDb, companyId: string, name = KEY_NAME): Promise<string> {
   const key = generateApiKey();
   await db.query(
     `insert into api_keys (company_id, id, name, prefix, key_hash, scopes, daily_limit)
      values ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      companyId,
-      newId(ID_PREFIX.apiKey),
-      KEY_NAME,
-      apiKeyDisplayPrefix(key),
-      hashApiKey(key),
-      [...SCOPES],
-      1e9,
-    ],
+    [companyId, newId(ID_PREFIX.apiKey), name, apiKeyDisplayPrefix(key), hashApiKey(key), [...SCOPES], 1e9],
   );
   return key;
 }

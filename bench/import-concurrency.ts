@@ -18,17 +18,14 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import pg from "pg";
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@/lib/auth/secrets";
-import { ID_PREFIX, newId } from "@/lib/ids";
 import { deleteImport } from "@/lib/domain/imports";
 import { DEMO_COMPANIES, seedDemoData } from "@/lib/seed";
 import { normalizeEmail, normalizePhone } from "@/lib/values/normalize";
-import { SCOPES } from "@/lib/values/scopes";
 import { csvRowOf, expectedCsvCounts, writeCsvFile } from "./csv-import-bench";
-import { DEFAULT_SERVER_URL, openRawDb } from "./db";
+import { DEFAULT_SERVER_URL, freshDatabase, openRawDb } from "./db";
+import { createBenchKey } from "./fixtures";
 import { headersFor, summarize, type LoadResult, type RawLoad } from "./load";
-import { databaseVersion, uptime } from "./machine";
+import { databaseVersion, printTable, uptime } from "./machine";
 import { ROOT, ensureBuild, freePort, startOurs, waitUntilUp, type RunningServer } from "./server";
 
 const log = (message: string) => console.log(`[import-concurrency] ${message}`);
@@ -357,25 +354,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function prepareDatabase(): Promise<{ url: string; kept: boolean; dispose: () => Promise<void> }> {
   const benchUrl = process.env.BENCH_DATABASE_URL;
   if (benchUrl) return { url: benchUrl, kept: true, dispose: async () => {} };
-  const server = process.env.TEST_DATABASE_URL || DEFAULT_SERVER_URL;
-  const name = `fcrm_importload_${process.pid}_${Date.now().toString(36)}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: server });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    kept: false,
-    dispose: () => admin(`drop database if exists "${name}" with (force)`),
-  };
+  const { url, drop } = await freshDatabase(
+    process.env.TEST_DATABASE_URL || DEFAULT_SERVER_URL,
+    "fcrm_importload",
+  );
+  return { url, kept: false, dispose: drop };
 }
 
 async function main(): Promise<void> {
@@ -408,21 +391,8 @@ async function main(): Promise<void> {
       const updateIds = leadsOutsideFile(candidates, opts.rows, UPDATE_TARGETS);
       if (updateIds.length === 0)
         throw new Error(`company ${companyId} has no lead outside the file to update`);
-      const key = generateApiKey();
       await raw.query(`delete from api_keys where company_id = $1 and name = $2`, [companyId, KEY_NAME]);
-      await raw.query(
-        `insert into api_keys (company_id, id, name, prefix, key_hash, scopes, daily_limit)
-         values ($1, $2, $3, $4, $5, $6, $7)`,
-        [
-          companyId,
-          newId(ID_PREFIX.apiKey),
-          KEY_NAME,
-          apiKeyDisplayPrefix(key),
-          hashApiKey(key),
-          [...SCOPES],
-          1e9,
-        ],
-      );
+      const key = await createBenchKey(raw, companyId, KEY_NAME);
       const [leadCount] = await raw.query<{ n: number }>(
         `select count(*)::int as n from leads where company_id = $1`,
         [companyId],
@@ -665,18 +635,6 @@ async function removeRunWrites(url: string, companyId: string, since: string): P
   }
 }
 
-/** A table for the terminal: the first two columns left-aligned, the rest right-aligned. */
-function printTable(rows: (string | number)[][]): void {
-  const cells = rows.map((row) =>
-    row.map((cell) => (typeof cell === "number" ? cell.toLocaleString("en-US") : cell)),
-  );
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  for (const row of cells)
-    console.log(
-      row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "),
-    );
-}
-
 function printReport(
   phases: readonly PhaseResult[],
   checks: readonly BudgetCheck[],
@@ -734,7 +692,7 @@ function printReport(
         check.met ? "met" : "MISSED",
       ]);
     }
-  printTable(rows);
+  printTable(rows, 2);
   const result = info.imported.result;
   console.log(
     `import of ${info.rows.toLocaleString("en-US")} rows: dry run ${info.timings.dryRunSeconds} s, ` +

@@ -27,3 +27,17 @@ export async function databaseVersion(db: RawDb): Promise<string> {
     ? `PGlite (${version})`
     : `${version} (shared_buffers ${row?.buffers ?? "?"})`;
 }
+
+/** A table for the terminal: the first `leftColumns` columns left-aligned, the rest right-aligned. */
+export function printTable(rows: (string | number)[][], leftColumns = 1): void {
+  const cells = rows.map((row) =>
+    row.map((cell) => (typeof cell === "number" ? cell.toLocaleString("en-US") : cell)),
+  );
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  for (const row of cells)
+    console.log(
+      row
+        .map((cell, i) => (i < leftColumns ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+        .join("  "),
+    );
+}

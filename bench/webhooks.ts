@@ -12,7 +12,6 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
-import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
 import { openDatabase, type Database, type Db, type Engine } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
@@ -24,7 +23,7 @@ import { ID_PREFIX, newId } from "@/lib/ids";
 import { upsertLeadBodySchema } from "@/lib/schemas/leads";
 import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
 import { StatementRecorder, capturingDatabase } from "./capture";
-import { DEFAULT_SERVER_URL } from "./db";
+import { DEFAULT_SERVER_URL, freshDatabase } from "./db";
 import { median } from "./load";
 import { uptime } from "./machine";
 
@@ -175,26 +174,16 @@ async function scratchDatabase(engine: Engine): Promise<Scratch> {
     await database.close();
     return scratch;
   }
-  const server = process.env.TEST_DATABASE_URL || DEFAULT_SERVER_URL;
-  const name = `fcrm_hookbench_${process.pid}_${scratchCount}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: server });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const target: DatabaseTarget = { kind: "postgres", url: url.toString() };
+  const { url, drop } = await freshDatabase(
+    process.env.TEST_DATABASE_URL || DEFAULT_SERVER_URL,
+    `fcrm_hookbench_${scratchCount}`,
+  );
+  const target: DatabaseTarget = { kind: "postgres", url };
   const scratch: Scratch = {
     target,
-    url: url.toString(),
+    url,
     open: () => openDatabase(target, { poolSize: 4, statementTimeoutMs: 600_000 }),
-    drop: () => admin(`drop database if exists "${name}" with (force)`),
+    drop,
   };
   const database = await scratch.open();
   await database.migrate();
