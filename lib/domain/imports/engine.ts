@@ -96,7 +96,8 @@ export async function runImport(db: Db, input: RunImportInput): Promise<RunImpor
       const batchRows = input.batchRows ?? IMPORT_BATCH_ROWS;
       const staged = (after: number) =>
         tx
-          .select({ row: importRows.row, values: importRows.values })
+          // As JSON: the drivers parse it natively, a text[] character by character.
+          .select({ row: importRows.row, values: sql<string[]>`array_to_json(${importRows.values})` })
           .from(importRows)
           .where(
             and(
@@ -360,6 +361,7 @@ class BatchRun {
       }
 
       if (!match) {
+        const sortKey = `~${String(this.createdCount++).padStart(10, "0")}`;
         const id = newId(kind.recordType === "lead" ? ID_PREFIX.lead : ID_PREFIX.customer);
         const state = {
           ...ask.create,
@@ -370,7 +372,7 @@ class BatchRun {
         const record: KnownRecord = {
           state,
           original: state,
-          sortKey: `~${String(this.createdCount++).padStart(10, "0")}`,
+          sortKey,
           created: true,
           dirty: false,
         };
