@@ -362,7 +362,10 @@ class BatchRun {
 
       if (!match) {
         const sortKey = `~${String(this.createdCount++).padStart(10, "0")}`;
-        const id = newId(kind.recordType === "lead" ? ID_PREFIX.lead : ID_PREFIX.customer);
+        // A dry run's new record is never stored: its sort key (no stored id starts so) names it.
+        const id = this.dryRun
+          ? sortKey
+          : newId(kind.recordType === "lead" ? ID_PREFIX.lead : ID_PREFIX.customer);
         const state = {
           ...ask.create,
           id,
