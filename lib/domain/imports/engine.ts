@@ -216,7 +216,8 @@ class BatchRun {
   /**
    * A dry run writes no record: what it would create or change goes to a temporary table of
    * identities and tags (no triggers, no list counts), which later batches match against. Its
-   * only index is the slot's: the keys live in memory, where a growing table costs no lookups.
+   * only index is the slot's: which slots hold an id, phone or email is kept in memory
+   * (ShadowKeys), so no batch searches the growing table.
    */
   async setUp(shadowKeyBits?: number): Promise<void> {
     if (!this.dryRun) return;
