@@ -507,6 +507,60 @@ describe(`CSV import API (${testEngine()})`, () => {
     ]);
   });
 
+  it("dry run: later batches see the records earlier ones created or changed, as the import does", async () => {
+    const t = await tenant();
+    const moved = await seedLead(t.companyId, {
+      name: "Sam Moved",
+      phone: "555-000-0001",
+      phoneNormalized: "5550000001",
+      email: "sam@example.test",
+      emailNormalized: "sam@example.test",
+    });
+    await seedLead(t.companyId, { name: "Kay Kept", phone: "555-000-0002", phoneNormalized: "5550000002" });
+    const csv = [
+      "Lead ID,Full Name,Phone Number,E-mail",
+      // Batch 1: Sam gets a new phone and email; Ann is new.
+      `${moved},Sam Moved,555-000-0009,sam.new@example.test`,
+      `,Ann New,555-000-0100,ann@example.test`,
+      // Batch 2: Sam's old phone names nobody now; his new one names him.
+      `,Old Phone,555-000-0001,`,
+      `,By New Phone,555-000-0009,`,
+      // Batch 3: his new email, his id.
+      `,,,sam.new@example.test`,
+      `${moved},,,`,
+      // Batch 4: Ann by email; Sam's old email names nobody now.
+      `,Ann Again,,ann@example.test`,
+      `,Old Email,,sam@example.test`,
+      // Batch 5: Kay as stored; the record batch 2 created from Sam's old phone.
+      `,Kay Again,555-000-0002,`,
+      `,Old Phone Again,555-000-0001,`,
+    ].join("\n");
+    const uploaded = await upload(t.auth, csv);
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const run = (dryRun: boolean, shadowKeyBits?: number) =>
+      runImport(database.db, {
+        companyId: t.companyId,
+        importId: uploaded.body.id,
+        mapping: ["id", "name", "phone", "email"],
+        dryRun,
+        batchRows: 2,
+        shadowKeyBits,
+      });
+    const expected = { created: 3, updated: 7, refused: 0, matched_on: { id: 2, phone: 3, email: 2 } };
+    expect((await run(true)).result).toEqual(expected);
+    // Every key hashed alike: each lookup finds every shadow row, and only equal values count.
+    expect((await run(true, 1)).result).toEqual(expected);
+    expect((await run(false)).result).toEqual(expected);
+    const stored = await leadsOf(t.companyId);
+    expect(stored.map((l) => l.name).sort()).toEqual([
+      "Ann Again",
+      "By New Phone",
+      "Kay Again",
+      "Old Email",
+      "Old Phone Again",
+    ]);
+  });
+
   it("cancels: a queued run never starts, a running one rolls back; nothing is written", async () => {
     const t = await tenant();
     const lines = ["Name,Phone"];

@@ -20,6 +20,7 @@ import { mappingProblems } from "./mapping-check";
 import { recordKind, sameValue, type PreparedRow, type RecordKind, type RecordState } from "./records";
 import { arrayLiteral } from "@/lib/db/array-literal";
 import { insertRowsSql, updateRowsSql } from "./rows-sql";
+import { ShadowKeys } from "./shadow-keys";
 
 /**
  * The engine of a CSV import (extensions.md E9): the dry run and the import are the same run, in
@@ -42,6 +43,8 @@ export interface RunImportInput {
   signal?: AbortSignal;
   /** Rows per batch (tests cross batch boundaries with small files). */
   batchRows?: number;
+  /** The width of the dry run's key hashes (tests make every key collide with a small one). */
+  shadowKeyBits?: number;
 }
 
 export interface RunImportOutput {
@@ -51,7 +54,10 @@ export interface RunImportOutput {
   problemCount: number;
 }
 
-/** The dry run's table of what it would write (temporary: dropped with its transaction). */
+/**
+ * The dry run's table of what it would write (temporary: dropped with its transaction), one row
+ * per slot; it is looked up by slot only, the slots found through the run's ShadowKeys.
+ */
 const SHADOW = "import_dry_run_shadow";
 
 /** Thrown to roll the run's transaction back once its outcome is known. */
@@ -86,11 +92,12 @@ export async function runImport(db: Db, input: RunImportInput): Promise<RunImpor
       if (claims) await waitForEarlierWriters(tx, claims.snapshot);
       const kind = recordKind(stored.type, await companyRules(tx, companyId, stored.type));
       const run = new BatchRun(tx, kind, companyId, stored.headers, input.mapping, input.dryRun);
-      await run.setUp();
+      await run.setUp(input.shadowKeyBits);
       const batchRows = input.batchRows ?? IMPORT_BATCH_ROWS;
       const staged = (after: number) =>
         tx
-          .select({ row: importRows.row, values: importRows.values })
+          // As JSON: the drivers parse it natively, a text[] character by character.
+          .select({ row: importRows.row, values: sql<string[]>`array_to_json(${importRows.values})` })
           .from(importRows)
           .where(
             and(
@@ -154,6 +161,8 @@ interface KnownRecord {
   created: boolean;
   /** A stored record this batch changed. */
   dirty: boolean;
+  /** The dry run's shadow row of the record, once it has one. */
+  slot?: number;
 }
 
 /** The newest of some records, as matching picks it (created_at desc, id desc). */
@@ -182,6 +191,9 @@ class BatchRun {
   private readonly problems: RowProblem[] = [];
   private problemCount = 0;
   private createdCount = 0;
+  /** The dry run's shadow rows by id, phone and email. */
+  private shadowKeys = new ShadowKeys();
+  private shadowSlots = 0;
   private readonly columnOf: Map<string, string>;
   private readonly selected: Record<string, PgColumn>;
 
@@ -203,29 +215,63 @@ class BatchRun {
 
   /**
    * A dry run writes no record: what it would create or change goes to a temporary table of
-   * identities and tags (no triggers, no list counts), which later batches match against.
+   * identities and tags (no triggers, no list counts), which later batches match against. Its
+   * only index is the slot's: which slots hold an id, phone or email is kept in memory
+   * (ShadowKeys), so no batch searches the growing table.
    */
-  async setUp(): Promise<void> {
+  async setUp(shadowKeyBits?: number): Promise<void> {
     if (!this.dryRun) return;
+    this.shadowKeys = new ShadowKeys(shadowKeyBits);
     await this.tx.execute(
-      sql.raw(`create temporary table ${SHADOW} (id text primary key, phone text,
-      email text, sort_key text not null, tags text[] not null) on commit drop`),
+      sql.raw(`create temporary table ${SHADOW} (slot integer primary key, id text not null,
+      phone text, email text, sort_key text not null, tags text[] not null) on commit drop`),
     );
-    await this.tx.execute(sql.raw(`create index on ${SHADOW} (phone)`));
-    await this.tx.execute(sql.raw(`create index on ${SHADOW} (email)`));
   }
 
   /** The dry run's write: the touched records' identities and tags into the shadow table. */
   private async shadow(touched: KnownRecord[]): Promise<void> {
     if (touched.length === 0) return;
+    for (const record of touched) {
+      const { state } = record;
+      if (record.slot === undefined) {
+        record.slot = this.shadowSlots++;
+        // A record the run creates has a new id no row can name; a stored one's id is looked up.
+        if (!record.created) this.shadowKeys.add("id", state.id, record.slot);
+      }
+      if (state.phoneNormalized) this.shadowKeys.add("phone", state.phoneNormalized, record.slot);
+      if (state.emailNormalized) this.shadowKeys.add("email", state.emailNormalized, record.slot);
+    }
     const states = touched.map((r) => r.state);
     const column = (values: unknown[]) => arrayLiteral(values);
-    await this.tx.execute(sql`insert into ${sql.raw(SHADOW)} (id, phone, email, sort_key, tags)
-      select u.id, u.phone, u.email, u.sort_key, u.tags::text[]
-      from unnest(${column(states.map((s) => s.id))}::text[], ${column(states.map((s) => s.phoneNormalized))}::text[],
-        ${column(states.map((s) => s.emailNormalized))}::text[], ${column(touched.map((r) => r.sortKey))}::text[],
-        ${column(states.map((s) => s.tags))}::text[]) as u(id, phone, email, sort_key, tags)
-      on conflict (id) do update set phone = excluded.phone, email = excluded.email, tags = excluded.tags`);
+    await this.tx.execute(sql`insert into ${sql.raw(SHADOW)} (slot, id, phone, email, sort_key, tags)
+      select u.slot, u.id, u.phone, u.email, u.sort_key, u.tags::text[]
+      from unnest(${column(touched.map((r) => r.slot))}::integer[], ${column(states.map((s) => s.id))}::text[],
+        ${column(states.map((s) => s.phoneNormalized))}::text[], ${column(states.map((s) => s.emailNormalized))}::text[],
+        ${column(touched.map((r) => r.sortKey))}::text[], ${column(states.map((s) => s.tags))}::text[])
+        as u(slot, id, phone, email, sort_key, tags)
+      on conflict (slot) do update set phone = excluded.phone, email = excluded.email, tags = excluded.tags`);
+  }
+
+  /**
+   * The shadow rows that may hold one of these ids, phones or emails (hash candidates: the caller
+   * compares the values), in one lookup by slot.
+   */
+  private async shadowRows(ids: Iterable<string>, phones: Set<string>, emails: Set<string>) {
+    const slots = new Set<number>();
+    this.shadowKeys.collect("id", ids, slots);
+    this.shadowKeys.collect("phone", phones, slots);
+    this.shadowKeys.collect("email", emails, slots);
+    if (slots.size === 0) return [];
+    const found = await this.tx.execute<{
+      slot: number;
+      id: string;
+      phone: string | null;
+      email: string | null;
+      sort_key: string;
+      tags: string[];
+    }>(sql`select slot, id, phone, email, sort_key, tags from ${sql.raw(SHADOW)}
+      where slot = any(${arrayLiteral([...slots])}::integer[])`);
+    return found.rows;
   }
 
   output(): RunImportOutput {
@@ -316,7 +362,11 @@ class BatchRun {
       }
 
       if (!match) {
-        const id = newId(kind.recordType === "lead" ? ID_PREFIX.lead : ID_PREFIX.customer);
+        const sortKey = `~${String(this.createdCount++).padStart(10, "0")}`;
+        // A dry run's new record is never stored: its sort key (no stored id starts so) names it.
+        const id = this.dryRun
+          ? sortKey
+          : newId(kind.recordType === "lead" ? ID_PREFIX.lead : ID_PREFIX.customer);
         const state = {
           ...ask.create,
           id,
@@ -326,7 +376,7 @@ class BatchRun {
         const record: KnownRecord = {
           state,
           original: state,
-          sortKey: `~${String(this.createdCount++).padStart(10, "0")}`,
+          sortKey,
           created: true,
           dirty: false,
         };
@@ -399,22 +449,29 @@ class BatchRun {
     );
     let rows: Record<string, unknown>[];
     if (this.dryRun) {
-      // A record the dry run touched is as its shadow says; the stored row is what it was before.
-      const shadowed = await this.tx.execute<{
-        id: string;
-        phone: string | null;
-        email: string | null;
-        sort_key: string;
-        tags: string[];
-      }>(sql`select id, phone, email, sort_key, tags from ${sql.raw(SHADOW)}
-        where ${named(sql`id`, sql`phone`, sql`email`)}`);
-      for (const row of shadowed.rows) {
+      rows = await select.where(matching);
+      // A record the dry run touched is as its shadow row says; the stored row is what it was
+      // before. The stored rows' own ids are looked up too, so that every one shadowed is seen.
+      const storedIds = rows.map((row) => String(row.id));
+      const shadowed = new Set<string>();
+      for (const row of await this.shadowRows([...ids, ...storedIds], phones, emails)) {
+        shadowed.add(row.id);
+        const asked =
+          ids.has(row.id) ||
+          (row.phone !== null && phones.has(row.phone)) ||
+          (row.email !== null && emails.has(row.email));
+        if (!asked) continue;
         const state = { id: row.id, phoneNormalized: row.phone, emailNormalized: row.email, tags: row.tags };
-        known.set(row.id, { state, original: state, sortKey: row.sort_key, created: false, dirty: false });
+        known.set(row.id, {
+          state,
+          original: state,
+          sortKey: row.sort_key,
+          created: false,
+          dirty: false,
+          slot: row.slot,
+        });
       }
-      rows = await select.where(
-        and(matching, sql`not exists (select from ${sql.raw(SHADOW)} s where s.id = ${table.id})`),
-      );
+      rows = rows.filter((row) => !shadowed.has(String(row.id)));
     } else {
       rows = await select.where(matching).for("update");
     }
