@@ -17,8 +17,12 @@ describe("JSON answers", () => {
 
   it("writes what JSON.stringify writes when there is no bigint", () => {
     const bodies: unknown[] = [
-      { status: "success", data: [{ a: 1, b: undefined, c: [1, "x", null], d: { e: true } }], skipped: undefined },
-      { fn: () => 1, nested: { deep: [{ x: "é\u2028\"" }] } },
+      {
+        status: "success",
+        data: [{ a: 1, b: undefined, c: [1, "x", null], d: { e: true } }],
+        skipped: undefined,
+      },
+      { fn: () => 1, nested: { deep: [{ x: 'é\u2028"' }] } },
       [1, 2, { a: undefined }],
       "text",
       7,
