@@ -20,7 +20,9 @@ async function loadedPins(page: Page): Promise<number> {
 
 /** The worker controls the page and has saved it; the pins are saved in IndexedDB. */
 async function waitUntilSavedForOffline(page: Page) {
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+  // A fresh context installs the worker anew, precaching the build's code first: on a busy
+  // machine that alone can take more than half a minute.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 90_000 });
   await page.waitForFunction(
     async () => Boolean(await caches.match("/map", { ignoreSearch: true, cacheName: "fieldcrm-pages" })),
     null,

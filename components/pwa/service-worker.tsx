@@ -35,7 +35,8 @@ export function ServiceWorker({ children }: { children?: React.ReactNode }) {
   useEffect(() => {
     if (!enabled) return;
     let cancelled = false;
-    void navigator.serviceWorker.ready.then((registration) => {
+    const saveLoaded = async () => {
+      const registration = await navigator.serviceWorker.ready;
       if (cancelled || !registration.active) return;
       const loaded = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
       const origin = window.location.origin;
@@ -48,9 +49,15 @@ export function ServiceWorker({ children }: { children?: React.ReactNode }) {
           .map((entry): [string, RequestInit] => [entry.name, { mode: "no-cors" }]),
       ];
       registration.active.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: urls } });
-    });
+    };
+    void saveLoaded();
+    // Tiles that loaded after the worker was ready but before it took the page over passed it by:
+    // once it controls the page, what has loaded is saved again (cached entries are kept).
+    const taken = () => void saveLoaded();
+    navigator.serviceWorker.addEventListener("controllerchange", taken);
     return () => {
       cancelled = true;
+      navigator.serviceWorker.removeEventListener("controllerchange", taken);
     };
   }, [enabled]);
 
