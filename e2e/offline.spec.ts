@@ -161,14 +161,19 @@ test("map tiles seen online show offline, from the worker's bounded tile cache",
   context,
 }) => {
   test.setTimeout(180_000);
-  // context.route also answers the service worker's own requests.
-  await context.route(isTile, (route) =>
-    route.fulfill({ status: 200, contentType: "image/png", body: TILE_PNG }),
-  );
   await signIn(page, "technician");
   await page.goto("/map");
   await loadedPins(page);
+  // The worker is installed first, with no route in the way: a context route set while the worker
+  // registered sometimes kept it from ever taking the page over.
   await waitUntilSavedForOffline(page);
+  // context.route also answers the service worker's own requests; the reload asks for the tiles
+  // through the worker, which saves them.
+  await context.route(isTile, (route) =>
+    route.fulfill({ status: 200, contentType: "image/png", body: TILE_PNG }),
+  );
+  await page.reload();
+  await loadedPins(page);
   await page.waitForFunction(
     async () => (await (await caches.open("fieldcrm-tiles")).keys()).length > 0,
     null,
