@@ -11,10 +11,10 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { PGlite } from "@electric-sql/pglite";
 import { openDatabase, type Database, type Db, type Engine } from "@/lib/db/client";
-import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
 import { upsertLead } from "@/lib/domain/leads";
 import { newWebhookSecret } from "@/lib/domain/webhooks/endpoints";
 import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
@@ -306,7 +306,7 @@ async function writeCost(opts: Options) {
   try {
     const { db } = database;
     // Two tenants on one database: "without" has no endpoint, "with" one subscribed to lead events.
-    // No worker runs, so the deliveries stay pending: only the write is measured.
+    // No worker runs, so the events wait for the relay: only the write is measured.
     const without = (await createCompany(db)).id;
     const withHook = (await createCompany(db)).id;
     await addEndpoint(db, withHook, "http://127.0.0.1:9/hook");
@@ -345,10 +345,10 @@ async function writeCost(opts: Options) {
       }
       log(`write cost: round ${round + 1}/${opts.rounds} (${uptime().replace(/^.*load/, "load")})`);
     }
-    const [pending] = await db
+    const [written] = await db
       .select({ n: sql<number>`count(*)::int` })
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.companyId, withHook));
+      .from(webhookEvents)
+      .where(eq(webhookEvents.companyId, withHook));
     // The statements of one call of each kind on each side, untimed, through a recording driver.
     const recorder = new StatementRecorder();
     const capturing = await capturingDatabase(
@@ -392,7 +392,7 @@ async function writeCost(opts: Options) {
     };
     return {
       callsPerSide: opts.rounds * opts.calls,
-      deliveriesWritten: pending?.n ?? 0,
+      eventsWritten: written?.n ?? 0,
       loadBefore,
       loadAfter: uptime(),
       create: summarize("create"),
@@ -454,7 +454,7 @@ async function stopWorker(child: ChildProcess): Promise<number | null> {
 }
 
 /**
- * Starts the worker on a database holding `total` queued deliveries to the receiver, samples its
+ * Starts the worker on a database holding `total` events for the receiver, samples its
  * RSS every 500 ms, and waits until the receiver has seen every event (or nothing new for 60 s).
  */
 async function drain(scratch: Scratch, receiver: Receiver, total: number) {
@@ -567,11 +567,11 @@ async function throughput(opts: Options) {
   }
 }
 
-/** Queues `total` lead.created deliveries through the outbox's own insert, in batches of 1,000. */
+/** Writes `total` lead.created events through the outbox's own insert, in batches of 1,000. */
 async function queueBacklog(database: Database, companyId: string, total: number) {
   const { db } = database;
   const leadId = await createLead(db, companyId, "b", 0);
-  // The payload a real create sends: the lead as GET answers it (the create queued its own delivery).
+  // The payload a real create sends: the lead as GET answers it (the create wrote its own event).
   const { rows } = await db.execute<{ payload: { data: Record<string, unknown> } }>(
     sql`select payload from webhook_events where company_id = ${companyId} and record_id = ${leadId}`,
   );
@@ -587,8 +587,8 @@ async function queueBacklog(database: Database, companyId: string, total: number
   }
   const [count] = await db
     .select({ n: sql<number>`count(*)::int` })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.status, "pending")));
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.companyId, companyId), isNull(webhookEvents.relayedAt)));
   return count?.n ?? 0;
 }
 
@@ -609,7 +609,7 @@ async function backlog(opts: Options, total: number) {
       await database.close();
     }
     const queueMs = performance.now() - queueStarted;
-    if (pending !== total) throw new Error(`queued ${pending} pending deliveries, not ${total}`);
+    if (pending !== total) throw new Error(`wrote ${pending} waiting events, not ${total}`);
     log(`backlog ${fmt(total)}: the worker drains it (RSS every 500 ms)`);
     const run = await drain(scratch, receiver, total);
     const statuses = await deliveryStatus(scratch);
@@ -684,7 +684,7 @@ async function main(): Promise<void> {
     out.write = w;
     lines.push(
       "",
-      `1. Write cost, one endpoint subscribed to lead events (${opts.rounds} rounds × ${opts.calls} calls per side, alternating; ${w.deliveriesWritten} deliveries written)`,
+      `1. Write cost, one endpoint subscribed to lead events (${opts.rounds} rounds × ${opts.calls} calls per side, alternating; ${w.eventsWritten} events written)`,
       "| upsertLead | without ms/call | with ms/call | wall, median of round ratios (min–max) | CPU ours+DB, median ratio | target |",
       "| --- | ---: | ---: | ---: | ---: | --- |",
     );

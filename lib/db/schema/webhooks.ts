@@ -90,6 +90,8 @@ export const webhookEvents = pgTable(
     recordType: text("record_type").$type<WebhookRecordType>().notNull(),
     recordId: text("record_id").notNull(),
     payload: jsonb("payload").$type<WebhookPayload>().notNull(),
+    /** When the relay fanned the event out into deliveries; null while it waits for the relay. */
+    relayedAt: timestamp("relayed_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -99,10 +101,14 @@ export const webhookEvents = pgTable(
     check("webhook_events_record_type_check", sql`${t.recordType} in ${sql.raw(list(WEBHOOK_RECORD_TYPES))}`),
     // Pruning after 30 days reads the oldest rows alone.
     index("webhook_events_created_at_idx").on(t.createdAt),
+    // The relay's queue: the events still to fan out, oldest first, and nothing else.
+    index("webhook_events_unrelayed_idx")
+      .on(t.createdAt)
+      .where(sql`${t.relayedAt} is null`),
   ],
 );
 
-/** One row per (event, subscribed enabled endpoint), inserted with the event (the fan-out). */
+/** One row per (event, subscribed enabled endpoint), inserted by the relay (the fan-out). */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {

@@ -109,6 +109,8 @@ export async function sendTestEvent(ctx: DomainContext, endpointId: string) {
         type: "webhook.test",
         recordType: "webhook_endpoint",
         recordId: endpointId,
+        // Its one delivery is written here, so the relay has nothing to do for it.
+        relayedAt: sql`now()`,
         payload: {
           type: "webhook.test",
           timestamp,

@@ -65,12 +65,8 @@ async function makeEndpoint(
   return id;
 }
 
-async function makeDelivery(
-  db: DbOrTx,
-  companyId: string,
-  endpointId: string,
-  data: unknown = { id: "lead_1" },
-) {
+/** An event as a write leaves it: waiting for the relay, unless `relayed`. */
+async function makeEvent(db: DbOrTx, companyId: string, data: unknown, relayed = false) {
   const [event] = await db
     .insert(webhookEvents)
     .values({
@@ -79,8 +75,20 @@ async function makeDelivery(
       recordType: "lead",
       recordId: "lead_1",
       payload: { type: "lead.created", timestamp: new Date().toISOString(), data },
+      relayedAt: relayed ? new Date() : null,
     })
     .returning({ id: webhookEvents.id });
+  return event!.id;
+}
+
+/** An event and its delivery, made by hand as the relay would. */
+async function makeDelivery(
+  db: DbOrTx,
+  companyId: string,
+  endpointId: string,
+  data: unknown = { id: "lead_1" },
+) {
+  const event = { id: await makeEvent(db, companyId, data, true) };
   const [delivery] = await db
     .insert(webhookDeliveries)
     .values({ companyId, eventId: event!.id, endpointId })
@@ -299,11 +307,11 @@ describe(`delivery through the queue on ${testEngine()}`, () => {
     expectNoSecretsIn(entries, [SECRET]);
   });
 
-  it("two workers send each delivery once", async () => {
+  it("two workers relay each event once and send each delivery once", async () => {
     answer = () => 204;
     const company = await createCompany(database.db);
     const endpointId = await makeEndpoint(database.db, company.id);
-    const ids = await database.db.transaction(async (tx) => {
+    const made = await database.db.transaction(async (tx) => {
       const made = [];
       for (let i = 0; i < 40; i++) made.push(await makeDelivery(tx, company.id, endpointId, { n: i }));
       // Duplicate jobs too: the claim must still send each delivery once.
@@ -314,6 +322,9 @@ describe(`delivery through the queue on ${testEngine()}`, () => {
       );
       return made;
     });
+    // And events as writes leave them: both workers' relays race for them.
+    const waiting: string[] = [];
+    for (let i = 0; i < 40; i++) waiting.push(await makeEvent(database.db, company.id, { w: i }));
     const workers: WebhookWorker[] = [];
     workers.push(await startWebhookWorker(database, { ...allowAll, pollingIntervalSeconds: 0.5 }));
     workers.push(await startWebhookWorker(database, { ...allowAll, pollingIntervalSeconds: 0.5 }));
@@ -323,15 +334,15 @@ describe(`delivery through the queue on ${testEngine()}`, () => {
           .select({ n: sql<number>`count(*)::int` })
           .from(webhookDeliveries)
           .where(and(eq(webhookDeliveries.companyId, company.id), eq(webhookDeliveries.status, "succeeded")));
-        return rows[0]!.n === 40;
+        return rows[0]!.n === 80;
       }, 30_000);
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
     }
-    const eventIds = new Set(ids.map((m) => m.eventId));
+    const eventIds = new Set([...made.map((m) => m.eventId), ...waiting]);
     const got = received.filter((r) => eventIds.has(String(r.headers["webhook-id"])));
-    expect(got).toHaveLength(40);
-    expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(40);
+    expect(got).toHaveLength(80);
+    expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(80);
   });
 
   it("prunes deliveries and events older than 30 days", async () => {

@@ -23,10 +23,12 @@ import { apiRequest, call, createApiKey, createCompany, createUser } from "@/lib
 import { insertPinType } from "@/lib/testing/plan-job-fixtures";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { addDeliverJobs, DELIVER_QUEUE } from "./queue";
+import { relayEvents } from "./relay";
 
 /*
  * extensions.md E8: every writer of a lead, customer or pin writes one outbox event per record it
- * changed, with one delivery per subscribed enabled endpoint, in the change's own transaction.
+ * changed, in the change's own transaction; the relay then writes one delivery per subscribed
+ * enabled endpoint, and its job.
  */
 
 const database = setupTestDatabase();
@@ -39,7 +41,6 @@ interface EventRow extends Record<string, unknown> {
   type: string;
   record_id: string;
   payload: { type: string; timestamp: string; data: Body } | string;
-  deliveries: number | string;
 }
 
 async function addEndpoint(
@@ -59,14 +60,12 @@ async function addEndpoint(
   return id;
 }
 
-/** The company's events, in writing order, with their delivery counts; `since` skips earlier ones. */
+/** The company's events, in writing order. */
 async function events(companyId: string) {
-  const { rows } = await database.db.execute<EventRow>(sql`select e.id, e.type, e.record_id, e.payload,
-      (select count(*) from webhook_deliveries d where d.company_id = e.company_id and d.event_id = e.id)::int as deliveries
+  const { rows } = await database.db.execute<EventRow>(sql`select e.id, e.type, e.record_id, e.payload
     from webhook_events e where e.company_id = ${companyId} order by e.created_at, e.id`);
   return rows.map((row) => ({
     ...row,
-    deliveries: Number(row.deliveries),
     payload:
       typeof row.payload === "string"
         ? (JSON.parse(row.payload) as Exclude<EventRow["payload"], string>)
@@ -74,7 +73,21 @@ async function events(companyId: string) {
   }));
 }
 
-/** Runs `work` and answers the events it wrote, as `type record_id` lines. */
+/** Relays every waiting event of the database, batch after batch. */
+async function relayAll() {
+  while ((await relayEvents(database.db)).events > 0);
+}
+
+/** The deliveries of an event, by endpoint, once relayed. */
+async function deliveriesOf(companyId: string, eventId: string) {
+  const { rows } = await database.db.execute<{ id: string; endpoint_id: string; status: string }>(
+    sql`select id, endpoint_id, status from webhook_deliveries
+      where company_id = ${companyId} and event_id = ${eventId} order by endpoint_id`,
+  );
+  return rows;
+}
+
+/** Runs `work` and answers the events it wrote. */
 async function emitted(companyId: string, work: () => Promise<unknown>) {
   const before = new Set((await events(companyId)).map((e) => e.id));
   await work();
@@ -108,7 +121,10 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
         .id as string;
     });
     expect(summary(created)).toEqual([`lead.created ${lead}`]);
-    expect(created[0]!.deliveries).toBe(2);
+    // The write leaves the fan-out to the relay.
+    expect(await deliveriesOf(t.companyId, created[0]!.id)).toEqual([]);
+    await relayAll();
+    expect(await deliveriesOf(t.companyId, created[0]!.id)).toHaveLength(2);
     expect(created[0]!.payload).toMatchObject({
       type: "lead.created",
       data: await get(getLeadRoute, `/leads/${lead}`, t.key, lead),
@@ -119,11 +135,10 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
       send(upsertLeadRoute, "/leads", t.key, { id: lead, stage: "quoted" }),
     );
     expect(summary(updated)).toEqual([`lead.updated ${lead}`]);
-    expect(updated[0]!.deliveries).toBe(1);
-    const { rows } = await database.db.execute<{ endpoint_id: string; status: string }>(
-      sql`select endpoint_id, status from webhook_deliveries where company_id = ${t.companyId} and event_id = ${updated[0]!.id}`,
-    );
-    expect(rows).toEqual([{ endpoint_id: endpoint, status: "pending" }]);
+    await relayAll();
+    expect(await deliveriesOf(t.companyId, updated[0]!.id)).toEqual([
+      { id: expect.any(String), endpoint_id: endpoint, status: "pending" },
+    ]);
     expect(updated[0]!.payload.data).toEqual(await get(getLeadRoute, `/leads/${lead}`, t.key, lead));
 
     // An upsert that changes nothing emits nothing.
@@ -150,14 +165,13 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
     ).toEqual([]);
   });
 
-  it("one job per delivery, the very row pg-boss's own insert writes", async () => {
+  it("the relay: one job per delivery, the very row pg-boss's own insert writes", async () => {
     const t = await tenant();
     await addEndpoint(t.companyId);
     await addEndpoint(t.companyId, ["lead.created"]);
     const [event] = await emitted(t.companyId, () => send(upsertLeadRoute, "/leads", t.key, { name: "Jo" }));
-    const { rows: deliveries } = await database.db.execute<{ id: string }>(
-      sql`select id from webhook_deliveries where company_id = ${t.companyId} and event_id = ${event!.id}`,
-    );
+    await relayAll();
+    const deliveries = await deliveriesOf(t.companyId, event!.id);
     expect(deliveries).toHaveLength(2);
     const jobs = async (deliveryId: string) =>
       (
@@ -190,10 +204,71 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
     const lead = (await send(upsertLeadRoute, "/leads", t.key, { name: "Quiet" })).id as string;
     await send(upsertLeadRoute, "/leads", t.key, { id: lead, name: "Still quiet" });
     expect(await events(t.companyId)).toEqual([]);
+    await relayAll();
     const { rows } = await database.db.execute(
       sql`select 1 from webhook_deliveries where company_id = ${t.companyId}`,
     );
     expect(rows).toEqual([]);
+  });
+
+  it("the relay fans out to the endpoints enabled and subscribed when it runs, once", async () => {
+    const t = await tenant();
+    const kept = await addEndpoint(t.companyId, ["lead.created"]);
+    const disabledLater = await addEndpoint(t.companyId, ["lead.created"]);
+    const [event] = await emitted(t.companyId, () => send(upsertLeadRoute, "/leads", t.key, { name: "Fan" }));
+    await database.db.execute(
+      sql`update webhook_endpoints set enabled = false where company_id = ${t.companyId} and id = ${disabledLater}`,
+    );
+    // An endpoint made after the change does not get its event.
+    await database.db.execute(sql`select pg_sleep(0.01)`);
+    await addEndpoint(t.companyId, ["lead.created"]);
+    await relayAll();
+    expect((await deliveriesOf(t.companyId, event!.id)).map((d) => d.endpoint_id)).toEqual([kept]);
+    const { rows } = await database.db.execute<{ relayed: boolean }>(
+      sql`select relayed_at is not null as relayed from webhook_events where company_id = ${t.companyId} and id = ${event!.id}`,
+    );
+    expect(rows).toEqual([{ relayed: true }]);
+    // Relayed once: another run finds nothing of it.
+    await relayAll();
+    expect(await deliveriesOf(t.companyId, event!.id)).toHaveLength(1);
+  });
+
+  it("a relay that fails leaves its batch waiting, with no delivery and no job", async () => {
+    const t = await tenant();
+    await addEndpoint(t.companyId, ["lead.created"]);
+    await relayAll();
+    const [event] = await emitted(t.companyId, () =>
+      send(upsertLeadRoute, "/leads", t.key, { name: "Retry" }),
+    );
+    const name = `fail_relay_${randomBytes(4).toString("hex")}`;
+    await database.db.execute(
+      sql.raw(`create function ${name}() returns trigger language plpgsql as $$
+      begin raise exception 'injected relay failure'; end $$`),
+    );
+    await database.db.execute(
+      sql.raw(`create trigger ${name} before insert on webhook_deliveries
+      for each row when (new.company_id = '${t.companyId}') execute function ${name}()`),
+    );
+    try {
+      await expect(relayEvents(database.db)).rejects.toThrow();
+    } finally {
+      await database.db.execute(sql.raw(`drop trigger ${name} on webhook_deliveries`));
+      await database.db.execute(sql.raw(`drop function ${name}()`));
+    }
+    const waiting = async () =>
+      (
+        await database.db.execute<{ relayed: boolean; jobs: number }>(
+          sql`select relayed_at is not null as relayed,
+            (select count(*)::int from pgboss.job j where j.name = ${DELIVER_QUEUE}
+              and j.data->>'companyId' = ${t.companyId}) as jobs
+          from webhook_events where company_id = ${t.companyId} and id = ${event!.id}`,
+        )
+      ).rows;
+    expect(await waiting()).toEqual([{ relayed: false, jobs: 0 }]);
+    expect(await deliveriesOf(t.companyId, event!.id)).toEqual([]);
+    await relayAll();
+    expect(await waiting()).toEqual([{ relayed: true, jobs: 1 }]);
+    expect(await deliveriesOf(t.companyId, event!.id)).toHaveLength(1);
   });
 
   it("archive, unarchive, bulk changes and their undo: one event per record changed", async () => {
@@ -367,19 +442,19 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
     expect(summary(added)).toEqual([`customer.created cus2_${s}`]);
   });
 
-  it("a transaction that fails after the change leaves no event and no delivery", async () => {
+  it("a transaction that fails after the change leaves no event", async () => {
     const t = await tenant();
     await addEndpoint(t.companyId);
     const lead = (await send(upsertLeadRoute, "/leads", t.key, { name: "Before", stage: "new" }))
       .id as string;
     const name = `fail_delivery_${randomBytes(4).toString("hex")}`;
-    // The deliveries are the last rows a change writes: failing there fails after the change.
+    // The events are the last rows a change writes: failing there fails after the change.
     await database.db.execute(
       sql.raw(`create function ${name}() returns trigger language plpgsql as $$
-      begin raise exception 'injected delivery failure'; end $$`),
+      begin raise exception 'injected event failure'; end $$`),
     );
     await database.db.execute(
-      sql.raw(`create trigger ${name} before insert on webhook_deliveries
+      sql.raw(`create trigger ${name} before insert on webhook_events
       for each row when (new.company_id = '${t.companyId}') execute function ${name}()`),
     );
     const before = await events(t.companyId);
@@ -395,7 +470,7 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
         expect(res.text).not.toMatch(/injected|webhook/i);
       }
     } finally {
-      await database.db.execute(sql.raw(`drop trigger ${name} on webhook_deliveries`));
+      await database.db.execute(sql.raw(`drop trigger ${name} on webhook_events`));
       await database.db.execute(sql.raw(`drop function ${name}()`));
     }
     expect(await events(t.companyId)).toEqual(before);

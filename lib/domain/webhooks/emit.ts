@@ -11,7 +11,6 @@ import { textArrayParam } from "@/lib/domain/lists/sql-fragments";
 import { LEAD_FIELDS, toLead, type LeadRecordRow } from "@/lib/domain/leads/lead-record";
 import { ID_PREFIX, newId } from "@/lib/ids";
 import { pinColumns, pinJoins, toPin, type PinRow } from "@/lib/domain/pins/pin-record";
-import { deliverJobsInsert } from "./queue";
 
 /*
  * The outbox's writer (extensions.md E8): every writer of a lead, customer or pin calls
@@ -66,71 +65,64 @@ async function readRecords(
   }
 }
 
-/** The company's enabled endpoints subscribed to any of these event types, with their types. */
-async function subscribers(
+/** The event types of these that an enabled endpoint of the company subscribes to. */
+async function subscribedTypes(
   tx: DbOrTx,
   companyId: string,
   types: readonly WebhookEventType[],
-): Promise<{ id: string; events: WebhookEventType[] }[]> {
+): Promise<Set<WebhookEventType>> {
   const rows = await tx
-    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+    .select({ events: webhookEndpoints.events })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.enabled, true)));
-  return rows.filter((row) => row.events.some((type) => types.includes(type)));
+  return new Set(rows.flatMap((row) => row.events).filter((type) => types.includes(type)));
 }
 
 /**
- * Writes one event per changed record (payload: the record as GET answers it) and one delivery
- * per subscribed enabled endpoint, and queues the deliveries. Answers the events' ids.
+ * Writes one event per changed record (payload: the record as GET answers it) whose type an
+ * enabled endpoint subscribes to. The relay (relay.ts) later fans each event out into deliveries,
+ * so a change writes one row per record and no more.
  */
 export async function emitRecordEvents(
   tx: DbOrTx,
   companyId: string,
   recordType: EventRecordType,
   changes: RecordChanges,
-): Promise<string[]> {
+): Promise<void> {
   const created = new Set(changes.created ?? []);
   const updated = new Set([...(changes.updated ?? [])].filter((id) => !created.has(id)));
-  if (created.size === 0 && updated.size === 0) return [];
+  if (created.size === 0 && updated.size === 0) return;
   const createdType = `${recordType}.created` as WebhookEventType;
   const updatedType = `${recordType}.updated` as WebhookEventType;
-  const wanted = [...(created.size > 0 ? [createdType] : []), ...(updated.size > 0 ? [updatedType] : [])];
-  const endpoints = await subscribers(tx, companyId, wanted);
-  if (endpoints.length === 0) return [];
-  const subscribed = new Set(endpoints.flatMap((endpoint) => endpoint.events));
-  const ids = [
-    ...(subscribed.has(createdType) ? created : []),
-    ...(subscribed.has(updatedType) ? updated : []),
-  ];
   const known = changes.records ?? new Map<string, unknown>();
-  const missing = ids.filter((id) => !known.has(id));
-  const read = missing.length > 0 ? await readRecords(tx, companyId, recordType, missing) : undefined;
+  let ids = [...created, ...updated];
+  let read: Map<string, unknown> | undefined;
+  if (ids.some((id) => !known.has(id))) {
+    // Reading the records costs more than asking who listens: ask first.
+    const types = await subscribedTypes(
+      tx,
+      companyId,
+      [created.size > 0 ? createdType : [], updated.size > 0 ? updatedType : []].flat(),
+    );
+    if (types.size === 0) return;
+    ids = ids.filter((id) => types.has(created.has(id) ? createdType : updatedType));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) read = await readRecords(tx, companyId, recordType, missing);
+  }
   const timestamp = new Date().toISOString();
   const events: OutboxEvent[] = [];
-  const deliveries: OutboxDelivery[] = [];
   for (const id of ids) {
     const data = known.has(id) ? known.get(id) : read?.get(id);
     if (data === undefined) continue;
     const type = created.has(id) ? createdType : updatedType;
-    const event = {
+    events.push({
       id: newId(ID_PREFIX.webhookEvent),
       type,
       record_id: id,
       payload: { type, timestamp, data },
-    };
-    events.push(event);
-    for (const endpoint of endpoints) {
-      if (endpoint.events.includes(type)) {
-        deliveries.push({
-          id: newId(ID_PREFIX.webhookDelivery),
-          event_id: event.id,
-          endpoint_id: endpoint.id,
-        });
-      }
-    }
+    });
   }
-  await insertOutbox(tx, companyId, recordType, events, deliveries);
-  return events.map((event) => event.id);
+  await insertEvents(tx, companyId, recordType, events);
 }
 
 interface OutboxEvent {
@@ -140,40 +132,23 @@ interface OutboxEvent {
   payload: unknown;
 }
 
-interface OutboxDelivery {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-}
-
 /**
- * The events, their deliveries and the deliveries' jobs in one statement (the ids are made here,
- * so the jobs are known before it runs). A delivery whose endpoint was deleted or disabled since
- * the endpoints were read is left out (its job finds no delivery and is skipped).
+ * The events an enabled endpoint subscribes to, in one statement: a write whose company has no
+ * such endpoint pays this statement and writes nothing. Which endpoints get each event is the
+ * relay's to decide, when it runs.
  */
-async function insertOutbox(
+async function insertEvents(
   tx: DbOrTx,
   companyId: string,
   recordType: EventRecordType,
   events: readonly OutboxEvent[],
-  deliveries: readonly OutboxDelivery[],
 ): Promise<void> {
   if (events.length === 0) return;
-  const jobs = await deliverJobsInsert(
-    companyId,
-    deliveries.map((delivery) => delivery.id),
-  );
   await tx.execute(sql`
-    with e as (
-      insert into webhook_events (company_id, id, type, record_type, record_id, payload)
-      select ${companyId}, x.id, x.type, ${recordType}, x.record_id, x.payload
-      from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
-        as x(id text, type text, record_id text, payload jsonb)
-    ), d as (
-      insert into webhook_deliveries (company_id, id, event_id, endpoint_id)
-      select ${companyId}, x.id, x.event_id, w.id
-      from jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as x(id text, event_id text, endpoint_id text)
-      join webhook_endpoints w on w.company_id = ${companyId} and w.id = x.endpoint_id and w.enabled
-    ), j as (${jobs})
-    select 1`);
+    insert into webhook_events (company_id, id, type, record_type, record_id, payload)
+    select ${companyId}, x.id, x.type, ${recordType}, x.record_id, x.payload
+    from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+      as x(id text, type text, record_id text, payload jsonb)
+    where exists (select from webhook_endpoints w
+      where w.company_id = ${companyId} and w.enabled and x.type = any(w.events))`);
 }

@@ -58,12 +58,9 @@ export async function addJobs(tx: DbOrTx, jobs: PgBoss.JobInsert[]): Promise<voi
   await jobSender().insert(jobs, { db: drizzleExecutor(tx) });
 }
 
-const deliverJobs = (companyId: string, deliveryIds: readonly string[], startAfter?: Date) =>
-  deliveryIds.map((deliveryId) => ({
-    name: DELIVER_QUEUE,
-    data: { companyId, deliveryId } satisfies DeliverJob,
-    ...(startAfter ? { startAfter } : {}),
-  }));
+/** The delivery jobs of these deliveries, to start at `startAfter` (or now). */
+export const deliverJobs = (jobs: readonly DeliverJob[], startAfter?: Date): PgBoss.JobInsert[] =>
+  jobs.map((data) => ({ name: DELIVER_QUEUE, data, ...(startAfter ? { startAfter } : {}) }));
 
 /** Adds one delivery job per id in the caller's transaction, to start at `startAfter` (or now). */
 export async function addDeliverJobs(
@@ -72,27 +69,8 @@ export async function addDeliverJobs(
   deliveryIds: string[],
   startAfter?: Date,
 ): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  await addJobs(tx, deliverJobs(companyId, deliveryIds, startAfter));
-}
-
-/**
- * pg-boss's own insert of one delivery job per id, as SQL that is not run: a caller's statement
- * takes it as a CTE (`j as (...)`), so the jobs are written with that statement's rows, in one
- * round trip. It is the very statement addDeliverJobs runs, caught from pg-boss's `insert`.
- */
-export async function deliverJobsInsert(companyId: string, deliveryIds: readonly string[]): Promise<SQL> {
-  const statements: SQL[] = [];
-  await jobSender().insert(deliverJobs(companyId, deliveryIds), {
-    db: {
-      async executeSql(text: string, values: unknown[] = []) {
-        statements.push(boundSql(text, values));
-        return { rows: [] };
-      },
-    },
-  });
-  if (statements.length !== 1) throw new Error("pg-boss's job insert is not one statement");
-  return statements[0]!;
+  const jobs = deliveryIds.map((deliveryId) => ({ companyId, deliveryId }));
+  await addJobs(tx, deliverJobs(jobs, startAfter));
 }
 
 /** The connection pg-boss itself uses to fetch, complete and maintain jobs. */

@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db/client";
 import { deliver, pruneWebhookLog, type DeliverOptions } from "./deliver";
 import { workImportQueues } from "@/lib/domain/imports/job";
 import { bossFor, DELIVER_QUEUE, PRUNE_QUEUE, type DeliverJob } from "./queue";
+import { startRelay } from "./relay";
 
 /** Jobs fetched at once; they are sent in parallel (one worker must reach 200 events/s). */
 export const BATCH_SIZE = 50;
@@ -19,7 +20,8 @@ export interface WorkerOptions extends DeliverOptions {
 
 /**
  * Runs the delivery worker on this database until stopped: in the server process, or alone as
- * `npm run worker`. On PostgreSQL several may run: pg-boss hands each job to one of them
+ * `npm run worker`: the relay that turns events into deliveries, and their delivery. On PostgreSQL
+ * several may run: relays skip each other's events and pg-boss hands each job to one worker
  * (SELECT … FOR UPDATE SKIP LOCKED), and the delivery's claim guards against duplicate jobs.
  */
 export async function startWebhookWorker(database: Database, options: WorkerOptions): Promise<WebhookWorker> {
@@ -53,8 +55,17 @@ export async function startWebhookWorker(database: Database, options: WorkerOpti
   await boss.schedule(PRUNE_QUEUE, "17 3 * * *");
   // The CSV import runs share the worker and its queue connection.
   await workImportQueues(boss, database.db, { pollingIntervalSeconds: options.pollingIntervalSeconds, log });
+  // Committed events become deliveries here; the delivery worker is woken for each batch.
+  const relay = startRelay(database.db, {
+    intervalMs: (options.pollingIntervalSeconds ?? 1) * 1000,
+    onRelayed: () => {
+      if (delivering.workerId) boss.notifyWorker(delivering.workerId);
+    },
+    log,
+  });
   return {
     async stop() {
+      await relay.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
     },
   };
