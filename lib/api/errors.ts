@@ -61,7 +61,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode | "RECORD_NOT_FOUND" | "INTERN
     "Dashboard sign-in: too many failed attempts for this email; password reset: too many requests for this email or from this address. Retry-After says when to try again.",
   INVALID_CSV: "CSV import: the uploaded file cannot be read as CSV; the message names the row.",
   IMPORT_IN_PROGRESS:
-    "CSV import: another import of the company is being checked or imported; the message names it. Try again when it ends.",
+    "CSV import: another import of the company is being checked or imported, or (a create-or-update) the running import claimed the call's phone or email and did not end in time; the message names it. Try again when it ends.",
   IMPORT_NOT_CHECKED:
     "CSV import: the import starts only after a dry run (with the current mapping) that refused no row.",
   RECORD_NOT_FOUND: "The id is unknown for this company (404 without error_code).",

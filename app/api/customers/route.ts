@@ -73,7 +73,11 @@ export const POST = apiRoute({
         "`GET /customers/{id}` returns it, or `null`) and `result` (the answer the real call would give; " +
         "a customer it would create has no `id` yet). Errors are those of the real call. It shows the " +
         "matched customer, so it needs the read scope too (see Access).",
+      "While a CSV import of the company runs, a call whose phone or email the import claimed waits " +
+        "for it, then matches the record it wrote; one still waiting when its time is up is a 409 " +
+        "`IMPORT_IN_PROGRESS` naming the import.",
     ].join("\n\n"),
+    errors: ["IMPORT_IN_PROGRESS"],
     bodyName: "UpsertCustomerBody",
     responses: [
       {

@@ -50,6 +50,8 @@ export interface paths {
      *
      *     `?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched lead as `GET /leads/{id}` returns it, or `null`) and `result` (the answer the real call would give; a lead it would create has no `id` yet). Errors are those of the real call. It shows the matched lead, so it needs the read scope too (see Access).
      *
+     *     While a CSV import of the company runs, a call whose phone or email the import claimed waits for it, then matches the record it wrote; one still waiting when its time is up is a 409 `IMPORT_IN_PROGRESS` naming the import.
+     *
      *     **Access:** an API key or a dashboard session. **Scopes:** `leads:write`; a 403 names `leads:write`. A dry run (`?dry_run=true`) needs `leads:read` as well: without it a 403 INSUFFICIENT_SCOPE names it.
      */
     post: operations["upsertLead"];
@@ -345,6 +347,8 @@ export interface paths {
      *     `matched_on` says what the call matched: `id`, `phone` or `email`, or `null` when it created the customer. `match: "none"` always creates a new customer, even when the phone or email matches (with an `id` it is a 400 naming `match`).
      *
      *     `?dry_run=true` validates and matches exactly as the real call, writes nothing and answers 200 with `message: "Dry run"`, `dry_run: true`, `matched_on`, `existing` (the matched customer as `GET /customers/{id}` returns it, or `null`) and `result` (the answer the real call would give; a customer it would create has no `id` yet). Errors are those of the real call. It shows the matched customer, so it needs the read scope too (see Access).
+     *
+     *     While a CSV import of the company runs, a call whose phone or email the import claimed waits for it, then matches the record it wrote; one still waiting when its time is up is a 409 `IMPORT_IN_PROGRESS` naming the import.
      *
      *     **Access:** an API key or a dashboard session. **Scopes:** `customers:write`; a 403 names `customers:write`. A dry run (`?dry_run=true`) needs `customers:read` as well: without it a 403 INSUFFICIENT_SCOPE names it (to an API key: `leads:read`).
      */
@@ -4903,6 +4907,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description IMPORT_IN_PROGRESS: CSV import: another import of the company is being checked or imported, or (a create-or-update) the running import claimed the call's phone or email and did not end in time; the message names it. Try again when it ends. */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
       /** @description PAYLOAD_TOO_LARGE: The body is larger than 1 MiB (a CSV upload: 1 GiB). */
       413: {
         headers: {
@@ -6638,6 +6652,16 @@ export interface operations {
       };
       /** @description Not found (no error_code): The id is unknown for this company (404 without error_code). */
       404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description IMPORT_IN_PROGRESS: CSV import: another import of the company is being checked or imported, or (a create-or-update) the running import claimed the call's phone or email and did not end in time; the message names it. Try again when it ends. */
+      409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
@@ -10256,7 +10280,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description IMPORT_IN_PROGRESS: CSV import: another import of the company is being checked or imported; the message names it. Try again when it ends. */
+      /** @description IMPORT_IN_PROGRESS: CSV import: another import of the company is being checked or imported, or (a create-or-update) the running import claimed the call's phone or email and did not end in time; the message names it. Try again when it ends. */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10654,7 +10678,7 @@ export interface operations {
         };
       };
       /**
-       * @description IMPORT_IN_PROGRESS: CSV import: another import of the company is being checked or imported; the message names it. Try again when it ends.
+       * @description IMPORT_IN_PROGRESS: CSV import: another import of the company is being checked or imported, or (a create-or-update) the running import claimed the call's phone or email and did not end in time; the message names it. Try again when it ends.
        *
        *     IMPORT_NOT_CHECKED: CSV import: the import starts only after a dry run (with the current mapping) that refused no row.
        */

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { importClaims, imports, leads } from "@/lib/db/schema";
 import { upsertLead } from "@/lib/domain/leads/upsert-lead";
 import { ID_PREFIX, newId } from "@/lib/ids";
-import { createCompany, testKeyPrincipal } from "@/lib/testing/factories";
+import { POST as upsertLeadRoute } from "@/app/api/leads/route";
+import { apiRequest, call, createApiKey, createCompany, testKeyPrincipal } from "@/lib/testing/factories";
 import { setupTestDatabase, testEngine } from "@/lib/testing/test-database";
 import { importLockKey } from "./locks";
 
@@ -102,5 +103,56 @@ describe(`identity claims of a running import (${testEngine()})`, () => {
       const answer = await upsertLead({ ctx, input: { name: "Free", phone: "555-000-9999" } });
       expect(answer.created).toBe(true);
     }
+  });
+});
+
+describe.runIf(testEngine() === "postgres")("a call that waits out its time for an import (postgres)", () => {
+  it("answers 409 IMPORT_IN_PROGRESS naming the import, not 503, and writes nothing", async () => {
+    const company = await createCompany(database.db);
+    const companyId = company.id;
+    const { key } = await createApiKey(database.db, companyId);
+    const importId = newId(ID_PREFIX.import);
+    await database.db.insert(imports).values({
+      companyId,
+      id: importId,
+      type: "leads",
+      fileName: "big.csv",
+      status: "importing",
+      encoding: "utf-8",
+      delimiter: ",",
+      headers: ["Phone"],
+      mapping: ["phone"],
+    });
+    await database.db
+      .insert(importClaims)
+      .values({ companyId, recordType: "leads", kind: "phone", value: "5550004321", importId });
+    // The import's transaction holds its lock for longer than a request may wait.
+    let locked!: () => void;
+    const ready = new Promise<void>((resolve) => (locked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const run = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(companyId)})`);
+      locked();
+      await released;
+    });
+    await ready;
+    try {
+      const res = await call<{ error_code: string; message: string }>(
+        upsertLeadRoute,
+        apiRequest("/leads", { key, method: "POST", body: { name: "Waits", phone: "555-000-4321" } }),
+      );
+      expect(res.status, res.text).toBe(409);
+      expect(res.body.error_code).toBe("IMPORT_IN_PROGRESS");
+      expect(res.body.message).toContain(importId);
+    } finally {
+      release();
+      await run;
+    }
+    const stored = await database.db
+      .select({ id: leads.id })
+      .from(leads)
+      .where(eq(leads.companyId, companyId));
+    expect(stored).toEqual([]);
   });
 });

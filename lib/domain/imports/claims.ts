@@ -97,6 +97,14 @@ export async function releaseClaims(db: Db, companyId: string, importId: string)
   }
 }
 
+/** `(…)`: a claim of any of these identities (`c`: import_claims), or undefined for none. */
+function claimedPredicate(identities: { phone: string | null; email: string | null }): SQL | undefined {
+  const claimed: SQL[] = [];
+  if (identities.phone) claimed.push(sql`(c.kind = 'phone' and c.value = ${identities.phone})`);
+  if (identities.email) claimed.push(sql`(c.kind = 'email' and c.value = ${identities.email})`);
+  return claimed.length === 0 ? undefined : sql`(${sql.join(claimed, sql` or `)})`;
+}
+
 /**
  * `(…)`: waits for the company's running import when it claimed one of these identities (a
  * create-or-update's identity lock statement evaluates it); nothing when none is claimed.
@@ -106,11 +114,29 @@ export function claimedIdentityWait(
   companyId: string,
   identities: { phone: string | null; email: string | null },
 ): SQL | undefined {
-  const claimed: SQL[] = [];
-  if (identities.phone) claimed.push(sql`(c.kind = 'phone' and c.value = ${identities.phone})`);
-  if (identities.email) claimed.push(sql`(c.kind = 'email' and c.value = ${identities.email})`);
-  if (claimed.length === 0) return undefined;
+  const claimed = claimedPredicate(identities);
+  if (!claimed) return undefined;
   return sql`(select pg_advisory_xact_lock_shared(${importLockKey(companyId)}) from ${importClaims} c
     where c.company_id = ${companyId} and c.record_type = ${recordType}
-      and (${sql.join(claimed, sql` or `)}) limit 1)`;
+      and ${claimed} limit 1)`;
+}
+
+/**
+ * After a create-or-update failed on its identity lock statement: the running import that claimed
+ * one of these identities (then it waited for that import past the statement timeout), if any.
+ */
+export async function importClaiming(
+  db: Db,
+  recordType: string,
+  companyId: string,
+  identities: { phone: string | null; email: string | null },
+): Promise<string | undefined> {
+  const claimed = claimedPredicate(identities);
+  if (!claimed) return undefined;
+  const { rows } = await db.execute<{ import_id: string }>(
+    sql`select c.import_id from ${importClaims} c
+      where c.company_id = ${companyId} and c.record_type = ${recordType}
+        and ${claimed} limit 1`,
+  );
+  return rows[0]?.import_id;
 }

@@ -1,13 +1,17 @@
 import "server-only";
 import { ConflictError, DomainError, ForbiddenError, NotFoundError } from "@/lib/domain/errors";
 
-/** A second run while one is checking or importing (409 IMPORT_IN_PROGRESS). */
+/**
+ * A second run while one is checking or importing, or a create-or-update of a phone or email a
+ * running import claimed that it waited for in vain (409 IMPORT_IN_PROGRESS).
+ */
 export class ImportInProgressError extends ConflictError {
   override name = "ImportInProgressError";
-  constructor(readonly runningId: string | undefined) {
-    super(
-      `Another import is running for this company${runningId ? ` (${runningId})` : ""}; try again when it ends`,
-    );
+  constructor(
+    readonly runningId: string | undefined,
+    message = `Another import is running for this company${runningId ? ` (${runningId})` : ""}; try again when it ends`,
+  ) {
+    super(message);
   }
 }
 

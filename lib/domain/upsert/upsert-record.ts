@@ -5,7 +5,9 @@ import type { Db, DbOrTx } from "@/lib/db/client";
 import type { ActivityRecordType } from "@/lib/db/schema";
 import { addActivity, changedFields, type ActivityActor } from "@/lib/domain/activity/activity";
 import { emitRecordEvents } from "@/lib/domain/webhooks/emit";
-import { claimedIdentityWait } from "@/lib/domain/imports/claims";
+import { claimedIdentityWait, importClaiming } from "@/lib/domain/imports/claims";
+import { ImportInProgressError } from "@/lib/domain/imports/errors";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ValidationError } from "@/lib/domain/errors";
 import { newestFirst } from "@/lib/domain/lists/newest-list";
 import { mergedTags, withoutTags } from "@/lib/domain/normalize";
@@ -93,7 +95,27 @@ export async function upsertRecord<T extends UpsertTable, R = { id: string }>(
   db: Db,
   spec: UpsertSpec<T>,
 ): Promise<UpsertOutcome<R>> {
-  return db.transaction(async (tx) => (await upsertRecordIn<R>(tx, spec)).outcome);
+  try {
+    return await db.transaction(async (tx) => (await upsertRecordIn<R>(tx, spec)).outcome);
+  } catch (error) {
+    throw (await waitedForImport(db, spec, error)) ?? error;
+  }
+}
+
+/**
+ * A call that timed out waiting for a running import (it claimed the call's phone or email) is
+ * told so, as a conflict to retry later, rather than as the database being unavailable.
+ */
+async function waitedForImport(db: Db, spec: UpsertSpec<UpsertTable>, error: unknown) {
+  if (!needsLocks(spec) || !isDatabaseUnavailable(error)) return undefined;
+  const running = await importClaiming(db, getTableName(spec.table), spec.companyId, spec.keys).catch(
+    () => undefined,
+  );
+  if (!running) return undefined;
+  return new ImportInProgressError(
+    running,
+    `An import (${running}) is writing a record with this phone or email; try again when it ends`,
+  );
 }
 
 /**
