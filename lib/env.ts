@@ -42,6 +42,12 @@ const envSchema = z
       .transform((v) => v === "true"),
     /** `off`: this server process delivers no webhooks (a separate `npm run worker` does). */
     WEBHOOKS_WORKER: z.enum(["on", "off"]).default("on"),
+    /**
+     * Seconds a delivery attempt holds its delivery (the claim, see deliver.ts): after a process died
+     * mid-send, the delivery is sent again once this is over and pg-boss has retried its expired job.
+     * Keep it above the 10 s send timeout; tests shorten it (pg-boss then looks for expired jobs sooner).
+     */
+    WEBHOOKS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     /** Outgoing mail server (`smtp://user:pass@host:587`, `smtps://…`); unset: no email is sent. */
     SMTP_URL: z
       .string()

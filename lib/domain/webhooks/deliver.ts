@@ -11,6 +11,7 @@ import { signedHeaders, signingSecrets } from "./signing";
 /**
  * While one process sends a delivery, its next_attempt_at is pushed this far ahead: another
  * process (a duplicate job) cannot claim it meanwhile, and after a crash it is free again.
+ * The default; the server's worker takes WEBHOOKS_LEASE_SECONDS.
  */
 export const CLAIM_LEASE_MS = 60_000;
 
@@ -21,6 +22,8 @@ export interface DeliverOptions {
   send?: typeof sendWebhook;
   now?: () => Date;
   random?: () => number;
+  /** The claim's lease; default CLAIM_LEASE_MS (WEBHOOKS_LEASE_SECONDS in the server's worker). */
+  leaseMs?: number;
 }
 
 /**
@@ -82,7 +85,7 @@ export async function deliver(
     .set({
       attempts: sql`${webhookDeliveries.attempts} + 1`,
       lastAttemptAt: claimedAt,
-      nextAttemptAt: new Date(claimedAt.getTime() + CLAIM_LEASE_MS),
+      nextAttemptAt: new Date(claimedAt.getTime() + (options.leaseMs ?? CLAIM_LEASE_MS)),
     })
     .where(
       and(

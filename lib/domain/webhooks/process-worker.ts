@@ -16,6 +16,7 @@ export function startProcessWebhookWorker(
     const database = await getDatabase();
     const worker = await startWebhookWorker(database, {
       allowAddress: isAllowedAddress,
+      leaseMs: env().WEBHOOKS_LEASE_SECONDS * 1000,
       log: (message) => console.error(message),
     });
     console.log(`webhooks: delivery worker started (${database.engine})`);

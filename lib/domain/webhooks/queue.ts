@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { Database, DbOrTx } from "@/lib/db/client";
+import { env } from "@/lib/env";
 
 /**
  * The delivery queue is pg-boss 10: it runs on PostgreSQL with its own pool, and on the embedded
@@ -81,6 +82,9 @@ export function bossFor(database: Database): PgBoss {
     migrate: false,
     supervise: true,
     schedule: true,
+    // Maintenance fails and retries expired jobs (a worker died mid-send): every 120 s, pg-boss's
+    // default, or every two leases when WEBHOOKS_LEASE_SECONDS is shorter (tests).
+    maintenanceIntervalSeconds: Math.min(120, 2 * env().WEBHOOKS_LEASE_SECONDS),
   };
   if (database.target.kind === "postgres") {
     return new PgBoss({
