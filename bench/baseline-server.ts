@@ -621,13 +621,24 @@ async function upsertLead(driver: Driver, companyId: string, keyId: string, body
          values ($1, 'lead', $2, $3, 'api_key', $4, $5) returning *`,
         [companyId, leadId, type, keyId, JSON.stringify(changes)],
       );
-    // Ours asks, after each change, whether an enabled webhook endpoint wants its event (E8).
-    const subscribers = () =>
-      query(`select events from webhook_endpoints where company_id = $1 and enabled = true`, [companyId]);
+    // Ours writes, after each change, its event if an enabled webhook endpoint wants it (E8).
+    const event = (type: string, record: Row) =>
+      query(
+        `insert into webhook_events (company_id, id, type, record_type, record_id, payload)
+         select $1, $2, $3, 'lead', $4, $5::jsonb
+         where exists (select from webhook_endpoints w where w.company_id = $1 and w.enabled and $3 = any(w.events))`,
+        [
+          companyId,
+          `evt_${randomUUID().replace(/-/g, "")}`,
+          type,
+          record.id,
+          JSON.stringify({ type, timestamp: new Date().toISOString(), data: record }),
+        ],
+      );
     if (!match) {
       const created = await insert(query);
       await activity((created.body as Row).id, "created", []);
-      await subscribers();
+      await event("lead.created", created.body as Row);
       return created;
     }
     const [before] = await query(`select * from leads where company_id = $1 and id = $2 for update`, [
@@ -640,7 +651,7 @@ async function upsertLead(driver: Driver, companyId: string, keyId: string, body
     const changes = changedFields(lead(before), answer.body as Row);
     if (changes.length > 0) {
       await activity(match.id, "updated", changes);
-      await subscribers();
+      await event("lead.updated", answer.body as Row);
     }
     return answer;
   });

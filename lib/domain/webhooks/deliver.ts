@@ -99,7 +99,12 @@ export async function deliver(
     )
     .returning({ attempts: webhookDeliveries.attempts });
   const attempts = claimed[0]?.attempts;
-  if (attempts === undefined) return "skipped";
+  if (attempts === undefined) {
+    // Pending but not claimable: another attempt holds the lease. Look again when it ends, so an
+    // attempt that died unrecorded (a crash, a lost connection) is sent again, not left pending.
+    if (row.status === "pending") await recheckAfterLease(db, companyId, deliveryId);
+    return "skipped";
+  }
 
   const body = JSON.stringify(row.payload);
   const headers = signedHeaders(signingSecrets(row, claimedAt), row.eventId, claimedAt, body);
@@ -120,6 +125,22 @@ export async function deliver(
     now(),
     options.random ?? Math.random,
   );
+}
+
+/** A job for the delivery a second after its lease ends, while it is still pending. */
+async function recheckAfterLease(db: Db, companyId: string, deliveryId: string): Promise<void> {
+  const [leased] = await db
+    .select({ until: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.companyId, companyId),
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.status, "pending"),
+      ),
+    );
+  if (!leased?.until) return;
+  await addDeliverJobs(db, companyId, [deliveryId], new Date(leased.until.getTime() + 1000));
 }
 
 async function record(

@@ -265,6 +265,36 @@ describe(`delivery through the queue on ${testEngine()}`, () => {
     answer = () => 204;
   });
 
+  it("a job that finds an attempt's lease on looks again when it ends: a dead attempt is re-sent", async () => {
+    answer = () => 204;
+    const company = await createCompany(database.db);
+    const endpointId = await makeEndpoint(database.db, company.id);
+    const { deliveryId } = await makeDelivery(database.db, company.id, endpointId);
+    // An attempt claimed it, then died before recording anything (its job already retried).
+    const leaseEnd = new Date(Date.now() + 30_000);
+    await database.db
+      .update(webhookDeliveries)
+      .set({ attempts: 1, nextAttemptAt: leaseEnd })
+      .where(eq(webhookDeliveries.id, deliveryId));
+    expect(await deliver(database.db, company.id, deliveryId, allowAll)).toBe("skipped");
+    const jobs = await jobsFor(deliveryId);
+    expect(jobs).toHaveLength(1);
+    expect(new Date(jobs[0]!.start_after).getTime()).toBe(leaseEnd.getTime() + 1000);
+    // That job, once the lease is over, sends it.
+    const after = () => new Date(leaseEnd.getTime() + 1000);
+    expect(await deliver(database.db, company.id, deliveryId, { ...allowAll, now: after })).toBe("succeeded");
+    expect(await deliveryRow(company.id, deliveryId)).toMatchObject({ status: "succeeded", attempts: 2 });
+
+    // A failed delivery's early duplicate job adds nothing: its retry has its own job.
+    const other = await makeDelivery(database.db, company.id, endpointId);
+    await database.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", attempts: 1, nextAttemptAt: leaseEnd })
+      .where(eq(webhookDeliveries.id, other.deliveryId));
+    expect(await deliver(database.db, company.id, other.deliveryId, allowAll)).toBe("skipped");
+    expect(await jobsFor(other.deliveryId)).toEqual([]);
+  });
+
   it("disables an endpoint whose deliveries have failed for 5 days, and gives up after the last attempt", async () => {
     const company = await createCompany(database.db);
     const endpointId = await makeEndpoint(database.db, company.id, {
