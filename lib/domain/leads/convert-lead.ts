@@ -148,18 +148,25 @@ async function convert(
     { recordType: "lead", recordId: id, type: "converted", changes, relatedId: customerId },
     { recordType: "customer", recordId: customerId, type: "converted", relatedId: id },
   ]);
+  const convertedLead = toLead(updated as LeadRecordRow);
+  const customer = await customerDetail(tx, ctx.companyId, customerId);
   // One event per record, with its final state: a new customer's already holds its lead_id.
-  await emitRecordEvents(tx, ctx.companyId, "lead", { updated: [id] });
-  if (!match) await emitRecordEvents(tx, ctx.companyId, "customer", { created: [customerId] });
+  await emitRecordEvents(tx, ctx.companyId, "lead", {
+    updated: [id],
+    records: new Map([[id, convertedLead]]),
+  });
+  const customerRecords = new Map([[customerId, customer]]);
+  if (!match)
+    await emitRecordEvents(tx, ctx.companyId, "customer", {
+      created: [customerId],
+      records: customerRecords,
+    });
   else if (!existing?.lead_id)
-    await emitRecordEvents(tx, ctx.companyId, "customer", { updated: [customerId] });
-  return {
-    created: !match,
-    matchedOn: match?.on ?? null,
-    existing,
-    customer: await customerDetail(tx, ctx.companyId, customerId),
-    lead: toLead(updated as LeadRecordRow),
-  };
+    await emitRecordEvents(tx, ctx.companyId, "customer", {
+      updated: [customerId],
+      records: customerRecords,
+    });
+  return { created: !match, matchedOn: match?.on ?? null, existing, customer, lead: convertedLead };
 }
 
 /** A customer as GET answers it, read in the transaction. */
