@@ -306,6 +306,12 @@ function cacheSent(client: QueryClient, sent: readonly SentChange[]) {
   }
 }
 
+/** How both senders send: to the API, each sent batch put in the caches. */
+const sendingWith = (client: QueryClient) => ({
+  send: postPin,
+  onSent: (sent: readonly SentChange[]) => cacheSent(client, sent),
+});
+
 /** Sends on load and whenever the connection returns. */
 function useSendWhenOnline(flush: (() => Promise<void>) | null) {
   useEffect(() => {
@@ -326,14 +332,7 @@ export function useOutboxSender(userId: string | undefined, enabled: boolean) {
   const client = useQueryClient();
   const flush = useMemo(
     () =>
-      userId && enabled
-        ? () =>
-            flushPending(userId, {
-              send: postPin,
-              onSent: (sent) => cacheSent(client, sent),
-              keepRefused: true,
-            })
-        : null,
+      userId && enabled ? () => flushPending(userId, { ...sendingWith(client), keepRefused: true }) : null,
     [userId, enabled, client],
   );
   useSendWhenOnline(flush);
@@ -368,8 +367,7 @@ export function useKnockOutbox(
   const flush = useCallback(async () => {
     if (!userId) return;
     await flushPending(userId, {
-      send: postPin,
-      onSent: (sent) => cacheSent(client, sent),
+      ...sendingWith(client),
       onRefused: (change, reason) => refused.current?.(change, reason),
     });
   }, [userId, client]);
