@@ -10,25 +10,31 @@ import { importLockKey } from "./locks";
 
 const database = setupTestDatabase();
 
+/** A running import of leads that claimed this phone (its identity claims committed). */
+async function importClaimingPhone(companyId: string, phone: string): Promise<string> {
+  const importId = newId(ID_PREFIX.import);
+  await database.db.insert(imports).values({
+    companyId,
+    id: importId,
+    type: "leads",
+    fileName: "leads.csv",
+    status: "importing",
+    encoding: "utf-8",
+    delimiter: ",",
+    headers: ["Phone"],
+    mapping: ["phone"],
+  });
+  await database.db
+    .insert(importClaims)
+    .values({ companyId, recordType: "leads", kind: "phone", value: phone, importId });
+  return importId;
+}
+
 describe(`identity claims of a running import (${testEngine()})`, () => {
   it("makes a create-or-update of a claimed phone wait for the import, then update its record", async () => {
     const company = await createCompany(database.db);
     const companyId = company.id;
-    const importId = newId(ID_PREFIX.import);
-    await database.db.insert(imports).values({
-      companyId,
-      id: importId,
-      type: "leads",
-      fileName: "x.csv",
-      status: "importing",
-      encoding: "utf-8",
-      delimiter: ",",
-      headers: ["Phone"],
-      mapping: ["phone"],
-    });
-    await database.db
-      .insert(importClaims)
-      .values({ companyId, recordType: "leads", kind: "phone", value: "5550001234", importId });
+    await importClaimingPhone(companyId, "5550001234");
     const importedId = newId(ID_PREFIX.lead);
     const ctx = { db: database.db, companyId, principal: testKeyPrincipal(companyId) };
     const call = () => upsertLead({ ctx, input: { name: "From the API", phone: "555-000-1234" } });
@@ -111,21 +117,7 @@ describe.runIf(testEngine() === "postgres")("a call that waits out its time for 
     const company = await createCompany(database.db);
     const companyId = company.id;
     const { key } = await createApiKey(database.db, companyId);
-    const importId = newId(ID_PREFIX.import);
-    await database.db.insert(imports).values({
-      companyId,
-      id: importId,
-      type: "leads",
-      fileName: "big.csv",
-      status: "importing",
-      encoding: "utf-8",
-      delimiter: ",",
-      headers: ["Phone"],
-      mapping: ["phone"],
-    });
-    await database.db
-      .insert(importClaims)
-      .values({ companyId, recordType: "leads", kind: "phone", value: "5550004321", importId });
+    const importId = await importClaimingPhone(companyId, "5550004321");
     // The import's transaction holds its lock for longer than a request may wait.
     let locked!: () => void;
     const ready = new Promise<void>((resolve) => (locked = resolve));

@@ -87,6 +87,25 @@ async function deliveriesOf(companyId: string, eventId: string) {
   return rows;
 }
 
+/** Runs `work` while every insert of the company's rows into `table` raises an error. */
+async function whileInsertsFail(table: string, companyId: string, work: () => Promise<void>) {
+  const name = `fail_${table}_${randomBytes(4).toString("hex")}`;
+  await database.db.execute(
+    sql.raw(`create function ${name}() returns trigger language plpgsql as $$
+      begin raise exception 'injected failure'; end $$`),
+  );
+  await database.db.execute(
+    sql.raw(`create trigger ${name} before insert on ${table}
+      for each row when (new.company_id = '${companyId}') execute function ${name}()`),
+  );
+  try {
+    await work();
+  } finally {
+    await database.db.execute(sql.raw(`drop trigger ${name} on ${table}`));
+    await database.db.execute(sql.raw(`drop function ${name}()`));
+  }
+}
+
 /** Runs `work` and answers the events it wrote. */
 async function emitted(companyId: string, work: () => Promise<unknown>) {
   const before = new Set((await events(companyId)).map((e) => e.id));
@@ -240,21 +259,9 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
     const [event] = await emitted(t.companyId, () =>
       send(upsertLeadRoute, "/leads", t.key, { name: "Retry" }),
     );
-    const name = `fail_relay_${randomBytes(4).toString("hex")}`;
-    await database.db.execute(
-      sql.raw(`create function ${name}() returns trigger language plpgsql as $$
-      begin raise exception 'injected relay failure'; end $$`),
-    );
-    await database.db.execute(
-      sql.raw(`create trigger ${name} before insert on webhook_deliveries
-      for each row when (new.company_id = '${t.companyId}') execute function ${name}()`),
-    );
-    try {
+    await whileInsertsFail("webhook_deliveries", t.companyId, async () => {
       await expect(relayEvents(database.db)).rejects.toThrow();
-    } finally {
-      await database.db.execute(sql.raw(`drop trigger ${name} on webhook_deliveries`));
-      await database.db.execute(sql.raw(`drop function ${name}()`));
-    }
+    });
     const waiting = async () =>
       (
         await database.db.execute<{ relayed: boolean; jobs: number }>(
@@ -447,18 +454,9 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
     await addEndpoint(t.companyId);
     const lead = (await send(upsertLeadRoute, "/leads", t.key, { name: "Before", stage: "new" }))
       .id as string;
-    const name = `fail_delivery_${randomBytes(4).toString("hex")}`;
-    // The events are the last rows a change writes: failing there fails after the change.
-    await database.db.execute(
-      sql.raw(`create function ${name}() returns trigger language plpgsql as $$
-      begin raise exception 'injected event failure'; end $$`),
-    );
-    await database.db.execute(
-      sql.raw(`create trigger ${name} before insert on webhook_events
-      for each row when (new.company_id = '${t.companyId}') execute function ${name}()`),
-    );
     const before = await events(t.companyId);
-    try {
+    // The events are the last rows a change writes: failing there fails after the change.
+    await whileInsertsFail("webhook_events", t.companyId, async () => {
       const attempts: [Route, string, Body][] = [
         [upsertLeadRoute, "/leads", { name: "Never" }],
         [upsertLeadRoute, "/leads", { id: lead, name: "Never renamed" }],
@@ -469,10 +467,7 @@ describe(`webhook events from every writer (${testEngine()})`, () => {
         expect(res.status, res.text).toBe(500);
         expect(res.text).not.toMatch(/injected|webhook/i);
       }
-    } finally {
-      await database.db.execute(sql.raw(`drop trigger ${name} on webhook_events`));
-      await database.db.execute(sql.raw(`drop function ${name}()`));
-    }
+    });
     expect(await events(t.companyId)).toEqual(before);
     const { rows } = await database.db.execute<{ name: string; stage: string; n: number }>(
       sql`select name, stage, (select count(*)::int from leads where company_id = ${t.companyId}) as n
