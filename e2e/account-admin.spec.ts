@@ -1,7 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { API_HEADERS, demoUser, expectAccessible, newUserPage, signIn, signOut, unique } from "./helpers";
+import {
+  API_HEADERS,
+  atRest,
+  demoUser,
+  expectAccessible,
+  newUserPage,
+  signIn,
+  signOut,
+  unique,
+} from "./helpers";
 
 /*
  * Accounts (issue #56): an admin changes a role and it applies at the user's next request; a user
@@ -24,7 +33,7 @@ async function shots(page: Page, name: string) {
       { width: 390, height: 844 },
     ]) {
       await page.setViewportSize(size);
-      await page.waitForTimeout(250);
+      await atRest(page);
       await page.screenshot({
         path: path.join(SHOTS, `account-admin-${name}-${size.width}-${colorScheme}.png`),
         fullPage: true,
@@ -53,7 +62,7 @@ test("an admin's role change applies to the user's open session at its next requ
   expect(created.status()).toBe(201);
 
   const rae = await newUserPage(browser);
-  await signIn(rae, person);
+  await signIn(rae, person, { next: false });
   await rae.goto("/settings");
   await expect(rae.getByText(/only administrators/i).first()).toBeVisible();
 
@@ -82,9 +91,9 @@ test("a user ends one of their sessions; that browser is signed out at its next 
   page,
   browser,
 }) => {
-  await signIn(page, person);
+  await signIn(page, person, { next: false });
   const other = await newUserPage(browser);
-  await signIn(other, person);
+  await signIn(other, person, { next: false });
 
   await page.goto("/settings/profile");
   const sessions = page.getByRole("list", { name: "Your sessions" });

@@ -55,7 +55,7 @@ async function expectAccessibleBothThemes(page: Page) {
 
 test("a lead's timeline: an edit with who made it, a note, archive and Undo", async ({ page }) => {
   const rep = demoUser("sales_rep");
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const lead = await apiPost(page, "/leads", {
     name: `Casey Timeline ${id}`,
@@ -121,7 +121,7 @@ test("a lead's timeline: an edit with who made it, a note, archive and Undo", as
 test("convert a lead to a new customer: links both ways", async ({ page }) => {
   // Two pages and the dialog, each checked by axe in both themes.
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const digits = uniqueDigits();
   const lead = await apiPost(page, "/leads", {
@@ -174,7 +174,7 @@ test("convert a lead to a new customer: links both ways", async ({ page }) => {
 });
 
 test("convert a won lead from the board: its phone matches a customer, which is linked", async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   // A customer, and a won lead with the same phone in another format.
   const [id, digits] = [unique(), uniqueDigits()];
   const customer = await apiPost(page, "/customers", {
@@ -208,7 +208,7 @@ test("convert a won lead from the board: its phone matches a customer, which is 
 });
 
 test("a technician reads a customer's timeline without the note box or archive", async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const lead = await apiPost(page, "/leads", { name: `Riley Tech${id}`, stage: "won" });
   const converted = await page.request.post(`/api/leads/${lead.id}/convert`, { headers: API_HEADERS });
@@ -216,7 +216,7 @@ test("a technician reads a customer's timeline without the note box or archive",
   const customerId = ((await converted.json()) as { data: { id: string } }).data.id;
 
   const tech = await newUserPage(page.context().browser()!);
-  await signIn(tech, "technician");
+  await signIn(tech, "technician", { next: false });
   await tech.goto(`/customers/${customerId}`);
   await expect(tech.getByRole("heading", { level: 1 })).toContainText(`Riley Tech${id}`);
   await expect(entries(tech).first()).toContainText("created the customer from a lead");
@@ -231,7 +231,7 @@ test("a technician reads a customer's timeline without the note box or archive",
 });
 
 test("a long history pages: the newest 20 entries, then Show older", async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const lead = await apiPost(page, "/leads", { name: `Paging Lead${id}`, stage: "new" });
   for (let n = 1; n <= 21; n++) await apiPost(page, `/leads/${lead.id}/notes`, { body: `Note ${n} ${id}` });

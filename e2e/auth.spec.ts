@@ -1,5 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { API_HEADERS, demoUser, screenshotBoth, signIn, signInError, signOut } from "./helpers";
+import {
+  API_HEADERS,
+  demoUser,
+  screenshotBoth,
+  signIn,
+  signInWithForm,
+  signInError,
+  signOut,
+} from "./helpers";
 
 const nav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Main" });
 
@@ -39,7 +47,7 @@ test("a wrong password shows an error and does not sign in", async ({ page }) =>
 });
 
 test("a sales rep sees leads, customers and the map, but no reports or settings", async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signInWithForm(page, "sales_rep");
   await expect(page).toHaveURL(/\/leads/);
   await expect(page.getByTestId("company-name")).not.toBeEmpty();
   const links = nav(page).getByRole("link");
@@ -59,7 +67,7 @@ test("a sales rep sees leads, customers and the map, but no reports or settings"
 });
 
 test("a technician does not see Settings and is not allowed in", async ({ page }) => {
-  await signIn(page, "technician");
+  await signInWithForm(page, "technician");
   // Technicians knock doors: "/" leads to the map.
   await expect(page).toHaveURL(/\/map/);
   await expect(nav(page).getByRole("link")).toHaveText(["Customers", "Jobs", "Map"]);

@@ -43,7 +43,7 @@ const money = (page: Page, value: number) =>
 test("a manager sees the customer's plans, jobs, payments and balance as the API answers them", async ({
   page,
 }) => {
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const customerId = await customerWithMoney(page);
   const [plans, jobs, planReport, jobReport] = await Promise.all([
     api<{ data: ServicePlan[] }>(page, "/service-plans", { customer_id: customerId, limit: "1000" }),
@@ -156,7 +156,7 @@ test("a manager sees the customer's plans, jobs, payments and balance as the API
 });
 
 test("a technician sees the customer's jobs read-only, without plans", async ({ page }) => {
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const customerId = await customerWithMoney(page);
   const jobs = await api<{ data: ServicedJob[] }>(page, "/serviced-jobs", {
     customer_id: customerId,
@@ -165,7 +165,7 @@ test("a technician sees the customer's jobs read-only, without plans", async ({ 
   });
   await page.context().clearCookies();
 
-  await signIn(page, "technician");
+  await signIn(page, "technician", { next: false });
   await page.goto(`/customers/${customerId}`);
   const section = page.getByTestId("customer-money");
   const jobTable = section.getByRole("table", { name: "Jobs" });
@@ -182,10 +182,10 @@ test("a technician sees the customer's jobs read-only, without plans", async ({ 
 });
 
 test("a sales rep sees the customer without its jobs or plans", async ({ page }) => {
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const customerId = await customerWithMoney(page);
   await page.context().clearCookies();
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   await page.goto(`/customers/${customerId}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByText("Customer id")).toBeVisible();

@@ -10,7 +10,7 @@ const table = (page: Page) => page.getByRole("table", { name: "Customers" });
 const total = (page: Page) => page.getByTestId("table-total");
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
 });
 
 test("create a customer with billing same as property and see both addresses on its page", async ({

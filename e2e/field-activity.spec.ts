@@ -208,7 +208,7 @@ test.describe("knock to cash report", () => {
 
   test("on a phone: cards per rep, totals and funnel, nothing wider than the screen", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(page, "admin");
+    await signIn(page, "admin", { next: false });
     await page.goto(`/reports/field-activity?from=${DEMO_RANGE.from}&to=${DEMO_RANGE.to}`);
     const all = await report(page, DEMO_RANGE);
     await expectCard(page, "collected", all.totals.collected, { money: true });
@@ -226,7 +226,7 @@ test.describe("knock to cash report", () => {
 
 test.describe("a range that runs backwards", () => {
   test("is named beside To, with no numbers until it is put right", async ({ page }) => {
-    await signIn(page, "manager");
+    await signIn(page, "manager", { next: false });
     // A link (or a typed date) can carry what the pickers' min and max do not offer.
     await page.goto("/reports/field-activity?from=2026-05-02&to=2026-05-01");
     const to = page.getByLabel("To", { exact: true });

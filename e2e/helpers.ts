@@ -24,10 +24,39 @@ export function demoUser(
 export const API_HEADERS = { "service-api-version": "1.1.0" } as const;
 
 /**
+ * Signs in through the sign-in API, so each test starts with a session of its own without loading
+ * the sign-in page (the form has its own tests: auth.spec.ts, and signInWithForm below). Then opens
+ * `next` (default "/", the role's home) and waits until the dashboard shows; `next: false` opens no
+ * page, for a test whose first page shows records it makes through page.request first.
+ */
+export async function signIn(
+  page: Page,
+  who: DemoRole | Credentials,
+  options: { next?: string | false } = {},
+) {
+  const credentials = typeof who === "string" ? demoUser(who) : who;
+  // page.request shares the context's cookie jar: the session cookie it gets is the page's too.
+  const response = await page.request.post("/api/auth/sign-in", {
+    headers: API_HEADERS,
+    data: { email: credentials.email, password: credentials.password },
+  });
+  const answer = await response.text();
+  expect(response.status(), `sign-in of ${credentials.email}: ${answer}`).toBe(200);
+  expect((JSON.parse(answer) as { status?: string }).status, answer).toBe("success");
+  if (options.next === false) return;
+  await page.goto(options.next ?? "/");
+  await expect(page.getByRole("button", { name: /^Account menu for / })).toBeVisible();
+}
+
+/**
  * Signs in through the /sign-in form, as a demo role or with given credentials, and waits until
  * the dashboard shows. Optionally starts from a page (`next`).
  */
-export async function signIn(page: Page, who: DemoRole | Credentials, options: { next?: string } = {}) {
+export async function signInWithForm(
+  page: Page,
+  who: DemoRole | Credentials,
+  options: { next?: string } = {},
+) {
   const credentials = typeof who === "string" ? demoUser(who) : who;
   await page.goto(options.next ? `/sign-in?next=${encodeURIComponent(options.next)}` : "/sign-in");
   await page.getByLabel("Email").fill(credentials.email);
@@ -71,17 +100,30 @@ export async function screenshotBoth(page: Page, name: string, options: { fullPa
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   for (const size of WIDTHS) {
     await page.setViewportSize(size);
-    // Let layout, fonts and transitions settle at the new width.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    await page.waitForTimeout(150);
+    await atRest(page);
     await page.screenshot({
       path: path.join(SCREENSHOT_DIR, `${spec}-${name}-${size.width}.png`),
       fullPage: options.fullPage ?? true,
     });
   }
   if (original) await page.setViewportSize(original);
+}
+
+/**
+ * The page at rest, for a screenshot or a color check: two frames drawn since the last change (a
+ * resize, a theme), web fonts loaded, and no transition or finite animation still running (endless
+ * ones, a loading pulse, never end and are not waited for).
+ */
+export async function atRest(page: Page) {
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  await page.waitForFunction(async () => {
+    await document.fonts.ready;
+    return document
+      .getAnimations()
+      .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity);
+  });
 }
 
 /** A unique suffix for names and emails made by a test. */
@@ -121,18 +163,20 @@ export async function expectNoPageScrollX(page: Page) {
   ).toBeLessThanOrEqual(0);
 }
 
+/**
+ * An axe check of the page for WCAG 2.1 A and AA. Legacy mode runs axe.run in the page itself: the
+ * app has no frames, and the default mode opens and loads a blank page for every check only to
+ * merge the results of frames.
+ */
+export function axe(page: Page): AxeBuilder {
+  return new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).setLegacyMode();
+}
+
 /** No serious or critical axe violation (WCAG 2.1 A and AA) on the page as it is now. */
 export async function expectAccessible(page: Page) {
-  // Colors are checked at rest: a theme switch starts color transitions that axe would catch midway
-  // (endless animations, a loading pulse, never end and are not waited for).
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
-  );
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  // Colors are checked at rest: a theme switch starts color transitions that axe would catch midway.
+  await atRest(page);
+  const results = await axe(page).analyze();
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);

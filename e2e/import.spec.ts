@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { expectAccessible, expectNoPageScrollX, signIn, signOut, unique } from "./helpers";
+import { atRest, expectAccessible, expectNoPageScrollX, signIn, signOut, unique } from "./helpers";
 
 /*
  * CSV import in the dashboard (issue #53, extensions.md E9): an admin uploads a real file of leads,
@@ -28,7 +28,7 @@ async function shots(page: Page, name: string) {
     await page.setViewportSize(size);
     // The fixed shell stays put in a full-page shot only when the page is at its top.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(250);
+    await atRest(page);
     await page.screenshot({ path: path.join(SHOTS, `import-${name}-${size.width}.png`), fullPage: true });
     if (size.width === 390) await expectNoPageScrollX(page);
   }

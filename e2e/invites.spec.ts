@@ -1,6 +1,14 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { linkIn, startTestSmtpServer, type TestSmtpServer } from "@/lib/testing/smtp";
-import { API_HEADERS, expectAccessible, newUserPage, screenshotBoth, signIn, unique } from "./helpers";
+import {
+  API_HEADERS,
+  expectAccessible,
+  newUserPage,
+  screenshotBoth,
+  signIn,
+  signInWithForm,
+  unique,
+} from "./helpers";
 
 /*
  * Invites and password reset against a real SMTP server: scripts/e2e.ts points the app's SMTP_URL
@@ -32,7 +40,7 @@ async function shots(page: Page, name: string) {
 /** A new sales rep made by the demo admin through the API, with a known password. */
 async function newUser(browser: Browser) {
   const admin = await newUserPage(browser);
-  await signIn(admin, "admin");
+  await signIn(admin, "admin", { next: false });
   const id = unique();
   const email = `reset-${id}@example.test`;
   const name = `Rita ${id}`;
@@ -50,7 +58,7 @@ test("an admin invites by email; the link sets name and password and signs the p
   browser,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "admin");
+  await signIn(page, "admin", { next: false });
   await page.goto("/settings");
   const email = `invitee-${unique()}@example.test`;
   await page.getByRole("button", { name: "Invite", exact: true }).click();
@@ -103,7 +111,7 @@ test("forgot password: the emailed link sets a new password and ends the old ses
   const { email, password } = await newUser(browser);
   // The user is signed in elsewhere (another device).
   const elsewhere = await newUserPage(browser);
-  await signIn(elsewhere, { email, password });
+  await signIn(elsewhere, { email, password }, { next: false });
 
   await page.goto("/sign-in");
   await page.getByRole("link", { name: "Forgot password?" }).click();
@@ -129,7 +137,7 @@ test("forgot password: the emailed link sets a new password and ends the old ses
   await elsewhere.goto("/leads");
   await expect(elsewhere).toHaveURL(/\/sign-in/);
   await page.getByRole("link", { name: "Sign in" }).click();
-  await signIn(page, { email, password: "second password 2" });
+  await signInWithForm(page, { email, password: "second password 2" });
 });
 
 test("an admin emails a user a reset link from settings", async ({ page, browser }) => {

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { API_HEADERS, demoUser, expectNoPageScrollX, screenshotBoth, signIn, unique } from "./helpers";
+import { API_HEADERS, axe, demoUser, expectNoPageScrollX, screenshotBoth, signIn, unique } from "./helpers";
 
 // The map as the field team's tool (issue 43, E5): logging knocks, door history, moving pins,
 // offline knocks sent once, and a lead made from a door.
@@ -69,7 +68,7 @@ const toasts = (page: Page) => page.getByRole("region", { name: "Notifications" 
 
 test("a rep logs a knock at a tapped point, records another outcome and moves the pin", async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const rep = demoUser("sales_rep");
   const types = await pinTypes(page);
   expect(types.length).toBeGreaterThan(1);
@@ -194,7 +193,7 @@ test("a knock without a connection waits on the device, survives a reload and is
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const rep = demoUser("sales_rep");
   await openMapNearAPin(page);
 
@@ -254,7 +253,7 @@ test("a knock saved by the server whose answer was lost is sent again and stays 
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const rep = demoUser("sales_rep");
   await openMapNearAPin(page);
   // Each send reaches the server, which saves, and then its answer is lost on the way back.
@@ -316,7 +315,7 @@ test("an outcome change offline waits with its time, survives a reload and is on
   context,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const rep = demoUser("sales_rep");
   const types = await pinTypes(page);
   const [from, to] = [types[0]!, types[1]!];
@@ -338,13 +337,12 @@ test("an outcome change offline waits with its time, survives a reload and is on
   for (const theme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await screenshotBoth(page, `pending-outcome-${theme}`, { fullPage: false });
-    const axe = await new AxeBuilder({ page })
+    const results = await axe(page)
       .include('[data-testid="pin-sheet"]')
       .include('[data-testid="pending-knocks"]')
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
       .analyze();
     expect(
-      axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+      results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
       theme,
     ).toEqual([]);
   }
@@ -407,7 +405,7 @@ test("a knock the API refuses leaves the queue and says why; one the server fail
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const rep = demoUser("sales_rep");
   await openMapNearAPin(page);
   const pending = page.getByTestId("pending-knocks");
@@ -474,7 +472,7 @@ test("a knock the API refuses leaves the queue and says why; one the server fail
 
 test("a door becomes a lead: the form is prefilled, pin and lead link each other", async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const rep = demoUser("sales_rep");
   await openMapNearAPin(page);
   await page.getByRole("button", { name: "Log knock" }).click();
@@ -512,7 +510,7 @@ test("a door becomes a lead: the form is prefilled, pin and lead link each other
 
 test("on a phone the knock sheet is a bottom sheet with thumb-sized controls", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, "technician");
+  await signIn(page, "technician", { next: false });
   await openMapNearAPin(page);
   const log = page.getByRole("button", { name: "Log knock" });
   const logBox = (await log.boundingBox())!;
@@ -538,7 +536,7 @@ test("the navigation's Map entry counts the changes waiting on the device, at 14
   page,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const rep = demoUser("sales_rep");
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
   // Three changes wait that the API refuses: a page other than the map sends them in the
@@ -560,12 +558,9 @@ test("the navigation's Map entry counts the changes waiting on the device, at 14
     await page.emulateMedia({ colorScheme: theme });
     // At 1440 px the sidebar's entry; at 390 px the menu's button.
     await screenshotBoth(page, `nav-pending-${theme}`, { fullPage: false });
-    const axe = await new AxeBuilder({ page })
-      .include("aside")
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-      .analyze();
+    const results = await axe(page).include("aside").analyze();
     expect(
-      axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+      results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
       theme,
     ).toEqual([]);
   }
@@ -585,12 +580,9 @@ test("the navigation's Map entry counts the changes waiting on the device, at 14
   for (const theme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await screenshotBoth(page, `nav-pending-menu-${theme}`, { fullPage: false });
-    const axe = await new AxeBuilder({ page })
-      .include("header")
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-      .analyze();
+    const results = await axe(page).include("header").analyze();
     expect(
-      axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+      results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
       theme,
     ).toEqual([]);
   }
@@ -609,7 +601,7 @@ test("changes made offline are sent from any page when the app opens; a refusal 
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const rep = demoUser("sales_rep");
   const types = await pinTypes(page);
   const notes = `Sent from the leads page ${unique()}`;

@@ -38,7 +38,7 @@ async function lookAt(page: Page, name: string, options: { fullPage?: boolean } 
 test("a rep moves a lead with the stage bar, marks it lost with a reason, and edits behind Edit", async ({
   page,
 }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const name = `Stage Bar ${id}`;
   const res = await page.request.post("/api/leads", {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { API_HEADERS, expectAccessible, signIn } from "./helpers";
+import { API_HEADERS, atRest, expectAccessible, signIn } from "./helpers";
 
 // The map on a phone held upright: it fills the screen below the app bar, the filters wait in a
 // sheet, "Locate me" centres on the user, and the knock sheet leaves the marker in sight. The map
@@ -62,10 +62,7 @@ async function shoot(page: Page, name: string) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const size of [{ width: 1440, height: 900 }, PHONE]) {
       await page.setViewportSize(size);
-      await page.evaluate(
-        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-      );
-      await page.waitForTimeout(200);
+      await atRest(page);
       await page.screenshot({ path: path.join(SHOTS, `map-phone-${name}-${size.width}-${scheme}.png`) });
     }
   }
@@ -78,7 +75,7 @@ test("on a phone the map fills the screen, filters sit in a sheet, and Locate me
   context,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const { data: pins, pagination } = await apiPins(page, { limit: "200" });
   const first = pins[0]!;
   const other = pins.find(
@@ -163,7 +160,7 @@ test("on a phone the map fills the screen, filters sit in a sheet, and Locate me
 
 test("on a phone the knock sheet leaves the marker to drag in sight", async ({ page, context }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const [pin] = (await apiPins(page, { limit: "1" })).data;
   const here = { latitude: pin!.location[0] + 0.0004, longitude: pin!.location[1] - 0.0003 };
   await context.setGeolocation(here);
@@ -207,7 +204,7 @@ test("a first visit without location access opens on the pins, never on the plac
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   await context.clearPermissions();
   // The pins are held back: the start view is not decided while they load.
   let release = () => {};

@@ -32,7 +32,7 @@ function pinAt(i: number, types: PinType[]): Pin {
 
 test("the map draws 50,000 pins, and how long its first view and the whole set take", async ({ page }) => {
   test.setTimeout(180_000);
-  await signIn(page, "technician");
+  await signIn(page, "technician", { next: false });
   const typesResponse = await page.request.get("/api/pin-types", { headers: API_HEADERS });
   const types = ((await typesResponse.json()) as { data: PinType[] }).data;
 

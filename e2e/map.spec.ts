@@ -31,7 +31,7 @@ test("the map shows every pin the API lists for the filters, and the legend hide
 }) => {
   test.setTimeout(180_000);
   // Field staff use the map.
-  await signIn(page, "technician");
+  await signIn(page, "technician", { next: false });
   await page.goto("/map");
   await expect(page.getByRole("heading", { level: 1, name: "Map" })).toBeVisible();
 
@@ -95,7 +95,7 @@ test("the map shows every pin the API lists for the filters, and the legend hide
 });
 
 test("a link to a pin opens the map on it with its sheet: type, creator and time", async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const response = await page.request.get("/api/pins", { headers: API_HEADERS, params: { limit: "1" } });
   const [pin] = (
     (await response.json()) as {

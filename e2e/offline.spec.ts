@@ -77,7 +77,7 @@ test("the manifest is served and names the map as the installed app's start", as
   expect(manifest.icons.length).toBeGreaterThan(0);
   for (const icon of manifest.icons) expect((await page.request.get(icon.src)).status()).toBe(200);
 
-  await signIn(page, "technician");
+  await signIn(page, "technician", { next: false });
   await page.goto("/map");
   await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/manifest.webmanifest");
 });
@@ -87,7 +87,7 @@ test("reloading /map offline shows the page and the saved pins, not the browser'
   context,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page, "technician");
+  await signIn(page, "technician", { next: false });
   await page.goto("/map");
   await expect(page.getByRole("heading", { level: 1, name: "Map" })).toBeVisible();
   const online = await loadedPins(page);
@@ -161,7 +161,7 @@ test("map tiles seen online show offline, from the worker's bounded tile cache",
   context,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page, "technician");
+  await signIn(page, "technician", { next: false });
   await page.goto("/map");
   await loadedPins(page);
   // The worker is installed first, with no route in the way: a context route set while the worker

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { API_HEADERS, demoUser, screenshotBoth, signIn, unique } from "./helpers";
+import { API_HEADERS, axe, demoUser, screenshotBoth, signIn, signInWithForm, unique } from "./helpers";
 
 // Lead owners: reps land on their own leads, the form picks an owner, the list filters by owner,
 // and the bulk bar assigns many at once with confirmation and Undo.
@@ -11,9 +10,7 @@ const ownerFilter = (page: Page) => page.getByLabel("Owner", { exact: true });
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await settled(page);
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const results = await axe(page).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} ${n.failureSummary ?? ""}`));
@@ -44,7 +41,7 @@ async function ownerCells(page: Page): Promise<string[]> {
 test("the owner is chosen in the lead form and filters the list", async ({ page }) => {
   const rep = demoUser("sales_rep");
   const name = `Owned Prospect ${unique()}`;
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   await page.goto("/leads");
   await page.getByRole("button", { name: "New lead" }).click();
   const dialog = page.getByRole("dialog", { name: "New lead" });
@@ -79,7 +76,7 @@ test("the owner is chosen in the lead form and filters the list", async ({ page 
 test("bulk assign the leads of a page, confirmed with their number, then undo", async ({ page }) => {
   const rep = demoUser("sales_rep");
   const token = `bulk${unique()}`;
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   for (let i = 0; i < 3; i++) {
     const res = await page.request.post("/api/leads", {
       headers: API_HEADERS,
@@ -117,7 +114,7 @@ test("bulk assign the leads of a page, confirmed with their number, then undo", 
 
 test("a sales rep lands on My leads: their own leads, the owner filter on Me", async ({ page }) => {
   const rep = demoUser("sales_rep");
-  await signIn(page, "sales_rep");
+  await signInWithForm(page, "sales_rep");
   await expect(page).toHaveURL(/\/leads\?assigned_to=me$/);
   await expect(ownerFilter(page)).toHaveValue("me");
   await expect(table(page).getByRole("row").nth(1)).toBeVisible();
@@ -141,7 +138,7 @@ test("an owner change in the edit form is a change: toast, timeline and Undo", a
   const priya = { id: "usr_pest_rep_priya", name: "Priya Patel" };
   const jake = demoUser("sales_rep");
   const name = `Owner Change ${unique()}`;
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const res = await page.request.post("/api/leads", {
     headers: API_HEADERS,
     data: { name, stage: "new", assigned_to: priya.id },

@@ -43,7 +43,7 @@ const field = (card: Locator, label: string) =>
   card.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd");
 
 test("leads are cards: name, tap-to-call phone, stage, follow-up and owner", async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const rep = demoUser("sales_rep");
   const phone = uniquePhone();
@@ -87,7 +87,7 @@ test("leads are cards: name, tap-to-call phone, stage, follow-up and owner", asy
 test("a card's checkbox selects the lead for the bulk bar; Sort by sorts as the headers do", async ({
   page,
 }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const names = [`Alpha Card ${id}`, `Bravo Card ${id}`];
   for (const name of names) await create(page, "leads", { name, phone: uniquePhone().display });
@@ -156,7 +156,7 @@ for (const list of [
   }) => {
     // Twelve records, and axe and screenshots in both themes at three states.
     test.setTimeout(180_000);
-    await signIn(page, list.role);
+    await signIn(page, list.role, { next: false });
     await page.goto(`/${list.noun}`);
     await settled(page);
     // The first record is whole on the first screen; the filters but the search wait behind a button.
@@ -230,7 +230,7 @@ for (const list of [
 }
 
 test("customers are cards: name, tap-to-call phone, status, city", async ({ page }) => {
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const id = unique();
   const phone = uniquePhone();
   const customer = await create(page, "customers", {
@@ -272,7 +272,7 @@ test.describe("dark theme", () => {
     { list: "Customers", role: "manager" },
   ] as const) {
     test(`the ${list.toLowerCase()} cards pass axe and keep the palette`, async ({ page }) => {
-      await signIn(page, role);
+      await signIn(page, role, { next: false });
       await page.goto(`/${list.toLowerCase()}`);
       await settled(page);
       await expect(cards(page, list).first()).toBeVisible();
@@ -294,7 +294,7 @@ test("a lead's long name, email, phone, stage and address are cut in its card, w
 }) => {
   const id = unique();
   const long = LONG(id);
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const lead = await create(page, "leads", {
     name: long.name,
     email: long.email,
@@ -323,7 +323,7 @@ test("a customer's long name, company, email and address are cut in its card, wh
 }) => {
   const id = unique();
   const long = LONG(id);
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const customer = await create(page, "customers", {
     first_name: long.name,
     company_name: `${"Incorporated".repeat(12)} ${id}`,
@@ -363,7 +363,7 @@ const PAGES: { path: string; role: DemoRole | null }[] = [
 
 for (const { path, role } of PAGES) {
   test(`${path} does not scroll sideways${role ? ` (${role})` : ""}`, async ({ page }) => {
-    if (role) await signIn(page, role);
+    if (role) await signIn(page, role, { next: false });
     if (path.endsWith("/:first")) {
       const list = path.slice(0, -"/:first".length);
       await page.goto(list);

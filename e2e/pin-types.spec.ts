@@ -91,7 +91,7 @@ test("an admin adds, reorders and removes a pin type; a type in use stays", asyn
 });
 
 test("only admins manage pin types", async ({ page }) => {
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const res = await page.request.put("/api/settings/pin-types", {
     headers: API_HEADERS,
     data: { pin_types: [] },

@@ -74,7 +74,7 @@ test("an admin adds, renames and reorders stages; a stage in use cannot be remov
 
 test("a sales rep picks stages in the lead form; a new lead starts in the first", async ({ page }) => {
   const id = unique();
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
 
   // A new lead starts in the first stage; the picker lists the pipeline.
   await page.goto("/leads");
@@ -123,7 +123,7 @@ test("a sales rep picks stages in the lead form; a new lead starts in the first"
 
 test("a sales rep moves leads on the board by keyboard and by drag and drop", async ({ page }) => {
   const id = unique();
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   await createLead(page, { name: `Board lead ${id}`, stage: "contacted", projected_value: 4321 });
   await createLead(page, { name: `Legacy lead ${id}`, stage: `Waiting ${id}` });
 
@@ -191,7 +191,7 @@ test("a sales rep moves leads on the board by keyboard and by drag and drop", as
 
 test("a board move shows a toast with Undo, and the moved card stays in view", async ({ page }) => {
   const id = unique();
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   // The moved lead is the oldest: its new column's first page (newest first) is full without it.
   const mover = `Mover ${id}`;
   await createLead(page, { name: mover, stage: "new" });

@@ -67,7 +67,7 @@ test.describe("service plans report", () => {
   test("totals, charts and sums are the API's, follow the filters in the URL, and the CSV holds the filtered set", async ({
     page,
   }) => {
-    await signIn(page, "manager");
+    await signIn(page, "manager", { next: false });
     await page.goto("/reports/service-plans");
     await expect(page.getByRole("heading", { level: 1, name: "Service plans" })).toBeVisible();
 
@@ -129,7 +129,7 @@ test.describe("service plans report", () => {
 
 test.describe("service plans table", () => {
   test("sorts on the server by a header click, the order in the URL", async ({ page }) => {
-    await signIn(page, "manager");
+    await signIn(page, "manager", { next: false });
     await page.goto("/reports/service-plans");
     const table = page.getByRole("table", { name: "Service plans" });
     const header = (name: string) => table.getByRole("columnheader", { name, exact: true });
@@ -175,7 +175,7 @@ test.describe("jobs report", () => {
   test("totals are the API's for completed or all jobs and a date range, rows open to line items and payments, CSV", async ({
     page,
   }) => {
-    await signIn(page, "manager");
+    await signIn(page, "manager", { next: false });
     await page.goto("/reports/jobs");
     await expect(page.getByRole("heading", { level: 1, name: "Jobs" })).toBeVisible();
 
@@ -252,7 +252,7 @@ test.describe("jobs report", () => {
 
 test.describe("jobs report table", () => {
   test("sorts on the server by a header click and by keyboard, the order in the URL", async ({ page }) => {
-    await signIn(page, "manager");
+    await signIn(page, "manager", { next: false });
     await page.goto("/reports/jobs?only_completed=false&page=2");
     const table = page.getByRole("table", { name: "Jobs" });
     const header = (name: string) => table.getByRole("columnheader", { name });
@@ -337,7 +337,7 @@ test.describe("jobs report table", () => {
 
 test.describe("a date range that runs backwards", () => {
   test("is named beside its end field on both reports, instead of zeros", async ({ page }) => {
-    await signIn(page, "manager");
+    await signIn(page, "manager", { next: false });
     for (const [path, field, label, card] of [
       ["/reports/jobs", "service_date", "Service", "job_count"],
       ["/reports/service-plans", "created_at", "Created", "plan_count"],

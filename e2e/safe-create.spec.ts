@@ -34,7 +34,7 @@ async function apiPost(page: Page, path: string, body: unknown): Promise<Record<
 }
 
 test("a new lead matching an existing one: go back, create separately, update and undo", async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const digits = uniqueDigits();
   const existing = await apiPost(page, "/leads", {
@@ -154,7 +154,7 @@ test("a matched new lead asks before changing its owner; labels, local dates, fi
 }) => {
   const priya = { id: "usr_pest_rep_priya", name: "Priya Patel" };
   const jake = demoUser("sales_rep");
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const id = unique();
   const digits = uniqueDigits();
   const followUp = "2026-12-10T17:40:00.000Z";
@@ -240,7 +240,7 @@ test("a matched new lead asks before changing its owner; labels, local dates, fi
 });
 
 test("the edit form's update offers Undo, which restores the lead", async ({ page }) => {
-  await signIn(page, "sales_rep");
+  await signIn(page, "sales_rep", { next: false });
   const id = unique();
   const lead = await apiPost(page, "/leads", { name: `Edit Undo ${id}`, stage: "new", tags: ["keep"] });
   await page.goto(`/leads/${lead.id}`);
@@ -259,7 +259,7 @@ test("the edit form's update offers Undo, which restores the lead", async ({ pag
 });
 
 test("a new customer matching an existing one: the dialog, update and undo", async ({ page }) => {
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   const id = unique();
   const digits = uniqueDigits();
   const existing = await apiPost(page, "/customers", {

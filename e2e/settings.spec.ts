@@ -1,5 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { API_HEADERS, newUserPage, screenshotBoth, signIn, signInError, unique } from "./helpers";
+import {
+  API_HEADERS,
+  newUserPage,
+  screenshotBoth,
+  signIn,
+  signInWithForm,
+  signInError,
+  unique,
+} from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -97,7 +105,7 @@ test("an admin adds a user who signs in; deactivating them ends their session", 
 
   // The new user signs in, in another browser.
   const theirPage = await newUserPage(browser);
-  await signIn(theirPage, { email: user.email, password: user.password });
+  await signInWithForm(theirPage, { email: user.email, password: user.password });
   await expect(theirPage.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText([
     "Leads",
     "Customers",
@@ -126,6 +134,6 @@ test("an admin adds a user who signs in; deactivating them ends their session", 
   // Reactivated, they can sign in again.
   await row.getByRole("button", { name: `Reactivate ${user.name}` }).click();
   await expect(row).toContainText("Active");
-  await signIn(theirPage, { email: user.email, password: user.password });
+  await signInWithForm(theirPage, { email: user.email, password: user.password });
   await theirPage.context().close();
 });

@@ -120,7 +120,7 @@ test("a manager draws, edits and deletes a territory; filters, a rep and a techn
   test.setTimeout(240_000);
   const name = `E2E North ${unique()}`;
   const rep = demoUser("sales_rep");
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   // The map opens on a pin among the demo pins: fitted to every pin, pins other tests drop far
   // away (knocks.spec.ts) would leave the middle of the view empty.
   const middle = await middlePin(page);
@@ -237,7 +237,7 @@ test("a manager draws, edits and deletes a territory; filters, a rep and a techn
 
   // The rep sees the territory outlined as theirs, and no editor.
   const repPage = await newUserPage(browser);
-  await signIn(repPage, "sales_rep");
+  await signIn(repPage, "sales_rep", { next: false });
   await repPage.goto("/map");
   await mapLoaded(repPage);
   await expect(outline(repPage, saved.id)).toHaveClass(/territory-own/);
@@ -246,7 +246,7 @@ test("a manager draws, edits and deletes a territory; filters, a rep and a techn
 
   // A technician sees the outline (not theirs) and no editor.
   const techPage = await newUserPage(browser);
-  await signIn(techPage, "technician");
+  await signIn(techPage, "technician", { next: false });
   await techPage.goto("/map");
   await mapLoaded(techPage);
   await expect(outline(techPage, saved.id)).toHaveCount(1);
@@ -275,7 +275,7 @@ test("on a phone the territory editor is a bottom sheet with thumb-sized control
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const name = `E2E Phone ${unique()}`;
-  await signIn(page, "manager");
+  await signIn(page, "manager", { next: false });
   await page.goto("/map");
   await mapLoaded(page);
   // On a phone the territory tools wait in the Filters sheet with the filters.

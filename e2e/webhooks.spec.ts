@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
-import { expectAccessible, signIn, unique } from "./helpers";
+import { atRest, expectAccessible, signIn, unique } from "./helpers";
 
 /*
  * Webhooks in settings (issue #55): an admin adds an endpoint pointing at a receiver this spec runs,
@@ -27,7 +27,7 @@ async function shots(page: Page, name: string, fullPage = true) {
       { width: 390, height: 844 },
     ]) {
       await page.setViewportSize(size);
-      await page.waitForTimeout(250);
+      await atRest(page);
       await page.screenshot({
         path: path.join(SHOTS, `webhooks-${name}-${size.width}-${colorScheme}.png`),
         fullPage,

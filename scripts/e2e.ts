@@ -173,8 +173,13 @@ async function main(): Promise<number> {
   try {
     log(`fresh ${database.label}`);
     const dbEnv = { ...baseEnv, DATABASE_URL: database.url };
-    await mustRun("migrate", bin("tsx"), ["--conditions=react-server", "scripts/migrate.ts"], dbEnv);
-    await mustRun("seed the demo data", bin("tsx"), ["--conditions=react-server", "scripts/seed.ts"], dbEnv);
+    // The seed applies the migrations first (scripts/seed.ts): one process does both.
+    await mustRun(
+      "migrate and seed the demo data",
+      bin("tsx"),
+      ["--conditions=react-server", "scripts/seed.ts"],
+      dbEnv,
+    );
 
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
