@@ -68,7 +68,7 @@ const toasts = (page: Page) => page.getByRole("region", { name: "Notifications" 
 
 test("a rep logs a knock at a tapped point, records another outcome and moves the pin", async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep", { next: false });
+  await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   const types = await pinTypes(page);
   expect(types.length).toBeGreaterThan(1);
@@ -193,7 +193,7 @@ test("a knock without a connection waits on the device, survives a reload and is
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep", { next: false });
+  await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   await openMapNearAPin(page);
 
@@ -253,7 +253,7 @@ test("a knock saved by the server whose answer was lost is sent again and stays 
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep", { next: false });
+  await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   await openMapNearAPin(page);
   // Each send reaches the server, which saves, and then its answer is lost on the way back.
@@ -315,7 +315,7 @@ test("an outcome change offline waits with its time, survives a reload and is on
   context,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page, "sales_rep", { next: false });
+  await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   const types = await pinTypes(page);
   const [from, to] = [types[0]!, types[1]!];
@@ -405,7 +405,7 @@ test("a knock the API refuses leaves the queue and says why; one the server fail
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep", { next: false });
+  await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   await openMapNearAPin(page);
   const pending = page.getByTestId("pending-knocks");
@@ -472,7 +472,7 @@ test("a knock the API refuses leaves the queue and says why; one the server fail
 
 test("a door becomes a lead: the form is prefilled, pin and lead link each other", async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep", { next: false });
+  await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   await openMapNearAPin(page);
   await page.getByRole("button", { name: "Log knock" }).click();
@@ -536,7 +536,7 @@ test("the navigation's Map entry counts the changes waiting on the device, at 14
   page,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep", { next: false });
+  await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
   // Three changes wait that the API refuses: a page other than the map sends them in the
@@ -601,7 +601,7 @@ test("changes made offline are sent from any page when the app opens; a refusal 
   context,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, "sales_rep", { next: false });
+  await signIn(page, "sales_rep");
   const rep = demoUser("sales_rep");
   const types = await pinTypes(page);
   const notes = `Sent from the leads page ${unique()}`;
