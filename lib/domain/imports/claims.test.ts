@@ -10,6 +10,24 @@ import { importLockKey } from "./locks";
 
 const database = setupTestDatabase();
 
+/** A running import's transaction holding the company's import lock until `release` ends it. */
+async function holdImportLock(companyId: string): Promise<() => Promise<void>> {
+  let locked!: () => void;
+  const ready = new Promise<void>((resolve) => (locked = resolve));
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  const run = database.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(companyId)})`);
+    locked();
+    await ended;
+  });
+  await ready;
+  return async () => {
+    end();
+    await run;
+  };
+}
+
 /** A running import of leads that claimed this phone (its identity claims committed). */
 async function importClaimingPhone(companyId: string, phone: string): Promise<string> {
   const importId = newId(ID_PREFIX.import);
@@ -91,20 +109,10 @@ describe(`identity claims of a running import (${testEngine()})`, () => {
     const companyId = company.id;
     const ctx = { db: database.db, companyId, principal: testKeyPrincipal(companyId) };
     if (testEngine() === "postgres") {
-      let locked!: () => void;
-      const ready = new Promise<void>((resolve) => (locked = resolve));
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const run = database.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(companyId)})`);
-        locked();
-        await released;
-      });
-      await ready;
+      const release = await holdImportLock(companyId);
       const answer = await upsertLead({ ctx, input: { name: "Free", phone: "555-000-9999" } });
       expect(answer.created).toBe(true);
-      release();
-      await run;
+      await release();
     } else {
       const answer = await upsertLead({ ctx, input: { name: "Free", phone: "555-000-9999" } });
       expect(answer.created).toBe(true);
@@ -119,16 +127,7 @@ describe.runIf(testEngine() === "postgres")("a call that waits out its time for 
     const { key } = await createApiKey(database.db, companyId);
     const importId = await importClaimingPhone(companyId, "5550004321");
     // The import's transaction holds its lock for longer than a request may wait.
-    let locked!: () => void;
-    const ready = new Promise<void>((resolve) => (locked = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const run = database.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(companyId)})`);
-      locked();
-      await released;
-    });
-    await ready;
+    const release = await holdImportLock(companyId);
     try {
       const res = await call<{ error_code: string; message: string }>(
         upsertLeadRoute,
@@ -138,8 +137,7 @@ describe.runIf(testEngine() === "postgres")("a call that waits out its time for 
       expect(res.body.error_code).toBe("IMPORT_IN_PROGRESS");
       expect(res.body.message).toContain(importId);
     } finally {
-      release();
-      await run;
+      await release();
     }
     const stored = await database.db
       .select({ id: leads.id })
