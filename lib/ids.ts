@@ -12,10 +12,19 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+// An import makes ids by the thousand: random bytes come from a pool, not one call per id.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let taken = 0;
+
 function encodeRandom(length: number): string {
-  const bytes = randomBytes(length);
+  if (taken + length > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    taken = 0;
+  }
   let out = "";
-  for (const b of bytes) out += CROCKFORD[b % 32];
+  for (let i = taken; i < taken + length; i++) out += CROCKFORD[pool[i]! % 32];
+  taken += length;
   return out;
 }
 

@@ -12,6 +12,7 @@ import {
 } from "@/lib/testing/factories";
 import { apiRoute, methodsNotAllowed, respond } from "./handler";
 import { whenDryRun } from "./route-config";
+import { requestsInFlight } from "@/lib/domain/background";
 import { NotFoundError } from "@/lib/domain/errors";
 
 const database = setupTestDatabase();
@@ -198,6 +199,25 @@ describe(`request pipeline (${testEngine()})`, () => {
     ]);
     // A flag that does not parse is the validation's 400, as without the further permission.
     expect((await send("?dry_run=maybe", { name: "a" })).status).toBe(400);
+  });
+
+  it("counts a request as foreground work while it runs, unless its route is background work", async () => {
+    const company = await createCompany(database.db);
+    const { key } = await createApiKey(database.db, company.id);
+    const seen: Record<string, number> = {};
+    const counting = (name: string, background?: boolean) =>
+      apiRoute({
+        ...(background ? { background } : {}),
+        handler: async () => {
+          seen[name] = requestsInFlight();
+          return respond({ status: "success" });
+        },
+      });
+    const before = requestsInFlight();
+    expect((await call(counting("request"), apiRequest("/x", { key }))).status).toBe(200);
+    expect((await call(counting("upload", true), apiRequest("/x", { key }))).status).toBe(200);
+    expect(seen).toEqual({ request: before + 1, upload: before });
+    expect(requestsInFlight()).toBe(before);
   });
 
   it("answers 405 with Allow for a verb a path does not have", async () => {

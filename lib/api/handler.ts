@@ -6,6 +6,7 @@ import { isCrossSite, isWriteMethod } from "@/lib/auth/credentials";
 import { refusalOf } from "@/lib/auth/permissions";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb, type Db } from "@/lib/db/client";
+import { inForeground } from "@/lib/domain/background";
 import type { DomainContext } from "@/lib/domain/context";
 import { DeadlineExceededError } from "@/lib/domain/errors";
 import { API_VERSION } from "@/lib/schemas/auth";
@@ -53,7 +54,11 @@ export function apiRoute<
   B extends Schema = undefined,
   P extends Schema = undefined,
 >(config: AuthedRouteConfig<Q, B, P> | PublicRouteConfig<Q, B, P>): RouteHandler {
-  const route: RouteHandler = async (request, context) => {
+  // A request is foreground work: an import's slices wait while it runs (lib/domain/background).
+  const route: RouteHandler = config.background
+    ? (request, context) => handle(request, context)
+    : (request, context) => inForeground(() => handle(request, context));
+  const handle: RouteHandler = async (request, context) => {
     const started = performance.now();
     const requestId = randomUUID();
     const url = new URL(request.url);

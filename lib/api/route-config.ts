@@ -29,6 +29,11 @@ export interface BaseConfig<Q extends Schema, B extends Schema, P extends Schema
    * for many-statement work (bulk changes), each statement still bounded by the statement timeout.
    */
   deadlineMs?: number;
+  /**
+   * Long work that gives way to other requests itself (an upload's staging): it is not counted as a
+   * request in flight, which background work waits for (lib/domain/background).
+   */
+  background?: boolean;
   /** Its OpenAPI entry's summary, examples and responses (lib/openapi builds the document from it). */
   docs?: RouteDocs;
 }

@@ -54,6 +54,7 @@ export const POST = apiRoute({
   ],
   query: createImportQuerySchema,
   deadlineMs: UPLOAD_DEADLINE_MS,
+  background: true,
   handler: async ({ ctx, query, request }) => {
     checkUpload(request);
     const created = await uploadImport(ctx, {

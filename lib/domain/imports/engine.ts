@@ -4,6 +4,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { importRows, imports, recordActivity, users, type ImportResultCounts } from "@/lib/db/schema";
 import { changedFields, type NewActivity } from "@/lib/domain/activity/activity";
+import { backgroundTurns } from "@/lib/domain/background";
 import { ValidationError } from "@/lib/domain/errors";
 import { loadPipeline } from "@/lib/domain/pipeline/pipeline";
 import type { MatchedOn } from "@/lib/domain/upsert/upsert-record";
@@ -76,8 +77,9 @@ export async function runImport(db: Db, input: RunImportInput): Promise<RunImpor
 
   // On PostgreSQL the identities the import may create are claimed (committed) first, so a
   // concurrent create-or-update of one of them waits for the run instead of making a duplicate.
+  const shared = sharesOneConnection(db);
   const claims =
-    !input.dryRun && !sharesOneConnection(db)
+    !input.dryRun && !shared
       ? await claimIdentities(db, { companyId, importId, type: stored.type, mapping: input.mapping })
       : undefined;
   let output: RunImportOutput | undefined;
@@ -91,7 +93,7 @@ export async function runImport(db: Db, input: RunImportInput): Promise<RunImpor
       if (!lock?.locked) throw new ImportInProgressError(undefined);
       if (claims) await waitForEarlierWriters(tx, claims.snapshot);
       const kind = recordKind(stored.type, await companyRules(tx, companyId, stored.type));
-      const run = new BatchRun(tx, kind, companyId, stored.headers, input.mapping, input.dryRun);
+      const run = new BatchRun(tx, kind, companyId, stored.headers, input.mapping, input.dryRun, !shared);
       await run.setUp(input.shadowKeyBits);
       const batchRows = input.batchRows ?? IMPORT_BATCH_ROWS;
       const staged = (after: number) =>
@@ -115,7 +117,7 @@ export async function runImport(db: Db, input: RunImportInput): Promise<RunImpor
       for (;;) {
         const batch = await next;
         if (batch.length > 0) next = staged(batch[batch.length - 1]!.row);
-        const prepared = run.prepare(batch);
+        const prepared = await run.prepare(batch);
         if (writing) {
           done += await writing;
           await input.onProgress?.(done, stored.rowCount);
@@ -196,6 +198,12 @@ class BatchRun {
   private shadowSlots = 0;
   private readonly columnOf: Map<string, string>;
   private readonly selected: Record<string, PgColumn>;
+  /**
+   * The run is background work (lib/domain/background): it gives way to requests between rows,
+   * and between a batch's statements for about as long as the last one took.
+   */
+  private readonly turn: () => Promise<void>;
+  private readonly writeTurn: () => Promise<void>;
 
   constructor(
     private readonly tx: DbOrTx,
@@ -204,6 +212,8 @@ class BatchRun {
     private readonly headers: string[],
     private readonly mapping: ImportMapping,
     private readonly dryRun: boolean,
+    /** False on the embedded database: the run holds the one connection requests wait for. */
+    waitForRequests: boolean,
   ) {
     // The column a field came from, so a refusal names it as the file does.
     this.columnOf = new Map();
@@ -211,6 +221,8 @@ class BatchRun {
       if (field && !this.columnOf.has(field)) this.columnOf.set(field, headers[i] ?? "");
     });
     this.selected = getTableColumns(kind.table) as Record<string, PgColumn>;
+    this.turn = backgroundTurns({ waitForRequests });
+    this.writeTurn = backgroundTurns({ waitForRequests });
   }
 
   /**
@@ -295,10 +307,11 @@ class BatchRun {
    * A batch's rows converted as POST would validate their bodies, then prepared as POST would:
    * in memory only, so it runs while the database writes the previous batch.
    */
-  prepare(staged: { row: number; values: string[] }[]): PreparedBatch {
+  async prepare(staged: { row: number; values: string[] }[]): Promise<PreparedBatch> {
     const { kind } = this;
     const rows: PreparedBatch = [];
     for (const record of staged) {
+      await this.turn();
       const converted = convertRow(kind.type, this.headers, this.mapping, record);
       if (!converted.ok) {
         rows.push({ row: record.row, problems: converted.problems });
@@ -322,6 +335,7 @@ class BatchRun {
     const { kind } = this;
     const prepared: { row: number; ask: PreparedRow }[] = [];
     for (const entry of batch) if ("ask" in entry) prepared.push(entry);
+    await this.writeTurn();
     const known = await this.lookup(prepared.map((p) => p.ask));
     const byPhone = new Map<string, Set<KnownRecord>>();
     const byEmail = new Map<string, Set<KnownRecord>>();
@@ -341,6 +355,7 @@ class BatchRun {
 
     const touched: KnownRecord[] = [];
     for (const entry of batch) {
+      await this.writeTurn();
       if (!("ask" in entry)) {
         this.refuse(entry.row, entry.problems);
         continue;
@@ -500,9 +515,11 @@ class BatchRun {
     const changed = touched.filter((r) => r.dirty && this.differs(r.original, r.state));
     const updated = changed.map((r) => r.state);
     if (created.length > 0) {
+      await this.writeTurn();
       await tx.execute(insertRowsSql(kind.table, ["companyId", "id", ...kind.columns, "tags"], created));
     }
     if (updated.length > 0) {
+      await this.writeTurn();
       const now = new Date();
       await tx.execute(
         updateRowsSql(
@@ -519,12 +536,14 @@ class BatchRun {
       type: "created",
     }));
     for (const record of changed) {
+      await this.writeTurn();
       const changes = changedFields(kind.answer(record.original), kind.answer(record.state), kind.ignore);
       if (changes.length > 0) {
         activity.push({ recordType: kind.recordType, recordId: record.state.id, type: "updated", changes });
       }
     }
     if (activity.length > 0) {
+      await this.writeTurn();
       // One statement of array parameters (addActivity binds each value: thousands per batch).
       const rows = activity.map((entry) => ({
         companyId,
@@ -542,6 +561,7 @@ class BatchRun {
         ),
       );
     }
+    await this.writeTurn();
     await emitRecordEvents(tx, companyId, kind.recordType, {
       created: created.map((s) => s.id),
       updated: updated.map((s) => s.id),

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, gt, lte, max, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { importRows, imports, type ImportRecordType } from "@/lib/db/schema";
+import { backgroundTurns } from "@/lib/domain/background";
 import { guessMapping } from "@/lib/import/csv/mapping";
 import { CsvFormatError, openCsv, type CsvRecord, type OpenedCsv } from "@/lib/import/csv/read";
 import { ID_PREFIX, newId } from "@/lib/ids";
@@ -88,8 +89,11 @@ export async function createImport(
     let batch: CsvRecord[] = [];
     let chars = 0;
     let count = 0;
+    // Staging a large file is background work: it gives way to requests between rows.
+    const turn = backgroundTurns();
     const flush = async () => {
       if (batch.length === 0) return;
+      await turn();
       const rows = batch.map((record) => ({
         companyId,
         importId: id,
@@ -101,6 +105,7 @@ export async function createImport(
       await db.execute(insertRowsSql(importRows, ["companyId", "importId", "row", "values"], rows));
     };
     for await (const record of opened.records) {
+      await turn();
       for (const value of record.values) {
         // PostgreSQL text cannot hold U+0000.
         if (value.includes("\u0000"))
